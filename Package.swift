@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "IMWire",
+    products: [
+        // The codec library. Depends on nothing beyond the Swift toolchain.
+        .library(name: "IMWire", targets: ["IMWire"]),
+        .executable(name: "imwire", targets: ["IMWireTool"]),
+    ],
+    dependencies: [
+        // CLI only.
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // Tests only.
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+    ],
+    targets: [
+        .target(name: "IMWire"),
+        .target(
+            name: "IMWireCLI",
+            dependencies: [
+                "IMWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "IMWireTool", dependencies: ["IMWireCLI"]),
+
+        // Peer: libprotobuf-c (apt: libprotobuf-c-dev) and the protoc-c output for Schemas/.
+        .systemLibrary(
+            name: "CProtobufC",
+            pkgConfig: "libprotobuf-c",
+            providers: [.apt(["libprotobuf-c-dev"])]
+        ),
+        .target(name: "IMWireProtobufC", dependencies: ["CProtobufC"]),
+
+        .testTarget(
+            name: "IMWireTests",
+            dependencies: [
+                "IMWire",
+                "IMWireCLI",
+                "IMWireProtobufC",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

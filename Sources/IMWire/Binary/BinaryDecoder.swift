@@ -1,0 +1,377 @@
+/// Single-pass protobuf decoder over borrowed bytes: a cursor (`position`) inside the bounds of the
+/// message being read (`end`), bounds-checked once per read. It implements ``FieldDecoder`` so the
+/// generated per-type field tables drive it.
+///
+/// Safety: every length is checked against the bytes that remain before anything is allocated, so
+/// memory is bounded by the input; nesting is bounded by `maxDepth` on every recursive path
+/// (sub-messages, map entries, unknown groups), so the stack is bounded too.
+struct BinaryDecoder: FieldDecoder {
+    private let base: UnsafePointer<UInt8>
+    private let inputCount: Int
+    private(set) var position: Int
+    /// End of the message currently being decoded.
+    private var end: Int
+    private var depth: Int
+    private let maxDepth: Int
+    /// Field number and wire type of the tag just read.
+    private var fieldNumber = 0
+    private var wireType: UInt8 = 0
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+        // An empty buffer may have no base address; it is never dereferenced (position == end).
+        base = buffer.baseAddress ?? UnsafePointer(bitPattern: 0x10)!
+        inputCount = buffer.count
+        position = 0
+        end = buffer.count
+        depth = 1
+        self.maxDepth = maxDepth
+    }
+
+    /// Decodes the whole buffer as the root message `M`.
+    static func decode<M: ProtoMessage>(
+        _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions
+    ) throws(IMWireError) -> M {
+        guard buffer.count <= options.maxInputSize else {
+            throw IMWireError(
+                code: .inputTooLarge,
+                reason: "input of \(buffer.count) bytes is larger than the limit of \(options.maxInputSize) bytes",
+                offset: 0)
+        }
+        var message = M()
+        if options.maxDepth < 1 {
+            throw IMWireError(code: .depthLimitExceeded, reason: "the depth limit \(options.maxDepth) admits no message", offset: 0)
+        }
+        var decoder = BinaryDecoder(buffer, maxDepth: options.maxDepth)
+        try decoder.decodeBody(&message)
+        return message
+    }
+
+    // MARK: - Message bodies
+
+    /// Reads fields until `end`, handing each to `message`; what it does not consume is kept as an
+    /// unknown field.
+    mutating func decodeBody<M: ProtoMessage>(_ message: inout M) throws(IMWireError) {
+        while position < end {
+            let tagStart = position
+            try readTag()
+            if wireType == WireType.endGroup {
+                throw IMWireError(
+                    code: .malformedGroup,
+                    reason: "end-group tag for field \(fieldNumber) without a matching start-group",
+                    offset: tagStart)
+            }
+            if try !message.decodeField(number: fieldNumber, from: &self) {
+                try skipField()
+                message.unknownFields.append(UnsafeRawBufferPointer(start: base + tagStart, count: position - tagStart))
+            }
+        }
+    }
+
+    /// Enters a length-delimited sub-message: checks depth and length, runs `body` inside its bounds.
+    @inline(__always)
+    private mutating func withSubmessage(_ body: (inout BinaryDecoder) throws(IMWireError) -> Void) throws(IMWireError) {
+        let lengthOffset = position
+        let length = try readLength()
+        guard depth < maxDepth else {
+            throw IMWireError(
+                code: .depthLimitExceeded,
+                reason: "message nesting exceeds the limit of \(maxDepth) levels",
+                offset: lengthOffset)
+        }
+        let savedEnd = end
+        end = position + length
+        depth += 1
+        try body(&self)
+        depth -= 1
+        end = savedEnd
+    }
+
+    // MARK: - Primitive reads
+
+    @inline(__always)
+    private mutating func readVarint() throws(IMWireError) -> UInt64 {
+        if position < end {
+            let byte = base[position]
+            if byte < 0x80 {
+                position += 1
+                return UInt64(byte)
+            }
+        }
+        return try readVarintSlow()
+    }
+
+    private mutating func readVarintSlow() throws(IMWireError) -> UInt64 {
+        let start = position
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            guard position < end else { throw truncated(start, "a varint") }
+            let byte = base[position]
+            position += 1
+            if shift == 63 {
+                // The 10th byte holds bit 63 only; more continuation means more than 64 bits.
+                guard byte & 0x80 == 0 else {
+                    throw IMWireError(
+                        code: .varintTooLong, reason: "varint at offset \(start) runs past 10 bytes", offset: start)
+                }
+                return result | (UInt64(byte & 1) << 63)
+            }
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { return result }
+            shift += 7
+        }
+    }
+
+    @inline(__always)
+    private mutating func readTag() throws(IMWireError) {
+        let start = position
+        let tag = try readVarint()
+        let number = tag >> 3
+        let type = UInt8(truncatingIfNeeded: tag & 7)
+        guard number != 0, number <= UInt64(Varint.maxFieldNumber) else {
+            throw IMWireError(
+                code: .invalidFieldNumber,
+                reason: "tag at offset \(start) has field number \(number); valid numbers are 1...\(Varint.maxFieldNumber)",
+                offset: start)
+        }
+        guard type <= 5 else {
+            throw IMWireError(
+                code: .invalidWireType,
+                reason: "tag at offset \(start) for field \(number) has wire type \(type); valid wire types are 0...5",
+                offset: start)
+        }
+        fieldNumber = Int(number)
+        wireType = type
+    }
+
+    /// Reads a length prefix and checks that the bytes it claims are there.
+    @inline(__always)
+    private mutating func readLength() throws(IMWireError) -> Int {
+        let start = position
+        let length = try readVarint()
+        guard length <= UInt64(end - position) else {
+            throw IMWireError(
+                code: .lengthOutOfBounds,
+                reason: "length \(length) at offset \(start) runs past the end of \(end == inputCount ? "input" : "the enclosing message") (\(end - position) bytes left)",
+                offset: start)
+        }
+        return Int(length)
+    }
+
+    @inline(__always)
+    private mutating func readFixed64() throws(IMWireError) -> UInt64 {
+        guard end - position >= 8 else { throw truncated(position, "a fixed64 value") }
+        let value = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+        position += 8
+        return UInt64(littleEndian: value)
+    }
+
+    private func truncated(_ offset: Int, _ what: String) -> IMWireError {
+        let scope = end == inputCount ? "input" : "enclosing message"
+        return IMWireError(
+            code: .truncated, reason: "\(scope) ends at offset \(end) inside \(what) starting at offset \(offset)",
+            offset: offset)
+    }
+
+    /// For a known field whose wire type does not fit: a group is an error (SPEC §2.1); anything
+    /// else is left unconsumed to be kept as an unknown field, as conforming parsers do.
+    private func mismatch() throws(IMWireError) -> Bool {
+        if wireType == WireType.startGroup {
+            throw IMWireError(
+                code: .groupOnKnownField,
+                reason: "field \(fieldNumber) is in the schema but arrives as a group (wire type 3)",
+                offset: position)
+        }
+        return false
+    }
+
+    // MARK: - Skipping unknown fields
+
+    private mutating func skipField() throws(IMWireError) {
+        switch wireType {
+        case WireType.varint:
+            _ = try readVarint()
+        case WireType.fixed64:
+            guard end - position >= 8 else { throw truncated(position, "a fixed64 value") }
+            position += 8
+        case WireType.lengthDelimited:
+            position += try readLength()
+        case WireType.startGroup:
+            try skipGroup()
+        case WireType.fixed32:
+            guard end - position >= 4 else { throw truncated(position, "a fixed32 value") }
+            position += 4
+        default:
+            preconditionFailure("readTag admits wire types 0...5 and end-group is handled by the caller")
+        }
+    }
+
+    /// Skips an unknown group up to its matching end-group tag; each nested group is a level.
+    private mutating func skipGroup() throws(IMWireError) {
+        let groupNumber = fieldNumber
+        let groupStart = position
+        guard depth < maxDepth else {
+            throw IMWireError(
+                code: .depthLimitExceeded,
+                reason: "group nesting exceeds the limit of \(maxDepth) levels",
+                offset: groupStart)
+        }
+        depth += 1
+        while true {
+            guard position < end else {
+                if end == inputCount { throw truncated(groupStart, "group \(groupNumber)") }
+                throw IMWireError(
+                    code: .malformedGroup,
+                    reason: "group \(groupNumber) starting at offset \(groupStart) is not closed before its enclosing message ends at offset \(end)",
+                    offset: groupStart)
+            }
+            let tagStart = position
+            try readTag()
+            if wireType == WireType.endGroup {
+                guard fieldNumber == groupNumber else {
+                    throw IMWireError(
+                        code: .malformedGroup,
+                        reason: "end-group tag for field \(fieldNumber) closes group \(groupNumber)",
+                        offset: tagStart)
+                }
+                depth -= 1
+                return
+            }
+            try skipField()
+        }
+    }
+
+    // MARK: - FieldDecoder
+
+    mutating func decodeString(_ value: inout String) throws(IMWireError) -> Bool {
+        guard wireType == WireType.lengthDelimited else { return try mismatch() }
+        value = try readString()
+        return true
+    }
+
+    private mutating func readString() throws(IMWireError) -> String {
+        let length = try readLength()
+        let start = position
+        position += length
+        if length == 0 { return "" }
+        let bytes = UnsafeBufferPointer(start: base + start, count: length)
+        guard let string = String(validating: bytes, as: UTF8.self) else {
+            let bad = start + UTF8Validation.firstInvalidIndex(bytes)
+            throw IMWireError(
+                code: .invalidUTF8,
+                reason: "string of \(length) bytes at offset \(start) is not valid UTF-8 (bad byte 0x\(String(base[bad], radix: 16)) at offset \(bad))",
+                offset: bad)
+        }
+        return string
+    }
+
+    mutating func decodeBytes(_ value: inout [UInt8]) throws(IMWireError) -> Bool {
+        guard wireType == WireType.lengthDelimited else { return try mismatch() }
+        let length = try readLength()
+        value = Array(UnsafeBufferPointer(start: base + position, count: length))
+        position += length
+        return true
+    }
+
+    mutating func decodeUInt64(_ value: inout UInt64) throws(IMWireError) -> Bool {
+        guard wireType == WireType.varint else { return try mismatch() }
+        value = try readVarint()
+        return true
+    }
+
+    mutating func decodeUInt32(_ value: inout UInt32) throws(IMWireError) -> Bool {
+        guard wireType == WireType.varint else { return try mismatch() }
+        value = UInt32(truncatingIfNeeded: try readVarint())
+        return true
+    }
+
+    mutating func decodeInt32(_ value: inout Int32) throws(IMWireError) -> Bool {
+        guard wireType == WireType.varint else { return try mismatch() }
+        value = Int32(truncatingIfNeeded: try readVarint())
+        return true
+    }
+
+    mutating func decodeBool(_ value: inout Bool) throws(IMWireError) -> Bool {
+        guard wireType == WireType.varint else { return try mismatch() }
+        value = try readVarint() != 0
+        return true
+    }
+
+    mutating func decodeDouble(_ value: inout Double) throws(IMWireError) -> Bool {
+        guard wireType == WireType.fixed64 else { return try mismatch() }
+        value = Double(bitPattern: try readFixed64())
+        return true
+    }
+
+    mutating func decodeEnum<E: ProtoEnum>(_ value: inout E) throws(IMWireError) -> Bool {
+        guard wireType == WireType.varint else { return try mismatch() }
+        value = E(rawValue: Int32(truncatingIfNeeded: try readVarint()))
+        return true
+    }
+
+    mutating func decodeMessage<M: ProtoMessage>(_ value: inout M) throws(IMWireError) -> Bool {
+        guard wireType == WireType.lengthDelimited else { return try mismatch() }
+        try withSubmessage { (decoder) throws(IMWireError) in try decoder.decodeBody(&value) }
+        return true
+    }
+
+    mutating func decodeRepeatedString(_ value: inout [String]) throws(IMWireError) -> Bool {
+        guard wireType == WireType.lengthDelimited else { return try mismatch() }
+        value.append(try readString())
+        return true
+    }
+
+    mutating func decodeRepeatedMessage<M: ProtoMessage>(_ value: inout [M]) throws(IMWireError) -> Bool {
+        guard wireType == WireType.lengthDelimited else { return try mismatch() }
+        // Decode in place: no copy of a (possibly large) message on the stack per nesting level.
+        value.append(M())
+        let index = value.count - 1
+        try withSubmessage { (decoder) throws(IMWireError) in try decoder.decodeBody(&value[index]) }
+        return true
+    }
+
+    mutating func decodeStringToBytesMap(_ value: inout [String: [UInt8]]) throws(IMWireError) -> Bool {
+        guard wireType == WireType.lengthDelimited else { return try mismatch() }
+        var key = ""
+        var bytes: [UInt8] = []
+        try withSubmessage { (decoder) throws(IMWireError) in
+            while decoder.position < decoder.end {
+                let tagStart = decoder.position
+                try decoder.readTag()
+                if decoder.wireType == WireType.endGroup {
+                    throw IMWireError(
+                        code: .malformedGroup,
+                        reason: "end-group tag for field \(decoder.fieldNumber) without a matching start-group",
+                        offset: tagStart)
+                }
+                // A map entry is a message {key = 1; value = 2}; anything else in it is dropped.
+                let consumed: Bool
+                switch decoder.fieldNumber {
+                case 1: consumed = try decoder.decodeString(&key)
+                case 2: consumed = try decoder.decodeBytes(&bytes)
+                default: consumed = false
+                }
+                if !consumed { try decoder.skipField() }
+            }
+        }
+        value[key] = bytes
+        return true
+    }
+}
+
+/// Locates invalid UTF-8 for error messages (the cold path; the hot path uses the standard library).
+enum UTF8Validation {
+    /// Index of the first byte that does not start or continue a valid UTF-8 sequence.
+    static func firstInvalidIndex(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var index = 0
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): index += scalar.count
+            case .emptyInput: return index
+            case .error: return index
+            }
+        }
+    }
+}

@@ -1,0 +1,228 @@
+/// Canonical protobuf encoding in two passes over the same ``ProtoMessage/traverse(_:)``:
+/// ``BinarySizer`` computes every sub-message's size once (pre-order, cached in an array, so
+/// nesting costs O(n), not swift-protobuf's O(depth²)), then ``BinaryWriter`` writes into one
+/// buffer of exactly the total size.
+///
+/// Canonical form (SPEC §2.1): fields in field-number order, proto3 defaults omitted, map entries
+/// sorted by key bytes with key and value always written, unknown fields after known ones.
+enum BinaryEncoder {
+    static func encode<M: ProtoMessage>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
+        var sizer = BinarySizer(maxDepth: options.maxDepth)
+        try message.traverse(&sizer)
+        let total = sizer.total
+        let sizes = sizer.sizes
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initializedCount in
+            var writer = BinaryWriter(base: buffer.baseAddress!, sizes: sizes)
+            // The writer visits exactly what the sizer visited; it cannot fail.
+            try! message.traverse(&writer)
+            precondition(writer.position == total, "sizer and writer disagree")
+            initializedCount = total
+        }
+    }
+}
+
+/// Pass one: sizes. `sizes` holds each sub-message's body size in pre-order.
+struct BinarySizer: FieldVisitor {
+    var total = 0
+    var sizes: [Int] = []
+    private var depth = 1
+    private let maxDepth: Int
+
+    init(maxDepth: Int) {
+        self.maxDepth = maxDepth
+    }
+
+    @inline(__always)
+    private mutating func addLengthDelimited(_ length: Int, field: Int) {
+        total &+= Varint.tagSize(field) &+ Varint.size(length) &+ length
+    }
+
+    mutating func visitString(_ value: String, field: Int) { addLengthDelimited(value.utf8.count, field: field) }
+    mutating func visitBytes(_ value: [UInt8], field: Int) { addLengthDelimited(value.count, field: field) }
+    mutating func visitUInt64(_ value: UInt64, field: Int) { total &+= Varint.tagSize(field) &+ Varint.size(value) }
+    mutating func visitUInt32(_ value: UInt32, field: Int) { total &+= Varint.tagSize(field) &+ Varint.size(UInt64(value)) }
+    mutating func visitInt32(_ value: Int32, field: Int) {
+        // Negative int32 is sign-extended to 64 bits on the wire: 10 bytes.
+        total &+= Varint.tagSize(field) &+ Varint.size(UInt64(bitPattern: Int64(value)))
+    }
+    mutating func visitBool(_ value: Bool, field: Int) { total &+= Varint.tagSize(field) &+ 1 }
+    mutating func visitDouble(_ value: Double, field: Int) { total &+= Varint.tagSize(field) &+ 8 }
+    mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {
+        total &+= Varint.tagSize(field) &+ Varint.size(UInt64(bitPattern: Int64(value.rawValue)))
+    }
+
+    mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) throws(IMWireError) {
+        guard depth < maxDepth else {
+            throw IMWireError(
+                code: .depthLimitExceeded,
+                reason: "message nesting exceeds the encoder's limit of \(maxDepth) levels")
+        }
+        depth += 1
+        let slot = sizes.count
+        sizes.append(0)
+        let outer = total
+        total = 0
+        try value.traverse(&self)
+        let size = total
+        sizes[slot] = size
+        total = outer
+        addLengthDelimited(size, field: field)
+        depth -= 1
+    }
+
+    mutating func visitRepeatedString(_ value: [String], field: Int) {
+        for string in value { visitString(string, field: field) }
+    }
+
+    mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(IMWireError) {
+        for message in value { try visitMessage(message, field: field) }
+    }
+
+    mutating func visitStringToBytesMap(_ value: [String: [UInt8]], field: Int) {
+        for (key, bytes) in value {
+            addLengthDelimited(MapEntry.size(keyLength: key.utf8.count, valueLength: bytes.count), field: field)
+        }
+    }
+
+    mutating func visitUnknownFields(_ value: UnknownFields) { total &+= value.bytes.count }
+}
+
+/// A `map<string, bytes>` entry on the wire: a message {key = 1; value = 2}, both always written
+/// (as upb and the C++ runtime do).
+enum MapEntry {
+    static func size(keyLength: Int, valueLength: Int) -> Int {
+        1 + Varint.size(keyLength) + keyLength + 1 + Varint.size(valueLength) + valueLength
+    }
+
+    /// Keys in canonical order: by their UTF-8 bytes (Swift's `<` on String is not byte order).
+    static func sortedKeys(_ map: [String: [UInt8]]) -> [String] {
+        map.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+}
+
+/// Pass two: writes into a buffer of exactly the size the sizer computed.
+struct BinaryWriter: FieldVisitor {
+    private let base: UnsafeMutablePointer<UInt8>
+    private(set) var position = 0
+    private let sizes: [Int]
+    private var sizeIndex = 0
+
+    init(base: UnsafeMutablePointer<UInt8>, sizes: [Int]) {
+        self.base = base
+        self.sizes = sizes
+    }
+
+    @inline(__always)
+    private mutating func writeVarint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            base[position] = UInt8(truncatingIfNeeded: value) | 0x80
+            position &+= 1
+            value >>= 7
+        }
+        base[position] = UInt8(truncatingIfNeeded: value)
+        position &+= 1
+    }
+
+    @inline(__always)
+    private mutating func writeTag(_ field: Int, _ wireType: UInt8) {
+        writeVarint(UInt64(field) << 3 | UInt64(wireType))
+    }
+
+    @inline(__always)
+    private mutating func writeRaw(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        (base + position).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        position &+= bytes.count
+    }
+
+    @inline(__always)
+    private mutating func writeLengthDelimited(_ string: String) {
+        let count = string.utf8.count
+        writeVarint(UInt64(count))
+        let written: Void? = string.utf8.withContiguousStorageIfAvailable { writeRaw(UnsafeRawBufferPointer($0)) }
+        if written == nil {
+            var copy = string
+            copy.withUTF8 { writeRaw(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    @inline(__always)
+    private mutating func writeLengthDelimited(_ bytes: [UInt8]) {
+        writeVarint(UInt64(bytes.count))
+        bytes.withUnsafeBytes { writeRaw($0) }
+    }
+
+    mutating func visitString(_ value: String, field: Int) {
+        writeTag(field, WireType.lengthDelimited)
+        writeLengthDelimited(value)
+    }
+
+    mutating func visitBytes(_ value: [UInt8], field: Int) {
+        writeTag(field, WireType.lengthDelimited)
+        writeLengthDelimited(value)
+    }
+
+    mutating func visitUInt64(_ value: UInt64, field: Int) {
+        writeTag(field, WireType.varint)
+        writeVarint(value)
+    }
+
+    mutating func visitUInt32(_ value: UInt32, field: Int) {
+        writeTag(field, WireType.varint)
+        writeVarint(UInt64(value))
+    }
+
+    mutating func visitInt32(_ value: Int32, field: Int) {
+        writeTag(field, WireType.varint)
+        writeVarint(UInt64(bitPattern: Int64(value)))
+    }
+
+    mutating func visitBool(_ value: Bool, field: Int) {
+        writeTag(field, WireType.varint)
+        base[position] = value ? 1 : 0
+        position &+= 1
+    }
+
+    mutating func visitDouble(_ value: Double, field: Int) {
+        writeTag(field, WireType.fixed64)
+        UnsafeMutableRawPointer(base + position).storeBytes(of: value.bitPattern.littleEndian, as: UInt64.self)
+        position &+= 8
+    }
+
+    mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {
+        writeTag(field, WireType.varint)
+        writeVarint(UInt64(bitPattern: Int64(value.rawValue)))
+    }
+
+    mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) {
+        writeTag(field, WireType.lengthDelimited)
+        writeVarint(UInt64(sizes[sizeIndex]))
+        sizeIndex &+= 1
+        try! value.traverse(&self)
+    }
+
+    mutating func visitRepeatedString(_ value: [String], field: Int) {
+        for string in value { visitString(string, field: field) }
+    }
+
+    mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) {
+        for message in value { visitMessage(message, field: field) }
+    }
+
+    mutating func visitStringToBytesMap(_ value: [String: [UInt8]], field: Int) {
+        for key in MapEntry.sortedKeys(value) {
+            let bytes = value[key]!
+            writeTag(field, WireType.lengthDelimited)
+            writeVarint(UInt64(MapEntry.size(keyLength: key.utf8.count, valueLength: bytes.count)))
+            writeTag(1, WireType.lengthDelimited)
+            writeLengthDelimited(key)
+            writeTag(2, WireType.lengthDelimited)
+            writeLengthDelimited(bytes)
+        }
+    }
+
+    mutating func visitUnknownFields(_ value: UnknownFields) {
+        value.bytes.withUnsafeBytes { writeRaw($0) }
+    }
+}

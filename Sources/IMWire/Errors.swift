@@ -1,0 +1,93 @@
+/// An error from decoding, encoding or converting a message.
+///
+/// Modelled on swift-asn1's `ASN1Error`: a stable ``code`` that programs switch on, a human
+/// ``reason`` that says what was expected and what was found, and where it happened — a byte
+/// ``offset`` into the input for wire-format errors, a field ``path`` such as
+/// `elems[1].image.images[0].size` for errors about a value. Two errors are equal when their codes
+/// are equal, so tests can compare against `IMWireError(code: .truncated)`-style expectations.
+public struct IMWireError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The stable, machine-readable kind of error. Its ``name`` (for example `truncated`) is part of
+    /// the conformance contract and of the CLI's `error: CODE: …` line.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        // A private enum behind a struct, so adding codes never breaks API (swift-asn1's pattern).
+        private enum Backing: String, Hashable, Sendable {
+            case truncated = "truncated"
+            case varintTooLong = "varint_too_long"
+            case invalidFieldNumber = "invalid_field_number"
+            case invalidWireType = "invalid_wire_type"
+            case groupOnKnownField = "group_on_known_field"
+            case malformedGroup = "malformed_group"
+            case lengthOutOfBounds = "length_out_of_bounds"
+            case invalidUTF8 = "invalid_utf8"
+            case depthLimitExceeded = "depth_limit_exceeded"
+            case inputTooLarge = "input_too_large"
+        }
+
+        private let backing: Backing
+        private init(_ backing: Backing) { self.backing = backing }
+
+        /// The input ends inside a tag, a varint, a fixed-width value or a length-delimited value.
+        public static let truncated = Code(.truncated)
+        /// A varint runs past 10 bytes.
+        public static let varintTooLong = Code(.varintTooLong)
+        /// A tag carries field number 0 or a number above 2^29 - 1.
+        public static let invalidFieldNumber = Code(.invalidFieldNumber)
+        /// A tag carries wire type 6 or 7, which protobuf does not define.
+        public static let invalidWireType = Code(.invalidWireType)
+        /// A field of the schema arrives with the (deprecated) group wire type 3.
+        public static let groupOnKnownField = Code(.groupOnKnownField)
+        /// An end-group tag without a matching start, with another field number, or a group that is
+        /// never closed before its enclosing message ends.
+        public static let malformedGroup = Code(.malformedGroup)
+        /// A length prefix claims more bytes than the input (or the enclosing message) still holds.
+        public static let lengthOutOfBounds = Code(.lengthOutOfBounds)
+        /// A string field (or map key) holds bytes that are not valid UTF-8.
+        public static let invalidUTF8 = Code(.invalidUTF8)
+        /// Messages are nested deeper than ``BinaryDecodingOptions/maxDepth`` (or the encoder's limit).
+        public static let depthLimitExceeded = Code(.depthLimitExceeded)
+        /// The input is larger than ``BinaryDecodingOptions/maxInputSize``.
+        public static let inputTooLarge = Code(.inputTooLarge)
+
+        /// The stable snake_case name, for example `length_out_of_bounds`.
+        public var name: String { backing.rawValue }
+        public var description: String { name }
+
+        /// Every code this version of the library can produce, in a stable order.
+        public static let all: [Code] = [
+            .truncated, .varintTooLong, .invalidFieldNumber, .invalidWireType, .groupOnKnownField,
+            .malformedGroup, .lengthOutOfBounds, .invalidUTF8, .depthLimitExceeded, .inputTooLarge,
+        ]
+
+        /// Looks a code up by its ``name``; `nil` for a name this version does not know.
+        public init?(name: String) {
+            guard let backing = Backing(rawValue: name) else { return nil }
+            self.backing = backing
+        }
+    }
+
+    /// What went wrong, stable across versions.
+    public let code: Code
+    /// A sentence for people: what was expected and what was found.
+    public let reason: String
+    /// Byte offset into the input where the problem was found, for wire-format errors.
+    public let offset: Int?
+    /// Field path such as `elems[0].text.text`, for errors about a value.
+    public let path: String?
+
+    public init(code: Code, reason: String, offset: Int? = nil, path: String? = nil) {
+        self.code = code
+        self.reason = reason
+        self.offset = offset
+        self.path = path
+    }
+
+    /// `CODE: reason (at byte N)` / `(at PATH)` — the form the CLI prints after `error: `.
+    public var description: String {
+        var text = "\(code.name): \(reason)"
+        if let path { text += " (at \(path))" } else if let offset { text += " (at byte \(offset))" }
+        return text
+    }
+
+    public static func == (lhs: IMWireError, rhs: IMWireError) -> Bool { lhs.code == rhs.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}

@@ -1,0 +1,154 @@
+/// A message type of `Schemas/imwire/v1/message.proto`, described once in a format-neutral way:
+/// its field table (``schema``), how to read one field from any decoder (``decodeField(number:from:)``)
+/// and how to hand every present field to any visitor (``traverse(_:)``), in field-number order.
+///
+/// Each wire format is one ``FieldDecoder`` and one ``FieldVisitor``; the per-type code is
+/// generated from the schema by `Scripts/gen_swift_model.py` (swift-protobuf's
+/// `decodeMessage` / `traverse` pattern), so the formats cannot drift apart.
+protocol ProtoMessage: Hashable, Sendable {
+    init()
+    /// The message's field table.
+    static var schema: MessageSchema { get }
+    /// Fields this schema does not know, kept in wire order and re-emitted after the known ones.
+    var unknownFields: UnknownFields { get set }
+    /// Reads field `number` from `decoder` into `self` (last one wins for scalars, messages merge,
+    /// repeated fields append). Returns `false`, leaving the field to be kept as unknown, when the
+    /// number is not in the schema or its encoding does not fit the field.
+    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool
+    /// Visits every field that is present (proto3: non-default, or a set oneof member or message),
+    /// in field-number order, then the unknown fields.
+    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError)
+}
+
+/// A proto3 enum: open, so numbers the schema does not name are kept as `.unrecognized(n)`.
+protocol ProtoEnum: RawRepresentable, Hashable, Sendable where RawValue == Int32 {
+    init(rawValue: Int32)
+    static var schema: EnumSchema { get }
+}
+
+/// Reads the value of the current field. Each method returns `false` and leaves the field
+/// unconsumed when the field's encoding does not fit the requested type (binary: a wire-type
+/// mismatch), so the caller keeps it as an unknown field, as conforming protobuf parsers do.
+protocol FieldDecoder {
+    mutating func decodeString(_ value: inout String) throws(IMWireError) -> Bool
+    mutating func decodeBytes(_ value: inout [UInt8]) throws(IMWireError) -> Bool
+    mutating func decodeUInt64(_ value: inout UInt64) throws(IMWireError) -> Bool
+    mutating func decodeUInt32(_ value: inout UInt32) throws(IMWireError) -> Bool
+    mutating func decodeInt32(_ value: inout Int32) throws(IMWireError) -> Bool
+    mutating func decodeBool(_ value: inout Bool) throws(IMWireError) -> Bool
+    mutating func decodeDouble(_ value: inout Double) throws(IMWireError) -> Bool
+    mutating func decodeEnum<E: ProtoEnum>(_ value: inout E) throws(IMWireError) -> Bool
+    /// Merges the field into `value` (proto semantics for a repeated occurrence of a message).
+    mutating func decodeMessage<M: ProtoMessage>(_ value: inout M) throws(IMWireError) -> Bool
+    mutating func decodeRepeatedString(_ value: inout [String]) throws(IMWireError) -> Bool
+    mutating func decodeRepeatedMessage<M: ProtoMessage>(_ value: inout [M]) throws(IMWireError) -> Bool
+    mutating func decodeStringToBytesMap(_ value: inout [String: [UInt8]]) throws(IMWireError) -> Bool
+}
+
+extension FieldDecoder {
+    /// Decodes an optional (presence-tracking) sub-message field, merging into a present value.
+    mutating func decodeOptionalMessage<M: ProtoMessage>(_ value: inout M?) throws(IMWireError) -> Bool {
+        let wasPresent = value != nil
+        var message = value ?? M()
+        value = nil  // keep `message` uniquely referenced while it is decoded into
+        let consumed = try decodeMessage(&message)
+        if consumed || wasPresent { value = message }
+        return consumed
+    }
+
+    /// Decodes a scalar member of a oneof: the last member seen wins.
+    mutating func decodeOneofString<C>(_ slot: inout C?, _ wrap: (String) -> C) throws(IMWireError) -> Bool {
+        var string = ""
+        guard try decodeString(&string) else { return false }
+        slot = wrap(string)
+        return true
+    }
+
+    /// Decodes a message member of a oneof: merges into the same member, replaces another one.
+    mutating func decodeOneofMessage<M: ProtoMessage, C>(
+        _ slot: inout C?, _ extract: (C) -> M?, _ wrap: (M) -> C
+    ) throws(IMWireError) -> Bool {
+        var message = M()
+        var hadSameMember = false
+        if let current = slot, let existing = extract(current) {
+            message = existing
+            hadSameMember = true
+            slot = nil
+        }
+        let consumed = try decodeMessage(&message)
+        if consumed || hadSameMember { slot = wrap(message) }
+        return consumed
+    }
+}
+
+/// Receives the present fields of a message from ``ProtoMessage/traverse(_:)``.
+protocol FieldVisitor {
+    mutating func visitString(_ value: String, field: Int) throws(IMWireError)
+    mutating func visitBytes(_ value: [UInt8], field: Int) throws(IMWireError)
+    mutating func visitUInt64(_ value: UInt64, field: Int) throws(IMWireError)
+    mutating func visitUInt32(_ value: UInt32, field: Int) throws(IMWireError)
+    mutating func visitInt32(_ value: Int32, field: Int) throws(IMWireError)
+    mutating func visitBool(_ value: Bool, field: Int) throws(IMWireError)
+    mutating func visitDouble(_ value: Double, field: Int) throws(IMWireError)
+    mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) throws(IMWireError)
+    mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) throws(IMWireError)
+    mutating func visitRepeatedString(_ value: [String], field: Int) throws(IMWireError)
+    mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(IMWireError)
+    mutating func visitStringToBytesMap(_ value: [String: [UInt8]], field: Int) throws(IMWireError)
+    mutating func visitUnknownFields(_ value: UnknownFields) throws(IMWireError)
+}
+
+/// The field table of one message type.
+struct MessageSchema: Sendable {
+    /// Fully qualified proto name, e.g. `imwire.v1.TextElem`.
+    let fullName: String
+    /// Fields in field-number order.
+    let fields: [FieldSchema]
+
+    /// The field with `number`, or `nil` when the schema does not know it.
+    func field(number: Int) -> FieldSchema? {
+        fields.first { $0.number == number }
+    }
+}
+
+/// One field of a ``MessageSchema``.
+struct FieldSchema: Sendable {
+    enum Kind: Sendable {
+        case string, bytes, uint64, uint32, int32, bool, double
+        case enumeration(EnumSchema)
+        case message(@Sendable () -> MessageSchema)
+        /// `map<string, bytes>`.
+        case stringToBytesMap
+    }
+
+    let number: Int
+    /// The proto name (`msg_id`).
+    let name: String
+    /// The proto3 JSON name (`msgId`).
+    let jsonName: String
+    let kind: Kind
+    let isRepeated: Bool
+    /// The oneof this field belongs to (`target`, `content`), if any.
+    let oneof: String?
+
+    init(_ number: Int, _ name: String, _ jsonName: String, _ kind: Kind, repeated: Bool = false, oneof: String? = nil) {
+        self.number = number
+        self.name = name
+        self.jsonName = jsonName
+        self.kind = kind
+        self.isRepeated = repeated
+        self.oneof = oneof
+    }
+}
+
+/// The names of one enum's values.
+struct EnumSchema: Sendable {
+    /// Fully qualified proto name, e.g. `imwire.v1.ImageType`.
+    let fullName: String
+    /// (number, proto name) in declaration order.
+    let values: [(number: Int32, name: String)]
+
+    func name(of number: Int32) -> String? {
+        values.first { $0.number == number }?.name
+    }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import IMWire
+
+/// Runs the `imwire` command line in-process: parses `arguments`, executes the subcommand against
+/// the given input and returns what a process would print and its exit status. `main.swift` wires
+/// it to the real stdin/stdout/stderr; tests call it directly.
+///
+/// Exit status (SPEC §5): 0 success; 1 a decode, validation or serialize error, reported as one
+/// line on stderr, `error: CODE: detail (at PATH or byte OFFSET)`; 2 a usage error.
+public enum CLI {
+    /// What a run printed and how it ended.
+    public struct Result: Sendable {
+        public var status: Int32
+        public var stdout: [UInt8]
+        public var stderr: String
+    }
+
+    public static func run(arguments: [String], io: CLIInput) -> Result {
+        var output = CLIOutput()
+        let status: Int32
+        do {
+            var command = try IMWireCommand.parseAsRoot(arguments)
+            if let subcommand = command as? any IMWireSubcommand {
+                try subcommand.execute(input: io, output: &output)
+                status = 0
+            } else {
+                // `imwire` alone, or a plain ParsableCommand such as help.
+                try command.run()
+                status = 0
+            }
+        } catch let error as IMWireError {
+            output.stderr += "error: \(error)\n"
+            status = 1
+        } catch let error as CLIFailure {
+            output.stderr += "error: \(error.message)\n"
+            status = error.status
+        } catch {
+            let exit = IMWireCommand.exitCode(for: error)
+            let message = IMWireCommand.fullMessage(for: error)
+            if exit == .success {
+                output.stdout += Array((message + "\n").utf8)
+                status = 0
+            } else {
+                output.stderr += message + "\n"
+                status = 2
+            }
+        }
+        return Result(status: status, stdout: output.stdout, stderr: output.stderr)
+    }
+}
+
+/// Where a subcommand reads its input from.
+public struct CLIInput: Sendable {
+    /// Reads at most `limit` bytes of standard input (a run never holds more than it may use).
+    public var readStandardInput: @Sendable (_ limit: Int) throws -> [UInt8]
+    /// Reads at most `limit` bytes of the named file.
+    public var readFile: @Sendable (_ path: String, _ limit: Int) throws -> [UInt8]
+
+    public init(
+        readStandardInput: @escaping @Sendable (Int) throws -> [UInt8],
+        readFile: @escaping @Sendable (String, Int) throws -> [UInt8]
+    ) {
+        self.readStandardInput = readStandardInput
+        self.readFile = readFile
+    }
+}
+
+/// What a subcommand has printed so far.
+public struct CLIOutput: Sendable {
+    public var stdout: [UInt8] = []
+    public var stderr: String = ""
+}
+
+/// A failure that is not an ``IMWireError``: an unreadable file (status 1) or a usage problem
+/// found after parsing (status 2).
+struct CLIFailure: Error {
+    var message: String
+    var status: Int32
+}
+
+/// A subcommand that runs against injected input and output.
+protocol IMWireSubcommand: ParsableCommand {
+    func execute(input: CLIInput, output: inout CLIOutput) throws
+}
+
+extension IMWireSubcommand {
+    func run() throws {
+        // Commands always run through CLI.run, which calls execute(input:output:).
+        throw CleanExit.message("internal: run through CLI.run")
+    }
+
+    /// Reads FILE or stdin, refusing more than `limit` bytes without holding more than that.
+    func readInput(_ file: String?, input: CLIInput, limit: Int) throws -> [UInt8] {
+        let bytes: [UInt8]
+        do {
+            if let file, file != "-" {
+                bytes = try input.readFile(file, limit + 1)
+            } else {
+                bytes = try input.readStandardInput(limit + 1)
+            }
+        } catch {
+            throw CLIFailure(message: "io_error: cannot read \(file ?? "standard input"): \(error)", status: 1)
+        }
+        if bytes.count > limit {
+            throw IMWireError(
+                code: .inputTooLarge, reason: "input is larger than the limit of \(limit) bytes", offset: limit)
+        }
+        return bytes
+    }
+}
+
+/// The root command.
+struct IMWireCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "imwire",
+        abstract: "Encode, decode, convert and inspect IMWire instant messages (imwire.v1.Message).",
+        discussion: "Exit status: 0 success, 1 decode/validation/serialize error (one line on stderr), 2 usage error.",
+        subcommands: [ConvertCommand.self, InspectCommand.self]
+    )
+}
