@@ -111,7 +111,7 @@ class Field:
 
     def swift_decl_type(self):
         if self.map:
-            return "[String: [UInt8]]"
+            return "StringBytesMap"
         if self.repeated:
             return f"[{self.base_type()}]"
         if self.is_message:
@@ -205,7 +205,7 @@ def gen_enum(enum):
 def gen_enum_schema(enum):
     values = ",\n".join(f'            ({number}, "{proto_name}")' for _, _, number, proto_name, _ in enum.values)
     return (f"{HEADER}\nextension {enum.name}: ProtoEnum {{\n"
-            f"    static let schema: EnumSchema = EnumSchema(\n        fullName: \"{enum.full_name}\",\n"
+            f"    package static let schema: EnumSchema = EnumSchema(\n        fullName: \"{enum.full_name}\",\n"
             f"        values: [\n{values},\n        ])\n}}\n")
 
 
@@ -339,7 +339,7 @@ def visit_call(field, value=None):
 
 def gen_fields(msg):
     out = [HEADER, "\n", f"extension {msg.name}: ProtoMessage {{\n"]
-    out.append(f"    static let schema: MessageSchema = MessageSchema(\n        fullName: \"{msg.full_name}\",\n        fields: [\n")
+    out.append(f"    package static let schema: MessageSchema = MessageSchema(\n        fullName: \"{msg.full_name}\",\n        fields: [\n")
     for f in msg.fields:
         extra = ""
         if f.repeated and not f.map:
@@ -348,7 +348,7 @@ def gen_fields(msg):
             extra += f", oneof: \"{msg.oneofs[f.oneof][0]}\""
         out.append(f"            FieldSchema({f.number}, \"{f.name}\", \"{f.json}\", {f.kind_expr()}{extra}),\n")
     out.append("        ])\n\n")
-    out.append("    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {\n")
+    out.append("    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {\n")
     out.append("        switch number {\n")
     for f in msg.fields:
         if f.oneof is not None:
@@ -363,7 +363,7 @@ def gen_fields(msg):
         else:
             out.append(f"        case {f.number}: return {decode_call(f)}\n")
     out.append("        default: return false\n        }\n    }\n\n")
-    out.append("    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {\n")
+    out.append("    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {\n")
     done = set()
     for f in msg.fields:
         if f.oneof is not None:

@@ -5,7 +5,7 @@
 /// Safety: every length is checked against the bytes that remain before anything is allocated, so
 /// memory is bounded by the input; nesting is bounded by `maxDepth` on every recursive path
 /// (sub-messages, map entries, unknown groups), so the stack is bounded too.
-struct BinaryDecoder: FieldDecoder {
+package struct BinaryDecoder: FieldDecoder {
     private let base: UnsafePointer<UInt8>
     private let inputCount: Int
     private(set) var position: Int
@@ -28,7 +28,7 @@ struct BinaryDecoder: FieldDecoder {
     }
 
     /// Decodes the whole buffer as the root message `M`.
-    static func decode<M: ProtoMessage>(
+    package static func decode<M: ProtoMessage>(
         _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions
     ) throws(IMWireError) -> M {
         guard buffer.count <= options.maxInputSize else {
@@ -55,10 +55,7 @@ struct BinaryDecoder: FieldDecoder {
             let tagStart = position
             try readTag()
             if wireType == WireType.endGroup {
-                throw IMWireError(
-                    code: .malformedGroup,
-                    reason: "end-group tag for field \(fieldNumber) without a matching start-group",
-                    offset: tagStart)
+                throw strayEndGroup(at: tagStart, knownField: M.schema.field(number: fieldNumber) != nil)
             }
             if try !message.decodeField(number: fieldNumber, from: &self) {
                 try skipField()
@@ -67,9 +64,11 @@ struct BinaryDecoder: FieldDecoder {
         }
     }
 
-    /// Enters a length-delimited sub-message: checks depth and length, runs `body` inside its bounds.
+    /// Enters a length-delimited sub-message: checks its length and the depth limit, and narrows
+    /// `end` to it. Returns the outer `end` for ``leaveSubmessage(restoring:)``. (Enter/leave rather
+    /// than a closure keeps each nesting level's stack frames few and small.)
     @inline(__always)
-    private mutating func withSubmessage(_ body: (inout BinaryDecoder) throws(IMWireError) -> Void) throws(IMWireError) {
+    private mutating func enterSubmessage() throws(IMWireError) -> Int {
         let lengthOffset = position
         let length = try readLength()
         guard depth < maxDepth else {
@@ -78,12 +77,16 @@ struct BinaryDecoder: FieldDecoder {
                 reason: "message nesting exceeds the limit of \(maxDepth) levels",
                 offset: lengthOffset)
         }
-        let savedEnd = end
+        let outerEnd = end
         end = position + length
         depth += 1
-        try body(&self)
+        return outerEnd
+    }
+
+    @inline(__always)
+    private mutating func leaveSubmessage(restoring outerEnd: Int) {
         depth -= 1
-        end = savedEnd
+        end = outerEnd
     }
 
     // MARK: - Primitive reads
@@ -173,6 +176,21 @@ struct BinaryDecoder: FieldDecoder {
             offset: offset)
     }
 
+    /// An end-group tag outside any group: on a schema field it is a group on a known field
+    /// (SPEC §2.1 rejects wire types 3 and 4 there), elsewhere a malformed group.
+    private func strayEndGroup(at offset: Int, knownField: Bool) -> IMWireError {
+        if knownField {
+            return IMWireError(
+                code: .groupOnKnownField,
+                reason: "field \(fieldNumber) is in the schema but arrives as an end-group tag (wire type 4)",
+                offset: offset)
+        }
+        return IMWireError(
+            code: .malformedGroup,
+            reason: "end-group tag for field \(fieldNumber) without a matching start-group",
+            offset: offset)
+    }
+
     /// For a known field whose wire type does not fit: a group is an error (SPEC §2.1); anything
     /// else is left unconsumed to be kept as an unknown field, as conforming parsers do.
     private func mismatch() throws(IMWireError) -> Bool {
@@ -219,10 +237,10 @@ struct BinaryDecoder: FieldDecoder {
         depth += 1
         while true {
             guard position < end else {
-                if end == inputCount { throw truncated(groupStart, "group \(groupNumber)") }
+                // Unclosed at the end of the input too: a group needs its end tag (one rule, one code).
                 throw IMWireError(
                     code: .malformedGroup,
-                    reason: "group \(groupNumber) starting at offset \(groupStart) is not closed before its enclosing message ends at offset \(end)",
+                    reason: "group \(groupNumber) starting at offset \(groupStart) is not closed before \(end == inputCount ? "the input" : "its enclosing message") ends at offset \(end)",
                     offset: groupStart)
             }
             let tagStart = position
@@ -243,7 +261,7 @@ struct BinaryDecoder: FieldDecoder {
 
     // MARK: - FieldDecoder
 
-    mutating func decodeString(_ value: inout String) throws(IMWireError) -> Bool {
+    package mutating func decodeString(_ value: inout String) throws(IMWireError) -> Bool {
         guard wireType == WireType.lengthDelimited else { return try mismatch() }
         value = try readString()
         return true
@@ -265,7 +283,7 @@ struct BinaryDecoder: FieldDecoder {
         return string
     }
 
-    mutating func decodeBytes(_ value: inout [UInt8]) throws(IMWireError) -> Bool {
+    package mutating func decodeBytes(_ value: inout [UInt8]) throws(IMWireError) -> Bool {
         guard wireType == WireType.lengthDelimited else { return try mismatch() }
         let length = try readLength()
         value = Array(UnsafeBufferPointer(start: base + position, count: length))
@@ -273,87 +291,87 @@ struct BinaryDecoder: FieldDecoder {
         return true
     }
 
-    mutating func decodeUInt64(_ value: inout UInt64) throws(IMWireError) -> Bool {
+    package mutating func decodeUInt64(_ value: inout UInt64) throws(IMWireError) -> Bool {
         guard wireType == WireType.varint else { return try mismatch() }
         value = try readVarint()
         return true
     }
 
-    mutating func decodeUInt32(_ value: inout UInt32) throws(IMWireError) -> Bool {
+    package mutating func decodeUInt32(_ value: inout UInt32) throws(IMWireError) -> Bool {
         guard wireType == WireType.varint else { return try mismatch() }
         value = UInt32(truncatingIfNeeded: try readVarint())
         return true
     }
 
-    mutating func decodeInt32(_ value: inout Int32) throws(IMWireError) -> Bool {
+    package mutating func decodeInt32(_ value: inout Int32) throws(IMWireError) -> Bool {
         guard wireType == WireType.varint else { return try mismatch() }
         value = Int32(truncatingIfNeeded: try readVarint())
         return true
     }
 
-    mutating func decodeBool(_ value: inout Bool) throws(IMWireError) -> Bool {
+    package mutating func decodeBool(_ value: inout Bool) throws(IMWireError) -> Bool {
         guard wireType == WireType.varint else { return try mismatch() }
         value = try readVarint() != 0
         return true
     }
 
-    mutating func decodeDouble(_ value: inout Double) throws(IMWireError) -> Bool {
+    package mutating func decodeDouble(_ value: inout Double) throws(IMWireError) -> Bool {
         guard wireType == WireType.fixed64 else { return try mismatch() }
         value = Double(bitPattern: try readFixed64())
         return true
     }
 
-    mutating func decodeEnum<E: ProtoEnum>(_ value: inout E) throws(IMWireError) -> Bool {
+    package mutating func decodeEnum<E: ProtoEnum>(_ value: inout E) throws(IMWireError) -> Bool {
         guard wireType == WireType.varint else { return try mismatch() }
         value = E(rawValue: Int32(truncatingIfNeeded: try readVarint()))
         return true
     }
 
-    mutating func decodeMessage<M: ProtoMessage>(_ value: inout M) throws(IMWireError) -> Bool {
+    package mutating func decodeMessage<M: ProtoMessage>(_ value: inout M) throws(IMWireError) -> Bool {
         guard wireType == WireType.lengthDelimited else { return try mismatch() }
-        try withSubmessage { (decoder) throws(IMWireError) in try decoder.decodeBody(&value) }
+        let outerEnd = try enterSubmessage()
+        try decodeBody(&value)
+        leaveSubmessage(restoring: outerEnd)
         return true
     }
 
-    mutating func decodeRepeatedString(_ value: inout [String]) throws(IMWireError) -> Bool {
+    package mutating func decodeRepeatedString(_ value: inout [String]) throws(IMWireError) -> Bool {
         guard wireType == WireType.lengthDelimited else { return try mismatch() }
         value.append(try readString())
         return true
     }
 
-    mutating func decodeRepeatedMessage<M: ProtoMessage>(_ value: inout [M]) throws(IMWireError) -> Bool {
+    package mutating func decodeRepeatedMessage<M: ProtoMessage>(_ value: inout [M]) throws(IMWireError) -> Bool {
         guard wireType == WireType.lengthDelimited else { return try mismatch() }
         // Decode in place: no copy of a (possibly large) message on the stack per nesting level.
         value.append(M())
-        let index = value.count - 1
-        try withSubmessage { (decoder) throws(IMWireError) in try decoder.decodeBody(&value[index]) }
+        let outerEnd = try enterSubmessage()
+        try decodeBody(&value[value.count - 1])
+        leaveSubmessage(restoring: outerEnd)
         return true
     }
 
-    mutating func decodeStringToBytesMap(_ value: inout [String: [UInt8]]) throws(IMWireError) -> Bool {
+    package mutating func decodeStringToBytesMap(_ value: inout StringBytesMap) throws(IMWireError) -> Bool {
         guard wireType == WireType.lengthDelimited else { return try mismatch() }
         var key = ""
         var bytes: [UInt8] = []
-        try withSubmessage { (decoder) throws(IMWireError) in
-            while decoder.position < decoder.end {
-                let tagStart = decoder.position
-                try decoder.readTag()
-                if decoder.wireType == WireType.endGroup {
-                    throw IMWireError(
-                        code: .malformedGroup,
-                        reason: "end-group tag for field \(decoder.fieldNumber) without a matching start-group",
-                        offset: tagStart)
-                }
-                // A map entry is a message {key = 1; value = 2}; anything else in it is dropped.
-                let consumed: Bool
-                switch decoder.fieldNumber {
-                case 1: consumed = try decoder.decodeString(&key)
-                case 2: consumed = try decoder.decodeBytes(&bytes)
-                default: consumed = false
-                }
-                if !consumed { try decoder.skipField() }
+        let outerEnd = try enterSubmessage()
+        while position < end {
+            let tagStart = position
+            try readTag()
+            if wireType == WireType.endGroup {
+                throw strayEndGroup(at: tagStart, knownField: fieldNumber == 1 || fieldNumber == 2)
             }
+            // A map entry is a message {key = 1; value = 2}; anything else in it is dropped.
+            let consumed: Bool
+            switch fieldNumber {
+            case 1: consumed = try decodeString(&key)
+            case 2: consumed = try decodeBytes(&bytes)
+            default: consumed = false
+            }
+            if !consumed { try skipField() }
         }
+        leaveSubmessage(restoring: outerEnd)
         value[key] = bytes
         return true
     }

@@ -5,8 +5,8 @@
 ///
 /// Canonical form (SPEC §2.1): fields in field-number order, proto3 defaults omitted, map entries
 /// sorted by key bytes with key and value always written, unknown fields after known ones.
-enum BinaryEncoder {
-    static func encode<M: ProtoMessage>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
+package enum BinaryEncoder {
+    package static func encode<M: ProtoMessage>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
         var sizer = BinarySizer(maxDepth: options.maxDepth)
         try message.traverse(&sizer)
         let total = sizer.total
@@ -78,9 +78,9 @@ struct BinarySizer: FieldVisitor {
         for message in value { try visitMessage(message, field: field) }
     }
 
-    mutating func visitStringToBytesMap(_ value: [String: [UInt8]], field: Int) {
-        for (key, bytes) in value {
-            addLengthDelimited(MapEntry.size(keyLength: key.utf8.count, valueLength: bytes.count), field: field)
+    mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {
+        for entry in value {
+            addLengthDelimited(MapEntry.size(keyLength: entry.key.utf8.count, valueLength: entry.value.count), field: field)
         }
     }
 
@@ -92,11 +92,6 @@ struct BinarySizer: FieldVisitor {
 enum MapEntry {
     static func size(keyLength: Int, valueLength: Int) -> Int {
         1 + Varint.size(keyLength) + keyLength + 1 + Varint.size(valueLength) + valueLength
-    }
-
-    /// Keys in canonical order: by their UTF-8 bytes (Swift's `<` on String is not byte order).
-    static func sortedKeys(_ map: [String: [UInt8]]) -> [String] {
-        map.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 }
 
@@ -210,15 +205,15 @@ struct BinaryWriter: FieldVisitor {
         for message in value { visitMessage(message, field: field) }
     }
 
-    mutating func visitStringToBytesMap(_ value: [String: [UInt8]], field: Int) {
-        for key in MapEntry.sortedKeys(value) {
-            let bytes = value[key]!
+    mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {
+        // StringBytesMap keeps its entries in canonical (key byte) order.
+        for entry in value {
             writeTag(field, WireType.lengthDelimited)
-            writeVarint(UInt64(MapEntry.size(keyLength: key.utf8.count, valueLength: bytes.count)))
+            writeVarint(UInt64(MapEntry.size(keyLength: entry.key.utf8.count, valueLength: entry.value.count)))
             writeTag(1, WireType.lengthDelimited)
-            writeLengthDelimited(key)
+            writeLengthDelimited(entry.key)
             writeTag(2, WireType.lengthDelimited)
-            writeLengthDelimited(bytes)
+            writeLengthDelimited(entry.value)
         }
     }
 

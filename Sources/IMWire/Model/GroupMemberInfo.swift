@@ -13,7 +13,7 @@ public struct GroupMemberInfo: Hashable, Sendable {
     public var joinTime: UInt64 = 0
     /// Unix seconds.
     public var muteUntil: UInt64 = 0
-    public var customInfo: [String: [UInt8]] = [:]
+    public var customInfo: StringBytesMap = [:]
     /// Fields this schema does not know, kept and re-emitted after the known ones.
     public var unknownFields = UnknownFields()
 
@@ -29,7 +29,7 @@ public struct GroupMemberInfo: Hashable, Sendable {
         role: GroupMemberRole = .unspecified,
         joinTime: UInt64 = 0,
         muteUntil: UInt64 = 0,
-        customInfo: [String: [UInt8]] = [:]
+        customInfo: StringBytesMap = [:]
     ) {
         self.userID = userID
         self.nickName = nickName

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension CustomElem: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.CustomElem",
         fields: [
             FieldSchema(1, "data", "data", .bytes),
@@ -11,7 +11,7 @@ extension CustomElem: ProtoMessage {
             FieldSchema(4, "sound", "sound", .string),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeBytes(&data)
         case 2: return try decoder.decodeString(&desc)
@@ -21,7 +21,7 @@ extension CustomElem: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if !data.isEmpty { try visitor.visitBytes(data, field: 1) }
         if !desc.isEmpty { try visitor.visitString(desc, field: 2) }
         if !ext.isEmpty { try visitor.visitString(ext, field: 3) }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension Elem: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.Elem",
         fields: [
             FieldSchema(1, "text", "text", .message({ TextElem.schema }), oneof: "content"),
@@ -18,7 +18,7 @@ extension Elem: ProtoMessage {
             FieldSchema(12, "group_system", "groupSystem", .message({ GroupSystemElem.schema }), oneof: "content"),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1:
             return try decoder.decodeOneofMessage(
@@ -57,7 +57,7 @@ extension Elem: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         switch content {
         case .text(let value)?: try visitor.visitMessage(value, field: 1)
         case .custom(let value)?: try visitor.visitMessage(value, field: 2)

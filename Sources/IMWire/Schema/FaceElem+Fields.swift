@@ -2,14 +2,14 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension FaceElem: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.FaceElem",
         fields: [
             FieldSchema(1, "index", "index", .int32),
             FieldSchema(2, "data", "data", .bytes),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeInt32(&index)
         case 2: return try decoder.decodeBytes(&data)
@@ -17,7 +17,7 @@ extension FaceElem: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if index != 0 { try visitor.visitInt32(index, field: 1) }
         if !data.isEmpty { try visitor.visitBytes(data, field: 2) }
         if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }

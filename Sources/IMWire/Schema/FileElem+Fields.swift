@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension FileElem: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.FileElem",
         fields: [
             FieldSchema(1, "uuid", "uuid", .string),
@@ -11,7 +11,7 @@ extension FileElem: ProtoMessage {
             FieldSchema(4, "file_size", "fileSize", .uint64),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&uuid)
         case 2: return try decoder.decodeString(&url)
@@ -21,7 +21,7 @@ extension FileElem: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if !uuid.isEmpty { try visitor.visitString(uuid, field: 1) }
         if !url.isEmpty { try visitor.visitString(url, field: 2) }
         if !fileName.isEmpty { try visitor.visitString(fileName, field: 3) }

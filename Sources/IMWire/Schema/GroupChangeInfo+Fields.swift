@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension GroupChangeInfo: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.GroupChangeInfo",
         fields: [
             FieldSchema(1, "type", "type", .enumeration(GroupInfoChangeType.schema)),
@@ -13,7 +13,7 @@ extension GroupChangeInfo: ProtoMessage {
             FieldSchema(6, "uint64_value", "uint64Value", .uint64),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeEnum(&`type`)
         case 2: return try decoder.decodeString(&value)
@@ -25,7 +25,7 @@ extension GroupChangeInfo: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if `type`.rawValue != 0 { try visitor.visitEnum(`type`, field: 1) }
         if !value.isEmpty { try visitor.visitString(value, field: 2) }
         if !key.isEmpty { try visitor.visitString(key, field: 3) }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension GroupMemberInfo: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.GroupMemberInfo",
         fields: [
             FieldSchema(1, "user_id", "userId", .string),
@@ -16,7 +16,7 @@ extension GroupMemberInfo: ProtoMessage {
             FieldSchema(9, "custom_info", "customInfo", .stringToBytesMap),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&userID)
         case 2: return try decoder.decodeString(&nickName)
@@ -31,7 +31,7 @@ extension GroupMemberInfo: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if !userID.isEmpty { try visitor.visitString(userID, field: 1) }
         if !nickName.isEmpty { try visitor.visitString(nickName, field: 2) }
         if !friendRemark.isEmpty { try visitor.visitString(friendRemark, field: 3) }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension GroupSystemElem: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.GroupSystemElem",
         fields: [
             FieldSchema(1, "type", "type", .enumeration(GroupSystemType.schema)),
@@ -16,7 +16,7 @@ extension GroupSystemElem: ProtoMessage {
             FieldSchema(9, "platform", "platform", .string),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeEnum(&`type`)
         case 2: return try decoder.decodeString(&groupID)
@@ -31,7 +31,7 @@ extension GroupSystemElem: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if `type`.rawValue != 0 { try visitor.visitEnum(`type`, field: 1) }
         if !groupID.isEmpty { try visitor.visitString(groupID, field: 2) }
         if !opUser.isEmpty { try visitor.visitString(opUser, field: 3) }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension GroupTipsElem: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.GroupTipsElem",
         fields: [
             FieldSchema(1, "group_id", "groupId", .string),
@@ -16,7 +16,7 @@ extension GroupTipsElem: ProtoMessage {
             FieldSchema(9, "platform", "platform", .string),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&groupID)
         case 2: return try decoder.decodeEnum(&`type`)
@@ -31,7 +31,7 @@ extension GroupTipsElem: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if !groupID.isEmpty { try visitor.visitString(groupID, field: 1) }
         if `type`.rawValue != 0 { try visitor.visitEnum(`type`, field: 2) }
         if let value = opMember { try visitor.visitMessage(value, field: 3) }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension Image: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.Image",
         fields: [
             FieldSchema(1, "type", "type", .enumeration(ImageType.schema)),
@@ -13,7 +13,7 @@ extension Image: ProtoMessage {
             FieldSchema(6, "url", "url", .string),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeEnum(&`type`)
         case 2: return try decoder.decodeString(&uuid)
@@ -25,7 +25,7 @@ extension Image: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if `type`.rawValue != 0 { try visitor.visitEnum(`type`, field: 1) }
         if !uuid.isEmpty { try visitor.visitString(uuid, field: 2) }
         if size != 0 { try visitor.visitUInt64(size, field: 3) }

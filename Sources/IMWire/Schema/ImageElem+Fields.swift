@@ -2,14 +2,14 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension ImageElem: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.ImageElem",
         fields: [
             FieldSchema(1, "format", "format", .enumeration(ImageFormat.schema)),
             FieldSchema(2, "images", "images", .message({ Image.schema }), repeated: true),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeEnum(&format)
         case 2: return try decoder.decodeRepeatedMessage(&images)
@@ -17,7 +17,7 @@ extension ImageElem: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if format.rawValue != 0 { try visitor.visitEnum(format, field: 1) }
         if !images.isEmpty { try visitor.visitRepeatedMessage(images, field: 2) }
         if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension LocationElem: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.LocationElem",
         fields: [
             FieldSchema(1, "desc", "desc", .string),
@@ -10,7 +10,7 @@ extension LocationElem: ProtoMessage {
             FieldSchema(3, "latitude", "latitude", .double),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&desc)
         case 2: return try decoder.decodeDouble(&longitude)
@@ -19,7 +19,7 @@ extension LocationElem: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if !desc.isEmpty { try visitor.visitString(desc, field: 1) }
         if longitude.bitPattern != 0 { try visitor.visitDouble(longitude, field: 2) }
         if latitude.bitPattern != 0 { try visitor.visitDouble(latitude, field: 3) }

@@ -2,14 +2,14 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension MemberChangeInfo: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.MemberChangeInfo",
         fields: [
             FieldSchema(1, "user_id", "userId", .string),
             FieldSchema(2, "mute_time", "muteTime", .uint32),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&userID)
         case 2: return try decoder.decodeUInt32(&muteTime)
@@ -17,7 +17,7 @@ extension MemberChangeInfo: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if !userID.isEmpty { try visitor.visitString(userID, field: 1) }
         if muteTime != 0 { try visitor.visitUInt32(muteTime, field: 2) }
         if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }

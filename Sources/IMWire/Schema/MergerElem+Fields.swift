@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension MergerElem: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.MergerElem",
         fields: [
             FieldSchema(1, "title", "title", .string),
@@ -12,7 +12,7 @@ extension MergerElem: ProtoMessage {
             FieldSchema(5, "messages", "messages", .message({ Message.schema }), repeated: true),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&title)
         case 2: return try decoder.decodeRepeatedString(&abstractList)
@@ -23,7 +23,7 @@ extension MergerElem: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if !title.isEmpty { try visitor.visitString(title, field: 1) }
         if !abstractList.isEmpty { try visitor.visitRepeatedString(abstractList, field: 2) }
         if !compatibleText.isEmpty { try visitor.visitString(compatibleText, field: 3) }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension Message: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.Message",
         fields: [
             FieldSchema(1, "msg_id", "msgId", .string),
@@ -26,7 +26,7 @@ extension Message: ProtoMessage {
             FieldSchema(19, "support_message_extension", "supportMessageExtension", .bool),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&msgID)
         case 2: return try decoder.decodeString(&sender)
@@ -51,7 +51,7 @@ extension Message: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if !msgID.isEmpty { try visitor.visitString(msgID, field: 1) }
         if !sender.isEmpty { try visitor.visitString(sender, field: 2) }
         switch target {

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension OfflinePushInfo: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.OfflinePushInfo",
         fields: [
             FieldSchema(1, "title", "title", .string),
@@ -15,7 +15,7 @@ extension OfflinePushInfo: ProtoMessage {
             FieldSchema(8, "ios_push_type", "iosPushType", .enumeration(IOSPushType.schema)),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&title)
         case 2: return try decoder.decodeString(&desc)
@@ -29,7 +29,7 @@ extension OfflinePushInfo: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if !title.isEmpty { try visitor.visitString(title, field: 1) }
         if !desc.isEmpty { try visitor.visitString(desc, field: 2) }
         if !ext.isEmpty { try visitor.visitString(ext, field: 3) }

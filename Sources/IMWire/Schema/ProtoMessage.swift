@@ -5,7 +5,7 @@
 /// Each wire format is one ``FieldDecoder`` and one ``FieldVisitor``; the per-type code is
 /// generated from the schema by `Scripts/gen_swift_model.py` (swift-protobuf's
 /// `decodeMessage` / `traverse` pattern), so the formats cannot drift apart.
-protocol ProtoMessage: Hashable, Sendable {
+package protocol ProtoMessage: Hashable, Sendable {
     init()
     /// The message's field table.
     static var schema: MessageSchema { get }
@@ -21,7 +21,7 @@ protocol ProtoMessage: Hashable, Sendable {
 }
 
 /// A proto3 enum: open, so numbers the schema does not name are kept as `.unrecognized(n)`.
-protocol ProtoEnum: RawRepresentable, Hashable, Sendable where RawValue == Int32 {
+package protocol ProtoEnum: RawRepresentable, Hashable, Sendable where RawValue == Int32 {
     init(rawValue: Int32)
     static var schema: EnumSchema { get }
 }
@@ -29,7 +29,7 @@ protocol ProtoEnum: RawRepresentable, Hashable, Sendable where RawValue == Int32
 /// Reads the value of the current field. Each method returns `false` and leaves the field
 /// unconsumed when the field's encoding does not fit the requested type (binary: a wire-type
 /// mismatch), so the caller keeps it as an unknown field, as conforming protobuf parsers do.
-protocol FieldDecoder {
+package protocol FieldDecoder {
     mutating func decodeString(_ value: inout String) throws(IMWireError) -> Bool
     mutating func decodeBytes(_ value: inout [UInt8]) throws(IMWireError) -> Bool
     mutating func decodeUInt64(_ value: inout UInt64) throws(IMWireError) -> Bool
@@ -42,12 +42,15 @@ protocol FieldDecoder {
     mutating func decodeMessage<M: ProtoMessage>(_ value: inout M) throws(IMWireError) -> Bool
     mutating func decodeRepeatedString(_ value: inout [String]) throws(IMWireError) -> Bool
     mutating func decodeRepeatedMessage<M: ProtoMessage>(_ value: inout [M]) throws(IMWireError) -> Bool
-    mutating func decodeStringToBytesMap(_ value: inout [String: [UInt8]]) throws(IMWireError) -> Bool
+    mutating func decodeStringToBytesMap(_ value: inout StringBytesMap) throws(IMWireError) -> Bool
 }
 
 extension FieldDecoder {
     /// Decodes an optional (presence-tracking) sub-message field, merging into a present value.
-    mutating func decodeOptionalMessage<M: ProtoMessage>(_ value: inout M?) throws(IMWireError) -> Bool {
+    // Not inlined: a caller's frame would otherwise reserve room for every member's temporaries,
+    // and those frames sit on the recursive path (each nesting level costs stack).
+    @inline(never)
+    package mutating func decodeOptionalMessage<M: ProtoMessage>(_ value: inout M?) throws(IMWireError) -> Bool {
         let wasPresent = value != nil
         var message = value ?? M()
         value = nil  // keep `message` uniquely referenced while it is decoded into
@@ -57,7 +60,7 @@ extension FieldDecoder {
     }
 
     /// Decodes a scalar member of a oneof: the last member seen wins.
-    mutating func decodeOneofString<C>(_ slot: inout C?, _ wrap: (String) -> C) throws(IMWireError) -> Bool {
+    package mutating func decodeOneofString<C>(_ slot: inout C?, _ wrap: (String) -> C) throws(IMWireError) -> Bool {
         var string = ""
         guard try decodeString(&string) else { return false }
         slot = wrap(string)
@@ -65,7 +68,8 @@ extension FieldDecoder {
     }
 
     /// Decodes a message member of a oneof: merges into the same member, replaces another one.
-    mutating func decodeOneofMessage<M: ProtoMessage, C>(
+    @inline(never)
+    package mutating func decodeOneofMessage<M: ProtoMessage, C>(
         _ slot: inout C?, _ extract: (C) -> M?, _ wrap: (M) -> C
     ) throws(IMWireError) -> Bool {
         var message = M()
@@ -82,7 +86,7 @@ extension FieldDecoder {
 }
 
 /// Receives the present fields of a message from ``ProtoMessage/traverse(_:)``.
-protocol FieldVisitor {
+package protocol FieldVisitor {
     mutating func visitString(_ value: String, field: Int) throws(IMWireError)
     mutating func visitBytes(_ value: [UInt8], field: Int) throws(IMWireError)
     mutating func visitUInt64(_ value: UInt64, field: Int) throws(IMWireError)
@@ -94,26 +98,31 @@ protocol FieldVisitor {
     mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) throws(IMWireError)
     mutating func visitRepeatedString(_ value: [String], field: Int) throws(IMWireError)
     mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(IMWireError)
-    mutating func visitStringToBytesMap(_ value: [String: [UInt8]], field: Int) throws(IMWireError)
+    mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) throws(IMWireError)
     mutating func visitUnknownFields(_ value: UnknownFields) throws(IMWireError)
 }
 
 /// The field table of one message type.
-struct MessageSchema: Sendable {
+package struct MessageSchema: Sendable {
     /// Fully qualified proto name, e.g. `imwire.v1.TextElem`.
-    let fullName: String
+    package let fullName: String
     /// Fields in field-number order.
-    let fields: [FieldSchema]
+    package let fields: [FieldSchema]
+
+    package init(fullName: String, fields: [FieldSchema]) {
+        self.fullName = fullName
+        self.fields = fields
+    }
 
     /// The field with `number`, or `nil` when the schema does not know it.
-    func field(number: Int) -> FieldSchema? {
+    package func field(number: Int) -> FieldSchema? {
         fields.first { $0.number == number }
     }
 }
 
 /// One field of a ``MessageSchema``.
-struct FieldSchema: Sendable {
-    enum Kind: Sendable {
+package struct FieldSchema: Sendable {
+    package enum Kind: Sendable {
         case string, bytes, uint64, uint32, int32, bool, double
         case enumeration(EnumSchema)
         case message(@Sendable () -> MessageSchema)
@@ -121,17 +130,17 @@ struct FieldSchema: Sendable {
         case stringToBytesMap
     }
 
-    let number: Int
+    package let number: Int
     /// The proto name (`msg_id`).
-    let name: String
+    package let name: String
     /// The proto3 JSON name (`msgId`).
-    let jsonName: String
-    let kind: Kind
-    let isRepeated: Bool
+    package let jsonName: String
+    package let kind: Kind
+    package let isRepeated: Bool
     /// The oneof this field belongs to (`target`, `content`), if any.
-    let oneof: String?
+    package let oneof: String?
 
-    init(_ number: Int, _ name: String, _ jsonName: String, _ kind: Kind, repeated: Bool = false, oneof: String? = nil) {
+    package init(_ number: Int, _ name: String, _ jsonName: String, _ kind: Kind, repeated: Bool = false, oneof: String? = nil) {
         self.number = number
         self.name = name
         self.jsonName = jsonName
@@ -142,13 +151,18 @@ struct FieldSchema: Sendable {
 }
 
 /// The names of one enum's values.
-struct EnumSchema: Sendable {
+package struct EnumSchema: Sendable {
     /// Fully qualified proto name, e.g. `imwire.v1.ImageType`.
-    let fullName: String
+    package let fullName: String
     /// (number, proto name) in declaration order.
-    let values: [(number: Int32, name: String)]
+    package let values: [(number: Int32, name: String)]
 
-    func name(of number: Int32) -> String? {
+    package init(fullName: String, values: [(number: Int32, name: String)]) {
+        self.fullName = fullName
+        self.values = values
+    }
+
+    package func name(of number: Int32) -> String? {
         values.first { $0.number == number }?.name
     }
 }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension SoundElem: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.SoundElem",
         fields: [
             FieldSchema(1, "uuid", "uuid", .string),
@@ -12,7 +12,7 @@ extension SoundElem: ProtoMessage {
             FieldSchema(5, "format", "format", .string),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&uuid)
         case 2: return try decoder.decodeString(&url)
@@ -23,7 +23,7 @@ extension SoundElem: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if !uuid.isEmpty { try visitor.visitString(uuid, field: 1) }
         if !url.isEmpty { try visitor.visitString(url, field: 2) }
         if dataSize != 0 { try visitor.visitUInt64(dataSize, field: 3) }

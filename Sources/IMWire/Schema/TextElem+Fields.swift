@@ -2,20 +2,20 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension TextElem: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.TextElem",
         fields: [
             FieldSchema(1, "text", "text", .string),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&text)
         default: return false
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if !text.isEmpty { try visitor.visitString(text, field: 1) }
         if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
     }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension VideoElem: ProtoMessage {
-    static let schema: MessageSchema = MessageSchema(
+    package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.VideoElem",
         fields: [
             FieldSchema(1, "video_uuid", "videoUuid", .string),
@@ -18,7 +18,7 @@ extension VideoElem: ProtoMessage {
             FieldSchema(11, "snapshot_format", "snapshotFormat", .string),
         ])
 
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
+    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&videoUUID)
         case 2: return try decoder.decodeString(&videoURL)
@@ -35,7 +35,7 @@ extension VideoElem: ProtoMessage {
         }
     }
 
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
         if !videoUUID.isEmpty { try visitor.visitString(videoUUID, field: 1) }
         if !videoURL.isEmpty { try visitor.visitString(videoURL, field: 2) }
         if videoSize != 0 { try visitor.visitUInt64(videoSize, field: 3) }

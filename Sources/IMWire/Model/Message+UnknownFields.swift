@@ -1,0 +1,35 @@
+extension Message {
+    /// Whether this message, or any message nested in it (elems, mergers, group infos…), carries
+    /// fields this schema does not know. A relay can use it to log that a newer sender is talking.
+    public var containsUnknownFields: Bool {
+        var detector = UnknownFieldDetector()
+        try? traverse(&detector)
+        return detector.found
+    }
+}
+
+/// Visits a message tree and records whether any level has unknown fields.
+private struct UnknownFieldDetector: FieldVisitor {
+    var found = false
+
+    mutating func visitString(_ value: String, field: Int) {}
+    mutating func visitBytes(_ value: [UInt8], field: Int) {}
+    mutating func visitUInt64(_ value: UInt64, field: Int) {}
+    mutating func visitUInt32(_ value: UInt32, field: Int) {}
+    mutating func visitInt32(_ value: Int32, field: Int) {}
+    mutating func visitBool(_ value: Bool, field: Int) {}
+    mutating func visitDouble(_ value: Double, field: Int) {}
+    mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {}
+    mutating func visitRepeatedString(_ value: [String], field: Int) {}
+    mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {}
+
+    mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) throws(IMWireError) {
+        if !found { try value.traverse(&self) }
+    }
+
+    mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(IMWireError) {
+        for message in value where !found { try message.traverse(&self) }
+    }
+
+    mutating func visitUnknownFields(_ value: UnknownFields) { found = true }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// The golden fixtures under `Fixtures/`, read through `Fixtures/manifest.json` (SPEC §4.1),
+/// located relative to this file so Linux needs no resource bundles.
+enum Fixtures {
+    static let directory: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Support
+        .deletingLastPathComponent()  // IMWireTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // repo root
+        .appendingPathComponent("Fixtures")
+
+    /// One manifest entry.
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let category: String
+        let kind: String
+        let fields: [String: String]
+        let hasUnknownFields: Bool
+
+        var testDescription: String { name }
+
+        func bytes(_ key: String) -> [UInt8] {
+            guard let path = fields[key] else { fatalError("fixture \(name) has no \(key)") }
+            return Fixtures.read(path)
+        }
+
+        func text(_ key: String) -> String {
+            String(decoding: bytes(key), as: UTF8.self)
+        }
+    }
+
+    static let all: [Case] = {
+        let data = try! Data(contentsOf: directory.appendingPathComponent("manifest.json"))
+        let root = try! JSONSerialization.jsonObject(with: data) as! [String: Any]
+        return (root["cases"] as! [[String: Any]]).map { entry in
+            var fields: [String: String] = [:]
+            for (key, value) in entry {
+                if let string = value as? String { fields[key] = string }
+            }
+            return Case(
+                name: entry["name"] as! String,
+                category: entry["category"] as? String ?? "",
+                kind: entry["kind"] as! String,
+                fields: fields,
+                hasUnknownFields: entry["has_unknown_fields"] as? Bool ?? false)
+        }
+    }()
+
+    static func cases(kind: String) -> [Case] { all.filter { $0.kind == kind } }
+
+    static func read(_ relativePath: String) -> [UInt8] {
+        let url = directory.appendingPathComponent(relativePath)
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            fatalError("missing fixture file \(url.path)")
+        }
+        return [UInt8](data)
+    }
+}
+
+func hex(_ bytes: [UInt8], limit: Int = 96) -> String {
+    let digits = bytes.prefix(limit).map { String(format: "%02x", $0) }.joined()
+    return bytes.count > limit ? digits + "…(\(bytes.count) bytes)" : digits
+}
