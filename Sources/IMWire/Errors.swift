@@ -21,6 +21,15 @@ public struct IMWireError: Error, Hashable, Sendable, CustomStringConvertible {
             case invalidUTF8 = "invalid_utf8"
             case depthLimitExceeded = "depth_limit_exceeded"
             case inputTooLarge = "input_too_large"
+            case jsonSyntax = "json_syntax"
+            case duplicateKey = "duplicate_key"
+            case oneofConflict = "oneof_conflict"
+            case unknownField = "unknown_field"
+            case invalidEscape = "invalid_escape"
+            case invalidNumber = "invalid_number"
+            case numberOutOfRange = "number_out_of_range"
+            case invalidBase64 = "invalid_base64"
+            case invalidValue = "invalid_value"
         }
 
         private let backing: Backing
@@ -48,6 +57,28 @@ public struct IMWireError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The input is larger than ``BinaryDecodingOptions/maxInputSize``.
         public static let inputTooLarge = Code(.inputTooLarge)
 
+        /// JSON that is not well-formed: an unexpected character, a missing `:` or `,`, a trailing
+        /// comma, an unterminated string, a control character inside a string, data after the value.
+        public static let jsonSyntax = Code(.jsonSyntax)
+        /// A JSON object names the same field twice (also as `msgId` and `msg_id`).
+        public static let duplicateKey = Code(.duplicateKey)
+        /// Two members of one oneof (`receiver` and `groupId`, two elem kinds) are both set.
+        public static let oneofConflict = Code(.oneofConflict)
+        /// A JSON key that is not a field of the message (unless unknown fields are ignored).
+        public static let unknownField = Code(.unknownField)
+        /// A malformed `\` escape, or a `\u` escape that is a lone UTF-16 surrogate.
+        public static let invalidEscape = Code(.invalidEscape)
+        /// A number that is malformed for its field: a fraction for an integer field, a numeric
+        /// string that is not a number.
+        public static let invalidNumber = Code(.invalidNumber)
+        /// A number outside its field's range (uint32, int32, uint64, finite double).
+        public static let numberOutOfRange = Code(.numberOutOfRange)
+        /// A bytes field whose string is not base64 (standard or URL-safe, padded or not).
+        public static let invalidBase64 = Code(.invalidBase64)
+        /// A JSON value of the wrong type for its field (a string for a bool, an object for a
+        /// string), an enum name the schema does not know, a `null` inside an array.
+        public static let invalidValue = Code(.invalidValue)
+
         /// The stable snake_case name, for example `length_out_of_bounds`.
         public var name: String { backing.rawValue }
         public var description: String { name }
@@ -56,6 +87,8 @@ public struct IMWireError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let all: [Code] = [
             .truncated, .varintTooLong, .invalidFieldNumber, .invalidWireType, .groupOnKnownField,
             .malformedGroup, .lengthOutOfBounds, .invalidUTF8, .depthLimitExceeded, .inputTooLarge,
+            .jsonSyntax, .duplicateKey, .oneofConflict, .unknownField, .invalidEscape, .invalidNumber,
+            .numberOutOfRange, .invalidBase64, .invalidValue,
         ]
 
         /// Looks a code up by its ``name``; `nil` for a name this version does not know.

@@ -109,14 +109,23 @@ package struct MessageSchema: Sendable {
     /// Fields in field-number order.
     package let fields: [FieldSchema]
 
+    /// `indexByNumber[n]` is the index in ``fields`` of field number `n`, or -1.
+    package let indexByNumber: [Int]
+
     package init(fullName: String, fields: [FieldSchema]) {
         self.fullName = fullName
         self.fields = fields
+        var table = [Int](repeating: -1, count: (fields.map(\.number).max() ?? 0) + 1)
+        for (index, field) in fields.enumerated() { table[field.number] = index }
+        indexByNumber = table
     }
 
     /// The field with `number`, or `nil` when the schema does not know it.
+    @inline(__always)
     package func field(number: Int) -> FieldSchema? {
-        fields.first { $0.number == number }
+        guard number >= 0, number < indexByNumber.count else { return nil }
+        let index = indexByNumber[number]
+        return index < 0 ? nil : fields[index]
     }
 }
 
@@ -140,6 +149,12 @@ package struct FieldSchema: Sendable {
     /// The oneof this field belongs to (`target`, `content`), if any.
     package let oneof: String?
 
+    /// `"jsonName":` as UTF-8, ready for the JSON writer.
+    package let jsonKey: [UInt8]
+    /// ``jsonName`` and ``name`` as UTF-8, for the JSON reader's key lookup.
+    package let jsonNameUTF8: [UInt8]
+    package let nameUTF8: [UInt8]
+
     package init(_ number: Int, _ name: String, _ jsonName: String, _ kind: Kind, repeated: Bool = false, oneof: String? = nil) {
         self.number = number
         self.name = name
@@ -147,6 +162,9 @@ package struct FieldSchema: Sendable {
         self.kind = kind
         self.isRepeated = repeated
         self.oneof = oneof
+        self.jsonKey = Array("\"\(jsonName)\":".utf8)
+        self.jsonNameUTF8 = Array(jsonName.utf8)
+        self.nameUTF8 = Array(name.utf8)
     }
 }
 

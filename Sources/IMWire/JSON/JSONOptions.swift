@@ -1,0 +1,35 @@
+/// How ``Message/jsonUTF8Bytes(options:)`` writes JSON.
+public struct JSONEncodingOptions: Sendable, Hashable {
+    /// Indent with two spaces and put a space after each `:`. Off by default: the canonical form
+    /// is compact.
+    public var prettyPrinted: Bool
+    /// The deepest nesting written, in message levels (as ``BinaryEncodingOptions/maxDepth``).
+    public var maxDepth: Int
+
+    public init(prettyPrinted: Bool = false, maxDepth: Int = BinaryDecodingOptions.defaultMaxDepth) {
+        self.prettyPrinted = prettyPrinted
+        self.maxDepth = maxDepth
+    }
+}
+
+/// How ``Message/init(jsonUTF8:options:)`` reads JSON.
+public struct JSONDecodingOptions: Sendable, Hashable {
+    /// Skip keys that are not fields of the schema (and enum names it does not know, which then
+    /// read as absent) instead of failing with `unknown_field` / `invalid_value`. Off by default.
+    public var ignoreUnknownFields: Bool
+    /// The deepest nesting accepted: message levels, plus one per array or object level inside a
+    /// skipped unknown value. Default as for binary: 320.
+    public var maxDepth: Int
+    /// The largest input accepted, in bytes. Default 8 MiB.
+    public var maxInputSize: Int
+
+    public init(
+        ignoreUnknownFields: Bool = false,
+        maxDepth: Int = BinaryDecodingOptions.defaultMaxDepth,
+        maxInputSize: Int = BinaryDecodingOptions.defaultMaxInputSize
+    ) {
+        self.ignoreUnknownFields = ignoreUnknownFields
+        self.maxDepth = maxDepth
+        self.maxInputSize = maxInputSize
+    }
+}

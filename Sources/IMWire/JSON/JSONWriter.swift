@@ -1,0 +1,226 @@
+/// Writes the canonical proto3 JSON form (SPEC §2.2) while visiting a message's fields:
+/// lowerCamelCase keys in field-number order, defaults omitted, 64-bit integers as strings, bytes
+/// as padded standard base64, enums by name (unknown numbers as numbers), doubles in shortest
+/// round-trip form (`NaN`, `Infinity`, `-Infinity` as strings), compact unless pretty-printed.
+/// Strings escape only `"`, `\` and U+0000–U+001F (`\b \f \n \r \t` short, the rest `\u00XX`);
+/// everything else is raw UTF-8. Unknown fields have no JSON form and are left out.
+package struct JSONWriter: FieldVisitor {
+    package private(set) var output: [UInt8] = []
+    private var schema: MessageSchema
+    /// Whether the current object already has a member (so the next needs a comma).
+    private var hasMember = false
+    private var depth = 1
+    private let maxDepth: Int
+    private let pretty: Bool
+
+    package static func encode<M: ProtoMessage>(_ message: M, options: JSONEncodingOptions) throws(IMWireError) -> [UInt8] {
+        var writer = JSONWriter(schema: M.schema, options: options)
+        writer.output.reserveCapacity(128)
+        writer.output.append(UInt8(ascii: "{"))
+        try message.traverse(&writer)
+        writer.closeObject()
+        return writer.output
+    }
+
+    private init(schema: MessageSchema, options: JSONEncodingOptions) {
+        self.schema = schema
+        self.maxDepth = options.maxDepth
+        self.pretty = options.prettyPrinted
+    }
+
+    // MARK: - Structure
+
+    private mutating func newline(indent: Int) {
+        output.append(UInt8(ascii: "\n"))
+        for _ in 0..<indent { output.append(UInt8(ascii: " ")); output.append(UInt8(ascii: " ")) }
+    }
+
+    /// Starts a member of the current object: comma, indentation, `"key":`.
+    @inline(__always)
+    private mutating func key(_ field: Int) {
+        if hasMember { output.append(UInt8(ascii: ",")) }
+        hasMember = true
+        if pretty { newline(indent: depth) }
+        if let field = schema.field(number: field) {
+            output.append(contentsOf: field.jsonKey)
+        }
+        if pretty { output.append(UInt8(ascii: " ")) }
+    }
+
+    private mutating func closeObject() {
+        if pretty, hasMember { newline(indent: depth - 1) }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func writeObject<M: ProtoMessage>(_ message: M) throws(IMWireError) {
+        guard depth < maxDepth else {
+            throw IMWireError(code: .depthLimitExceeded, reason: "message nesting exceeds the encoder's limit of \(maxDepth) levels")
+        }
+        let outerSchema = schema
+        let outerHasMember = hasMember
+        schema = M.schema
+        hasMember = false
+        depth += 1
+        output.append(UInt8(ascii: "{"))
+        try message.traverse(&self)
+        closeObject()
+        depth -= 1
+        schema = outerSchema
+        hasMember = outerHasMember
+    }
+
+    private mutating func writeArray<T>(_ values: [T], _ element: (inout JSONWriter, T) throws(IMWireError) -> Void) throws(IMWireError) {
+        output.append(UInt8(ascii: "["))
+        for (index, value) in values.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            if pretty { newline(indent: depth + 1) }
+            try element(&self, value)
+        }
+        if pretty, !values.isEmpty { newline(indent: depth) }
+        output.append(UInt8(ascii: "]"))
+    }
+
+    // MARK: - Values
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private mutating func writeString(_ string: String) {
+        output.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { bytes in
+            var runStart = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                runStart = index + 1
+                output.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
+                case 0x08: output.append(UInt8(ascii: "b"))
+                case 0x0C: output.append(UInt8(ascii: "f"))
+                case 0x0A: output.append(UInt8(ascii: "n"))
+                case 0x0D: output.append(UInt8(ascii: "r"))
+                case 0x09: output.append(UInt8(ascii: "t"))
+                default:
+                    output.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                    output.append(Self.hexDigits[Int(byte >> 4)])
+                    output.append(Self.hexDigits[Int(byte & 15)])
+                }
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func writeDecimal<T: BinaryInteger>(_ value: T) {
+        output.append(contentsOf: value.description.utf8)
+    }
+
+    private mutating func writeQuotedDecimal(_ value: UInt64) {
+        output.append(UInt8(ascii: "\""))
+        writeDecimal(value)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func writeEnum<E: ProtoEnum>(_ value: E) {
+        if let name = E.schema.name(of: value.rawValue) {
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: name.utf8)
+            output.append(UInt8(ascii: "\""))
+        } else {
+            writeDecimal(value.rawValue)
+        }
+    }
+
+    private mutating func writeBytes(_ value: [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        Base64.encode(value, into: &output)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    // MARK: - FieldVisitor
+
+    package mutating func visitString(_ value: String, field: Int) {
+        key(field)
+        writeString(value)
+    }
+
+    package mutating func visitBytes(_ value: [UInt8], field: Int) {
+        key(field)
+        writeBytes(value)
+    }
+
+    package mutating func visitUInt64(_ value: UInt64, field: Int) {
+        key(field)
+        writeQuotedDecimal(value)
+    }
+
+    package mutating func visitUInt32(_ value: UInt32, field: Int) {
+        key(field)
+        writeDecimal(value)
+    }
+
+    package mutating func visitInt32(_ value: Int32, field: Int) {
+        key(field)
+        writeDecimal(value)
+    }
+
+    package mutating func visitBool(_ value: Bool, field: Int) {
+        key(field)
+        output.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+    }
+
+    package mutating func visitDouble(_ value: Double, field: Int) {
+        key(field)
+        if value.isNaN {
+            output.append(contentsOf: "\"NaN\"".utf8)
+        } else if value.isInfinite {
+            output.append(contentsOf: (value < 0 ? "\"-Infinity\"" : "\"Infinity\"").utf8)
+        } else {
+            // Swift's description is the shortest round-trip form, in the same notation as
+            // Python's repr (180.0, 1e-07, 1.7976931348623157e+308), which the fixtures pin.
+            output.append(contentsOf: value.description.utf8)
+        }
+    }
+
+    package mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {
+        key(field)
+        writeEnum(value)
+    }
+
+    package mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) throws(IMWireError) {
+        key(field)
+        try writeObject(value)
+    }
+
+    package mutating func visitRepeatedString(_ value: [String], field: Int) throws(IMWireError) {
+        key(field)
+        try writeArray(value) { (writer, string) throws(IMWireError) in writer.writeString(string) }
+    }
+
+    package mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(IMWireError) {
+        key(field)
+        try writeArray(value) { (writer, message) throws(IMWireError) in try writer.writeObject(message) }
+    }
+
+    package mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {
+        key(field)
+        output.append(UInt8(ascii: "{"))
+        for (index, entry) in value.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            if pretty { newline(indent: depth + 1) }
+            writeString(entry.key)
+            output.append(UInt8(ascii: ":"))
+            if pretty { output.append(UInt8(ascii: " ")) }
+            writeBytes(entry.value)
+        }
+        if pretty, !value.isEmpty { newline(indent: depth) }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    package mutating func visitUnknownFields(_ value: UnknownFields) {
+        // Unknown fields have no JSON representation (proto3 JSON mapping); they are left out.
+    }
+}
