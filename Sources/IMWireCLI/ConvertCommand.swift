@@ -4,6 +4,31 @@ import IMWire
 /// A wire format the CLI reads or writes.
 enum Format: String, ExpressibleByArgument, CaseIterable {
     case binary
+    case json
+}
+
+/// Decoding limits shared by the commands that read a message.
+struct DecodingLimits: ParsableArguments {
+    @Option(help: "Largest input accepted, in bytes.")
+    var maxInputSize: Int = BinaryDecodingOptions.defaultMaxInputSize
+
+    @Option(help: "Deepest message nesting accepted, in message levels.")
+    var maxDepth: Int = BinaryDecodingOptions.defaultMaxDepth
+
+    @Flag(help: "JSON input: skip keys that are not fields of the schema instead of failing.")
+    var ignoreUnknownFields = false
+
+    /// Decodes `bytes` in `format` with these limits.
+    func decode(_ bytes: [UInt8], as format: Format) throws(IMWireError) -> Message {
+        switch format {
+        case .binary:
+            return try Message(serializedBytes: bytes, options: BinaryDecodingOptions(maxDepth: maxDepth, maxInputSize: maxInputSize))
+        case .json:
+            return try Message(
+                jsonUTF8: bytes,
+                options: JSONDecodingOptions(ignoreUnknownFields: ignoreUnknownFields, maxDepth: maxDepth, maxInputSize: maxInputSize))
+        }
+    }
 }
 
 /// `imwire convert --from F --to F [FILE]`: decodes FILE (or stdin) and writes its canonical form.
@@ -11,7 +36,10 @@ struct ConvertCommand: IMWireSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Decode a message and write it in canonical form to stdout.",
-        discussion: "Binary output is the canonical encoding: fields in number order, defaults omitted, unknown fields last."
+        discussion: """
+            Binary output is the canonical encoding: fields in number order, defaults omitted, unknown fields last. \
+            JSON output is canonical proto3 JSON (compact unless --pretty); unknown fields have no JSON form.
+            """
     )
 
     @Option(help: "Input format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -20,24 +48,23 @@ struct ConvertCommand: IMWireSubcommand {
     @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
     var to: Format
 
-    @Option(help: "Largest input accepted, in bytes.")
-    var maxInputSize: Int = BinaryDecodingOptions.defaultMaxInputSize
+    @Flag(help: "JSON output: indent with two spaces.")
+    var pretty = false
 
-    @Option(help: "Deepest message nesting accepted, in message levels.")
-    var maxDepth: Int = BinaryDecodingOptions.defaultMaxDepth
+    @OptionGroup var limits: DecodingLimits
 
     @Argument(help: "Input file; standard input when absent or '-'.")
     var file: String?
 
     func execute(input: CLIInput, output: inout CLIOutput) throws {
-        let bytes = try readInput(file, input: input, limit: maxInputSize)
-        let options = BinaryDecodingOptions(maxDepth: maxDepth, maxInputSize: maxInputSize)
-        let message: Message
-        switch from {
-        case .binary: message = try Message(serializedBytes: bytes, options: options)
-        }
+        let bytes = try readInput(file, input: input, limit: limits.maxInputSize)
+        let message = try limits.decode(bytes, as: from)
         switch to {
-        case .binary: output.stdout += try message.serializedBytes(options: BinaryEncodingOptions(maxDepth: maxDepth))
+        case .binary:
+            output.stdout += try message.serializedBytes(options: BinaryEncodingOptions(maxDepth: limits.maxDepth))
+        case .json:
+            output.stdout += try message.jsonUTF8Bytes(options: JSONEncodingOptions(prettyPrinted: pretty, maxDepth: limits.maxDepth))
+            output.stdout.append(UInt8(ascii: "\n"))
         }
     }
 }

@@ -82,16 +82,18 @@ public enum WireInspector {
                     }
                 case WireType.startGroup:
                     lines.append("\(prefix) group {")
-                    position = skipGroup(from: position, indent: indent + 1)
-                    lines.append("\(pad(position))  \(String(repeating: "  ", count: indent))}")
+                    let (endTag, after) = skipGroup(from: position, indent: indent + 1)
+                    position = after
+                    lines.append("\(pad(endTag))  \(String(repeating: "  ", count: indent))} end group \(number)")
                 default:
                     return
                 }
             }
         }
 
-        /// Dumps an unknown group's contents and returns the position after its end-group tag.
-        mutating func skipGroup(from start: Int, indent: Int) -> Int {
+        /// Dumps an unknown group's contents; returns the offset of its end-group tag and the
+        /// position after it.
+        mutating func skipGroup(from start: Int, indent: Int) -> (endTag: Int, after: Int) {
             var position = start
             var depth = 1
             var end = start
@@ -109,7 +111,7 @@ public enum WireInspector {
                 }
             }
             walk(from: start, to: end, schema: nil, indent: indent)
-            return position
+            return (end, position)
         }
 
         static func wireType(of field: FieldSchema) -> UInt8 {

@@ -10,6 +10,8 @@ package struct JSONWriter: FieldVisitor {
     /// Whether the current object already has a member (so the next needs a comma).
     private var hasMember = false
     private var depth = 1
+    /// Pretty printing: the indentation level of the current object's members.
+    private var indent = 1
     private let maxDepth: Int
     private let pretty: Bool
 
@@ -40,7 +42,7 @@ package struct JSONWriter: FieldVisitor {
     private mutating func key(_ field: Int) {
         if hasMember { output.append(UInt8(ascii: ",")) }
         hasMember = true
-        if pretty { newline(indent: depth) }
+        if pretty { newline(indent: indent) }
         if let field = schema.field(number: field) {
             output.append(contentsOf: field.jsonKey)
         }
@@ -48,7 +50,7 @@ package struct JSONWriter: FieldVisitor {
     }
 
     private mutating func closeObject() {
-        if pretty, hasMember { newline(indent: depth - 1) }
+        if pretty, hasMember { newline(indent: indent - 1) }
         output.append(UInt8(ascii: "}"))
     }
 
@@ -61,9 +63,11 @@ package struct JSONWriter: FieldVisitor {
         schema = M.schema
         hasMember = false
         depth += 1
+        indent += 1
         output.append(UInt8(ascii: "{"))
         try message.traverse(&self)
         closeObject()
+        indent -= 1
         depth -= 1
         schema = outerSchema
         hasMember = outerHasMember
@@ -71,12 +75,14 @@ package struct JSONWriter: FieldVisitor {
 
     private mutating func writeArray<T>(_ values: [T], _ element: (inout JSONWriter, T) throws(IMWireError) -> Void) throws(IMWireError) {
         output.append(UInt8(ascii: "["))
+        indent += 1
         for (index, value) in values.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            if pretty { newline(indent: depth + 1) }
+            if pretty { newline(indent: indent) }
             try element(&self, value)
         }
-        if pretty, !values.isEmpty { newline(indent: depth) }
+        indent -= 1
+        if pretty, !values.isEmpty { newline(indent: indent) }
         output.append(UInt8(ascii: "]"))
     }
 
@@ -210,13 +216,13 @@ package struct JSONWriter: FieldVisitor {
         output.append(UInt8(ascii: "{"))
         for (index, entry) in value.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
-            if pretty { newline(indent: depth + 1) }
+            if pretty { newline(indent: indent + 1) }
             writeString(entry.key)
             output.append(UInt8(ascii: ":"))
             if pretty { output.append(UInt8(ascii: " ")) }
             writeBytes(entry.value)
         }
-        if pretty, !value.isEmpty { newline(indent: depth) }
+        if pretty, !value.isEmpty { newline(indent: indent) }
         output.append(UInt8(ascii: "}"))
     }
 
