@@ -513,6 +513,106 @@ package struct JSONReader: FieldDecoder {
         }
     }
 
+    // MARK: - Generic values (for dialects without a proto schema, such as tim-rest)
+
+    /// Parses a whole JSON document into a ``JSONValue`` tree: one value, whitespace around it,
+    /// nothing after. Same lexical rules and limits as the proto3 reader (UTF-8, escapes, depth,
+    /// duplicate keys rejected).
+    package static func parseValue(_ buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) throws(IMWireError) -> JSONValue {
+        guard buffer.count <= options.maxInputSize else {
+            throw IMWireError(
+                code: .inputTooLarge,
+                reason: "input of \(buffer.count) bytes is larger than the limit of \(options.maxInputSize) bytes",
+                offset: 0)
+        }
+        var reader = JSONReader(buffer, options: options)
+        reader.depth = 0
+        reader.skipWhitespace()
+        let value = try reader.readValue()
+        reader.skipWhitespace()
+        guard reader.position == reader.count else {
+            throw reader.syntaxError("unexpected data after the JSON value")
+        }
+        return value
+    }
+
+    private mutating func readValue() throws(IMWireError) -> JSONValue {
+        switch peek() {
+        case UInt8(ascii: "\"")?:
+            return .string(makeString(try scanString()))
+        case UInt8(ascii: "{")?:
+            try enter()
+            position += 1
+            var members: [(key: String, value: JSONValue)] = []
+            skipWhitespace()
+            if peek() == UInt8(ascii: "}") {
+                position += 1
+                depth -= 1
+                return .object(members)
+            }
+            while true {
+                skipWhitespace()
+                guard peek() == UInt8(ascii: "\"") else { throw syntaxError("expected a key string") }
+                let keyOffset = position
+                let key = makeString(try scanString())
+                if members.contains(where: { $0.key.utf8.elementsEqual(key.utf8) }) {
+                    throw IMWireError(code: .duplicateKey, reason: "key \"\(key)\" appears twice (at offset \(keyOffset))", offset: keyOffset)
+                }
+                skipWhitespace()
+                try expect(UInt8(ascii: ":"), "':' after a key")
+                skipWhitespace()
+                members.append((key, try readValue()))
+                skipWhitespace()
+                if peek() == UInt8(ascii: ",") {
+                    position += 1
+                    skipWhitespace()
+                    if peek() == UInt8(ascii: "}") { throw syntaxError("trailing comma before '}'") }
+                    continue
+                }
+                try expect(UInt8(ascii: "}"), "',' or '}' in an object")
+                depth -= 1
+                return .object(members)
+            }
+        case UInt8(ascii: "[")?:
+            try enter()
+            position += 1
+            var elements: [JSONValue] = []
+            skipWhitespace()
+            if peek() == UInt8(ascii: "]") {
+                position += 1
+                depth -= 1
+                return .array(elements)
+            }
+            while true {
+                skipWhitespace()
+                elements.append(try readValue())
+                skipWhitespace()
+                if peek() == UInt8(ascii: ",") {
+                    position += 1
+                    skipWhitespace()
+                    if peek() == UInt8(ascii: "]") { throw syntaxError("trailing comma before ']'") }
+                    continue
+                }
+                try expect(UInt8(ascii: "]"), "',' or ']' in an array")
+                depth -= 1
+                return .array(elements)
+            }
+        case UInt8(ascii: "t")?:
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f")?:
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n")?:
+            try expectLiteral("null")
+            return .null
+        default:
+            let token = try scanNumber()
+            let text = String(decoding: UnsafeBufferPointer(start: base + token.start, count: token.end - token.start), as: UTF8.self)
+            return .number(text)
+        }
+    }
+
     // MARK: - Arrays
 
     private mutating func readArray(_ element: (inout JSONReader) throws(IMWireError) -> Void) throws(IMWireError) {

@@ -91,6 +91,12 @@ package struct JSONWriter: FieldVisitor {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     private mutating func writeString(_ string: String) {
+        Self.appendString(string, to: &output)
+    }
+
+    /// Appends `string` as a JSON string literal in the canonical escaping (shared with the
+    /// tim-rest writer).
+    package static func appendString(_ string: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in
@@ -111,8 +117,8 @@ package struct JSONWriter: FieldVisitor {
                 case 0x09: output.append(UInt8(ascii: "t"))
                 default:
                     output.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                    output.append(Self.hexDigits[Int(byte >> 4)])
-                    output.append(Self.hexDigits[Int(byte & 15)])
+                    output.append(hexDigits[Int(byte >> 4)])
+                    output.append(hexDigits[Int(byte & 15)])
                 }
             }
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
