@@ -25,6 +25,11 @@ let package = Package(
         ),
         .executableTarget(name: "IMWireTool", dependencies: ["IMWireCLI"]),
 
+        // Fuzz targets (Scripts/fuzz builds them with libFuzzer; a normal build replays files).
+        .target(name: "IMWireFuzzSupport", dependencies: ["IMWire"]),
+        .executableTarget(name: "IMWireFuzzBinary", dependencies: ["IMWireFuzzSupport"]),
+        .executableTarget(name: "IMWireFuzzJSON", dependencies: ["IMWireFuzzSupport"]),
+
         // Peer: libprotobuf-c (apt: libprotobuf-c-dev) and the protoc-c output for Schemas/.
         .systemLibrary(
             name: "CProtobufC",
@@ -39,6 +44,7 @@ let package = Package(
                 "IMWire",
                 "IMWireCLI",
                 "IMWireProtobufC",
+                "IMWireFuzzSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -1,0 +1,91 @@
+import IMWire
+
+/// Invariants the fuzz targets check on whatever decodes, shared with the test suite, which
+/// replays every kept fuzz finding (`Fixtures/fuzz-regressions/`) through the same checks.
+public enum Invariants {
+    /// A violated invariant.
+    public struct Violation: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    private static let encodeDepth = 10_000
+    private static var lenientBinary: BinaryDecodingOptions { BinaryDecodingOptions(maxDepth: encodeDepth, maxInputSize: .max) }
+    private static var lenientJSON: JSONDecodingOptions { JSONDecodingOptions(maxDepth: encodeDepth, maxInputSize: .max) }
+
+    /// Binary canonical fixed point: encode → decode gives the same message, and encoding that
+    /// again gives the same bytes. Returns the canonical bytes.
+    @discardableResult
+    public static func binaryFixedPoint(_ message: Message) throws(Violation) -> [UInt8] {
+        let options = BinaryEncodingOptions(maxDepth: encodeDepth)
+        guard let first = try? message.serializedBytes(options: options) else { throw Violation(description: "a decoded message does not encode") }
+        guard let again = try? Message(serializedBytes: first, options: lenientBinary) else {
+            throw Violation(description: "canonical bytes do not decode")
+        }
+        guard again == message else { throw Violation(description: "decode(encode(m)) != m") }
+        guard let second = try? again.serializedBytes(options: options), second == first else {
+            throw Violation(description: "binary encoding is not a fixed point")
+        }
+        return first
+    }
+
+    /// JSON and binary of the same value agree: the JSON of `message` decodes to the same message
+    /// (minus unknown fields, which JSON cannot carry), is a fixed point, and survives a trip
+    /// through binary unchanged.
+    public static func jsonAgreesWithBinary(_ message: Message) throws(Violation) {
+        let options = JSONEncodingOptions(maxDepth: encodeDepth)
+        guard let json = try? message.jsonUTF8Bytes(options: options) else { throw Violation(description: "a decoded message has no JSON form") }
+        guard let fromJSON = try? Message(jsonUTF8: json, options: lenientJSON) else {
+            throw Violation(description: "canonical JSON does not decode: \(String(decoding: json, as: UTF8.self))")
+        }
+        guard let again = try? fromJSON.jsonUTF8Bytes(options: options), again == json else {
+            throw Violation(description: "JSON encoding is not a fixed point")
+        }
+        if !message.containsUnknownFields, fromJSON != message {
+            throw Violation(description: "the JSON round trip changed the message")
+        }
+        let binary = try binaryFixedPoint(fromJSON)
+        guard let viaBinary = try? Message(serializedBytes: binary, options: lenientBinary),
+              let viaBinaryJSON = try? viaBinary.jsonUTF8Bytes(options: options), viaBinaryJSON == json else {
+            throw Violation(description: "binary and JSON of the same value disagree")
+        }
+    }
+
+    /// A decoding error must name a byte offset inside the input (or a path).
+    public static func wellFormedError(_ error: IMWireError, inputCount: Int) throws(Violation) {
+        if error.path != nil { return }
+        guard let offset = error.offset, offset >= 0, offset <= inputCount else {
+            throw Violation(description: "error without a location inside the input: \(error)")
+        }
+    }
+}
+
+/// One check per fuzz target: decode `bytes` in that format and check the invariants.
+public enum FuzzChecks {
+    public static func binary(_ bytes: [UInt8]) throws(Invariants.Violation) {
+        do {
+            let message = try Message(serializedBytes: bytes)
+            try Invariants.binaryFixedPoint(message)
+            try Invariants.jsonAgreesWithBinary(message)
+        } catch let error as IMWireError {
+            try Invariants.wellFormedError(error, inputCount: bytes.count)
+        } catch let violation as Invariants.Violation {
+            throw violation
+        } catch {
+            throw Invariants.Violation(description: "unexpected error \(error)")
+        }
+    }
+
+    public static func json(_ bytes: [UInt8]) throws(Invariants.Violation) {
+        do {
+            let message = try Message(jsonUTF8: bytes)
+            try Invariants.jsonAgreesWithBinary(message)
+            try Invariants.binaryFixedPoint(message)
+        } catch let error as IMWireError {
+            try Invariants.wellFormedError(error, inputCount: bytes.count)
+        } catch let violation as Invariants.Violation {
+            throw violation
+        } catch {
+            throw Invariants.Violation(description: "unexpected error \(error)")
+        }
+    }
+}
