@@ -24,20 +24,20 @@ public struct LocationElem: Sendable {
     }
 }
 
-// Doubles compare by bit pattern, so NaN equals itself and -0.0 differs from 0.0, exactly as
-// the bytes do: decode(encode(x)) == x holds for every value.
+// Doubles compare by bit pattern, so -0.0 differs from 0.0 as the bytes (and the JSON) do, except
+// that every NaN equals every NaN: equality is reflexive, and JSON, which has one "NaN", round-trips.
 extension LocationElem: Hashable {
     public static func == (lhs: LocationElem, rhs: LocationElem) -> Bool {
-        lhs.longitude.bitPattern == rhs.longitude.bitPattern
-            && lhs.latitude.bitPattern == rhs.latitude.bitPattern
+        sameDouble(lhs.longitude, rhs.longitude)
+            && sameDouble(lhs.latitude, rhs.latitude)
             && lhs.desc == rhs.desc
             && lhs.unknownFields == rhs.unknownFields
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(desc)
-        hasher.combine(longitude.bitPattern)
-        hasher.combine(latitude.bitPattern)
+        hasher.combine(doubleHashKey(longitude))
+        hasher.combine(doubleHashKey(latitude))
         hasher.combine(unknownFields)
     }
 }
