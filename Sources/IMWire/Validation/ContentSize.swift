@@ -1,0 +1,60 @@
+/// Tencent's message length (SPEC §3.1, server error 80002): "the length of a message is the sum
+/// of the lengths of all elements; the length of an element is the sum of the lengths of all its
+/// fields".
+///
+/// Counted the same way at every level: a message's content is the sum over its elems; an elem's
+/// is the UTF-8 bytes of every string and the length of every bytes value anywhere inside it —
+/// repeated strings, map keys and values, sub-messages such as GroupMemberInfo included — where a
+/// message nested in a merger contributes its own content (its elems; not its envelope: `msg_id`,
+/// `sender`, the target, `cloud_custom_data`, `offline_push_info` and the @ lists are not
+/// content, at the root or nested). Numbers, bools, enums and unknown fields count nothing.
+enum ContentSize {
+    /// The content size of `message` in bytes.
+    static func of(_ message: Message) -> UInt64 {
+        var counter = Counter()
+        for elem in message.elems { counter.add(elem) }
+        return counter.bytes
+    }
+
+    /// Sums string and bytes lengths through the generated `traverse` of each message type.
+    private struct Counter: FieldVisitor {
+        var bytes: UInt64 = 0
+
+        mutating func add<M: ProtoMessage>(_ value: M) {
+            // The counter never throws; `traverse` is declared throwing for the codecs' visitors.
+            try? value.traverse(&self)
+        }
+
+        mutating func visitString(_ value: String, field: Int) { bytes += UInt64(value.utf8.count) }
+        mutating func visitBytes(_ value: [UInt8], field: Int) { bytes += UInt64(value.count) }
+        mutating func visitUInt64(_ value: UInt64, field: Int) {}
+        mutating func visitUInt32(_ value: UInt32, field: Int) {}
+        mutating func visitInt32(_ value: Int32, field: Int) {}
+        mutating func visitBool(_ value: Bool, field: Int) {}
+        mutating func visitDouble(_ value: Double, field: Int) {}
+        mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {}
+
+        mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) {
+            if let message = value as? Message {
+                // A merged message counts by the same definition as the root: its elems only.
+                for elem in message.elems { add(elem) }
+            } else {
+                add(value)
+            }
+        }
+
+        mutating func visitRepeatedString(_ value: [String], field: Int) {
+            for string in value { bytes += UInt64(string.utf8.count) }
+        }
+
+        mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) {
+            for element in value { visitMessage(element, field: field) }
+        }
+
+        mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {
+            value.forEachUnordered { key, data in bytes += UInt64(key.utf8.count) + UInt64(data.count) }
+        }
+
+        mutating func visitUnknownFields(_ value: UnknownFields) {}
+    }
+}

@@ -1,0 +1,347 @@
+/// One validation run: walks a message once, depth first in field-number order, and collects every
+/// violation of `profile` plus the always-on rules (SPEC §3.3).
+///
+/// Order of the result: within a message, `sender`, `receiver`, then the chain (`elems` as a whole,
+/// then each elem in order — its chain rules, its fields in field-number order, then the messages
+/// of a merger, recursively), then `at_user_list`, then `targeted_receivers`. A violation about a
+/// whole merger (its nesting) comes before the violations inside it.
+///
+/// The walk recurses once per merger layer; decoded messages are bounded by the decoder's depth
+/// limit (``BinaryDecodingOptions/maxDepth``).
+struct Validator {
+    let profile: ValidationProfile
+    private(set) var violations: [Violation] = []
+    private var path = FieldPath()
+
+    init(profile: ValidationProfile) {
+        self.profile = profile
+    }
+
+    /// Validates `message` as the root of a run.
+    mutating func validate(_ message: Message) {
+        _ = validateMessage(message, insideMerger: false)
+    }
+
+    // MARK: Messages
+
+    /// Validates one message at the current path; returns the merger layers inside it (0 when it
+    /// holds no merger elem).
+    private mutating func validateMessage(_ message: Message, insideMerger: Bool) -> Int {
+        checkUserID(message.sender, "sender")
+        if case .receiver(let receiver)? = message.target { checkUserID(receiver, "receiver") }
+
+        validateChain(message, isRoot: !insideMerger)
+        var layers = 0
+        for (index, elem) in message.elems.enumerated() {
+            let mark = path.push("elems", index: index)
+            let elemLayers = validateElem(elem, at: index, of: message, insideMerger: insideMerger)
+            path.pop(to: mark)
+            layers = max(layers, elemLayers)
+        }
+
+        validateMentions(message)
+        return layers
+    }
+
+    /// Rules about the chain as a whole, reported at `elems`.
+    private mutating func validateChain(_ message: Message, isRoot: Bool) {
+        let elems = message.elems
+        if profile.requiresElems && elems.isEmpty {
+            report(.elemChainEmpty, "elems", limit: .integer(1), actual: .integer(0),
+                   "the message has no elem; \(profile.name) needs at least 1")
+        }
+        if isRoot, let limit = profile.maxContentBytes {
+            checkAtMost(ContentSize.of(message), limit, .contentTooLarge, "elems",
+                        subject: "message content (string and bytes fields of every elem, merged messages included) is",
+                        unit: "bytes")
+        }
+        checkAtMost(elems.count, profile.maxElems, .tooManyElems, "elems", subject: "the chain has", unit: "elems")
+
+        var custom = 0, image = 0, file = 0, sound = 0, video = 0
+        for elem in elems {
+            switch elem.kind {
+            case .custom?: custom += 1
+            case .image?: image += 1
+            case .file?: file += 1
+            case .sound?: sound += 1
+            case .video?: video += 1
+            default: break
+            }
+        }
+        let counts: [(Int, Int?, Violation.Code, String)] = [
+            (custom, profile.maxCustomElems, .tooManyCustomElems, "custom elems"),
+            (image, profile.maxImageElems, .tooManyImageElems, "image elems"),
+            (file, profile.maxFileElems, .tooManyFileElems, "file elems"),
+            (sound, profile.maxSoundElems, .tooManySoundElems, "sound elems"),
+            (video, profile.maxVideoElems, .tooManyVideoElems, "video elems"),
+        ]
+        for (count, limit, code, unit) in counts {
+            checkAtMost(count, limit, code, "elems", subject: "the chain has", unit: unit)
+        }
+    }
+
+    /// `at_user_list` and `targeted_receivers`.
+    private mutating func validateMentions(_ message: Message) {
+        let target: String
+        switch message.target {
+        case .receiver?: target = "receiver"
+        case .groupID?: target = "group_id"
+        case .roomID?: target = "room_id"
+        case nil: target = "none"
+        }
+        let needsGroup = profile.mentionsRequireGroup && target != "group_id"
+
+        let atUsers = message.atUserList
+        let targeted = message.targetedReceivers
+        if !atUsers.isEmpty {
+            if needsGroup {
+                report(.atUsersRequireGroup, "at_user_list", limit: .text("group_id"), actual: .text(target),
+                       "an @ list needs a group message; the target is \(target)")
+            }
+            checkAtMost(atUsers.count, profile.maxAtUsers, .tooManyAtUsers, "at_user_list",
+                        subject: "the @ list (@all included) has", unit: "entries")
+            if profile.forbidsAtUsersWithTargetedReceivers && !targeted.isEmpty {
+                report(.atUsersWithTargetedReceivers, "at_user_list", limit: .integer(0),
+                       actual: .integer(UInt64(atUsers.count)),
+                       "a targeted group message (\(targeted.count) targeted receivers) cannot carry an @ list"
+                           + " (\(atUsers.count) entries)")
+            }
+            for (index, id) in atUsers.enumerated() { checkUserID(id, "at_user_list", index: index) }
+        }
+
+        if !targeted.isEmpty {
+            if needsGroup {
+                report(.targetedReceiversRequireGroup, "targeted_receivers", limit: .text("group_id"),
+                       actual: .text(target), "targeted receivers need a group message; the target is \(target)")
+            }
+            checkAtMost(targeted.count, profile.maxTargetedReceivers, .tooManyTargetedReceivers,
+                        "targeted_receivers", subject: "the targeted receiver list has", unit: "entries")
+            for (index, id) in targeted.enumerated() { checkUserID(id, "targeted_receivers", index: index) }
+        }
+    }
+
+    // MARK: Elems
+
+    /// Validates the elem at the current path (`…elems[index]`); returns its merger layers.
+    private mutating func validateElem(_ elem: Elem, at index: Int, of message: Message, insideMerger: Bool) -> Int {
+        let kind = elem.kind
+        let kindName = kind?.rawValue ?? ""
+        let chainLength = message.elems.count
+
+        // One chain rule per elem: a standalone kind in a longer chain is that, not also "not appendable".
+        if let kind, profile.standaloneElemKinds.contains(kind), chainLength > 1 {
+            report(.elemNotStandalone, kindName, limit: .integer(1), actual: .integer(UInt64(chainLength)),
+                   "a \(kindName) elem must be the only elem of its message; the chain has \(chainLength)")
+        } else if index > 0, let allowed = profile.appendableElemKinds, !(kind.map(allowed.contains) ?? false) {
+            let actual = kind?.rawValue ?? "none"
+            report(.elemNotAppendable, kindName, limit: .text(Self.names(of: allowed)), actual: .text(actual),
+                   "elems after the first may only be \(Self.names(of: allowed)); elem \(index) is \(actual)")
+        }
+        if insideMerger, let kind, profile.elemKindsNotAllowedInMerger.contains(kind) {
+            let allowed = Set(ElemKind.allCases).subtracting(profile.elemKindsNotAllowedInMerger)
+            report(.elemNotAllowedInMerger, kindName, limit: .text(Self.names(of: allowed)), actual: .text(kindName),
+                   "messages inside a merger may not contain a \(kindName) elem")
+        }
+
+        guard let content = elem.content else { return 0 }
+        let mark = path.push(kindName)
+        defer { path.pop(to: mark) }
+        switch content {
+        case .text(let text):
+            let bytes = text.text.utf8.count
+            if case .roomID? = message.target {
+                checkAtMost(bytes, profile.maxBarrageBytes, .barrageTooLarge, "text",
+                            subject: "text in a room (barrage) is", unit: "bytes")
+            } else {
+                checkAtMost(bytes, profile.maxTextBytes, .textTooLarge, "text", subject: "the text is", unit: "bytes")
+            }
+        case .custom(let custom):
+            checkAtMost(custom.data.count, profile.maxCustomDataBytes, .customDataTooLarge, "data",
+                        subject: "custom data is", unit: "bytes")
+        case .image(let image):
+            validateImage(image)
+        case .sound(let sound):
+            checkAtMost(sound.dataSize, profile.maxSoundBytes, .soundTooLarge, "data_size",
+                        subject: "the sound is", unit: "bytes")
+            checkAtMost(sound.duration, profile.maxSoundSeconds, .soundTooLong, "duration",
+                        subject: "the sound lasts", unit: "seconds")
+            checkFormat(sound.format, profile.allowedSoundFormats, .soundFormatNotAllowed, "format", subject: "sound")
+        case .video(let video):
+            checkAtMost(video.videoSize, profile.maxVideoBytes, .videoTooLarge, "video_size",
+                        subject: "the video is", unit: "bytes")
+            checkFormat(video.videoFormat, profile.allowedVideoFormats, .videoFormatNotAllowed, "video_format",
+                        subject: "video")
+        case .file(let file):
+            checkAtMost(file.fileSize, profile.maxFileBytes, .fileTooLarge, "file_size",
+                        subject: "the file is", unit: "bytes")
+        case .location(let location):
+            checkRange(location.longitude, bound: 180, .longitudeOutOfRange, "longitude")
+            checkRange(location.latitude, bound: 90, .latitudeOutOfRange, "latitude")
+        case .face:
+            break
+        case .groupTips(let tips):
+            validateGroupTips(tips)
+        case .merger(let merger):
+            return validateMerger(merger, isTopLevel: !insideMerger)
+        case .groupSystem(let system):
+            checkUserID(system.opUser, "op_user")
+            if let member = system.opMember { checkUserID(member.userID, "op_member", leaf: "user_id") }
+        }
+        return 0
+    }
+
+    private mutating func validateImage(_ image: ImageElem) {
+        if let allowed = profile.allowedImageFormats, !allowed.contains(image.format) {
+            let names = allowed.sorted { $0.rawValue < $1.rawValue }.map(Self.name(of:)).joined(separator: "|")
+            let actual = Self.name(of: image.format)
+            report(.imageFormatNotAllowed, "format", limit: .text(names), actual: .text(actual),
+                   "image format \(actual) is not one of \(names)")
+        }
+        var counts: [ImageType: Int] = [:]
+        for info in image.images { counts[info.type, default: 0] += 1 }
+        var seen: Set<ImageType> = []
+        for (index, info) in image.images.enumerated() {
+            checkAtMost(info.size, profile.maxImageBytes, .imageTooLarge, "images", index: index, leaf: "size",
+                        subject: "image \(index) is", unit: "bytes")
+            // Reported once per type: the second Image of a type is the first duplicate.
+            if !seen.insert(info.type).inserted, let count = counts.removeValue(forKey: info.type) {
+                violations.append(Violation(
+                    code: .duplicateImageType, path: path.rendered("images", index: index) + ".type",
+                    limit: .integer(1), actual: .integer(UInt64(count)),
+                    reason: "an image elem may hold one Image per type; type \(info.type) appears \(count) times"))
+            }
+        }
+    }
+
+    private mutating func validateGroupTips(_ tips: GroupTipsElem) {
+        if let member = tips.opMember { checkUserID(member.userID, "op_member", leaf: "user_id") }
+        for (index, member) in tips.memberList.enumerated() {
+            checkUserID(member.userID, "member_list", index: index, leaf: "user_id")
+        }
+        for (index, change) in tips.groupChangeList.enumerated() {
+            let limit: Int?, code: Violation.Code, subject: String
+            switch change.type {
+            case .name:
+                (limit, code, subject) = (profile.maxGroupNameBytes, .groupNameTooLong, "the group name is")
+            case .introduction:
+                (limit, code, subject) = (profile.maxGroupIntroductionBytes, .groupIntroductionTooLong,
+                                          "the group introduction is")
+            case .notification:
+                (limit, code, subject) = (profile.maxGroupNotificationBytes, .groupNotificationTooLong,
+                                          "the group notification is")
+            case .faceURL:
+                (limit, code, subject) = (profile.maxGroupFaceURLBytes, .groupFaceURLTooLong, "the group face URL is")
+            case .owner:
+                (limit, code, subject) = (profile.maxUserIDBytes, .userIDTooLong, "the new owner's user ID is")
+            default:
+                continue
+            }
+            checkAtMost(change.value.utf8.count, limit, code, "group_change_list", index: index, leaf: "value",
+                        subject: subject, unit: "bytes")
+        }
+        for (index, change) in tips.memberChangeList.enumerated() {
+            checkUserID(change.userID, "member_change_list", index: index, leaf: "user_id")
+        }
+        checkAtMost(tips.groupName.utf8.count, profile.maxGroupNameBytes, .groupNameTooLong, "group_name",
+                    subject: "the group name is", unit: "bytes")
+    }
+
+    /// Validates a merger elem at the current path (`…elems[i].merger`); returns its layers.
+    private mutating func validateMerger(_ merger: MergerElem, isTopLevel: Bool) -> Int {
+        // The nesting violation belongs before everything inside the merger, but its depth is
+        // known only after the walk below.
+        let nestingSlot = violations.count
+
+        checkAtMost(merger.abstractList.count, profile.maxMergerAbstracts, .tooManyMergerAbstracts, "abstract_list",
+                    subject: "the abstract list has", unit: "abstracts")
+        if let limit = profile.maxMergerAbstractLength {
+            for (index, abstract) in merger.abstractList.enumerated() {
+                checkAtMost(abstract.utf16.count, limit, .mergerAbstractTooLong, "abstract_list", index: index,
+                            subject: "abstract \(index) is", unit: "UTF-16 code units")
+            }
+        }
+        checkAtMost(merger.messages.count, profile.maxMergerMessages, .tooManyMergerMessages, "messages",
+                    subject: "the merger has", unit: "messages")
+
+        var innerLayers = 0
+        for (index, message) in merger.messages.enumerated() {
+            let mark = path.push("messages", index: index)
+            innerLayers = max(innerLayers, validateMessage(message, insideMerger: true))
+            path.pop(to: mark)
+        }
+        let layers = innerLayers + 1
+
+        if isTopLevel, let limit = profile.maxMergerLayers, layers > limit {
+            let violation = Violation(
+                code: .mergerNestingTooDeep, path: path.rendered(), limit: .integer(UInt64(max(0, limit))),
+                actual: .integer(UInt64(layers)),
+                reason: "merger elems are nested \(layers) layers deep; \(profile.name) allows at most \(limit)")
+            violations.insert(violation, at: nestingSlot)
+        }
+        return layers
+    }
+
+    // MARK: Checks
+
+    private mutating func checkUserID(_ id: String, _ field: String, index: Int? = nil, leaf: String? = nil) {
+        checkAtMost(id.utf8.count, profile.maxUserIDBytes, .userIDTooLong, field, index: index, leaf: leaf,
+                    subject: "the user ID is", unit: "bytes")
+    }
+
+    /// Reports `code` at `field[index].leaf` when `actual` is above `limit` (nothing when `limit`
+    /// is `nil`; a negative limit allows nothing above 0). `subject` ends with its verb: "the text
+    /// is", "the chain has".
+    private mutating func checkAtMost(
+        _ actual: some BinaryInteger, _ limit: Int?, _ code: Violation.Code, _ field: String, index: Int? = nil,
+        leaf: String? = nil, subject: String, unit: String
+    ) {
+        guard let limit else { return }
+        let bound = UInt64(max(0, limit))
+        let value = UInt64(clamping: actual)
+        guard value > bound else { return }
+        var location = path.rendered(field, index: index)
+        if let leaf { location += "." + leaf }
+        violations.append(Violation(
+            code: code, path: location, limit: .integer(bound), actual: .integer(value),
+            reason: "\(subject) \(value) \(unit); \(profile.name) allows at most \(bound)"))
+    }
+
+    /// Reports `code` when `format`, ASCII-lowercased, is not in `allowed` (an empty format never is).
+    private mutating func checkFormat(
+        _ format: String, _ allowed: Set<String>?, _ code: Violation.Code, _ field: String, subject: String
+    ) {
+        guard let allowed else { return }
+        let lowered = String(decoding: format.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+        guard !allowed.contains(lowered) else { return }
+        let names = allowed.sorted().joined(separator: "|")
+        let found = format.isEmpty ? "is empty" : "\"\(format)\" is not allowed"
+        report(code, field, limit: .text(names), actual: .text(format), "\(subject) format \(found); allowed: \(names)")
+    }
+
+    /// Always on: a finite value in [-bound, bound] degrees.
+    private mutating func checkRange(_ value: Double, bound: Int, _ code: Violation.Code, _ field: String) {
+        guard !(value.isFinite && abs(value) <= Double(bound)) else { return }
+        report(code, field, limit: .text("[-\(bound),\(bound)]"), actual: .real(value),
+               "\(field) \(value) is not a finite number of degrees in [-\(bound), \(bound)]")
+    }
+
+    private mutating func report(
+        _ code: Violation.Code, _ leaf: String, limit: Violation.Value, actual: Violation.Value, _ reason: String
+    ) {
+        violations.append(Violation(code: code, path: path.rendered(leaf), limit: limit, actual: actual, reason: reason))
+    }
+
+    // MARK: Names
+
+    /// `text|custom|…` in ``ElemKind`` declaration order.
+    private static func names(of kinds: Set<ElemKind>) -> String {
+        ElemKind.allCases.filter(kinds.contains).map(\.rawValue).joined(separator: "|")
+    }
+
+    /// `JPG`, `OTHER`, `UNSPECIFIED`, or the number of an unrecognized format.
+    private static func name(of format: ImageFormat) -> String {
+        let name = format.description
+        let prefix = "IMAGE_FORMAT_"
+        return name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name
+    }
+}
