@@ -49,6 +49,7 @@ package struct JSONReader: FieldDecoder {
 
     // MARK: - Errors
 
+    @inline(never)
     private func syntaxError(_ reason: String, at offset: Int? = nil) -> IMWireError {
         let at = offset ?? position
         let found = at < count ? describeByte(base[at]) : "end of input"
@@ -81,7 +82,7 @@ package struct JSONReader: FieldDecoder {
         }
     }
 
-    @inline(__always)
+    @inline(never)
     private mutating func expect(_ byte: UInt8, _ what: String) throws(IMWireError) {
         guard position < count, base[position] == byte else { throw syntaxError("expected \(what)") }
         position += 1
@@ -94,6 +95,7 @@ package struct JSONReader: FieldDecoder {
         return true
     }
 
+    @inline(never)
     private mutating func expectLiteral(_ literal: StaticString) throws(IMWireError) {
         let start = position
         let length = literal.utf8CodeUnitCount
@@ -104,6 +106,7 @@ package struct JSONReader: FieldDecoder {
         position += length
     }
 
+    @inline(never)
     private mutating func enter() throws(IMWireError) {
         guard depth < maxDepth else {
             throw IMWireError(
@@ -121,30 +124,54 @@ package struct JSONReader: FieldDecoder {
     }
 
     /// Scans a string at `position` (which holds `"`), checking escapes and UTF-8.
+    @inline(never)
     private mutating func scanString() throws(IMWireError) -> ScannedString {
         let quote = position
-        position += 1
-        let start = position
-        var nonASCII = false
-        while position < count {
-            let byte = base[position]
-            if byte == UInt8(ascii: "\"") {
-                let end = position
-                position += 1
-                if nonASCII { try validateUTF8(from: start, to: end) }
-                return .raw(start: start, end: end)
+        let start = quote + 1
+        // A local cursor: `position` lives in memory behind `self`, this one in a register.
+        var at = start
+        let base = self.base
+        let count = self.count
+        var nonASCII: UInt8 = 0
+        while at < count {
+            // Past the first 16 bytes (keys and IDs end sooner), eight bytes at a time while none
+            // is a quote, a backslash or a control character.
+            while at - start >= 16, count - at >= 8 {
+                let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
+                let quotes = word ^ 0x2222_2222_2222_2222
+                let backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                let special = (quotes &- 0x0101_0101_0101_0101) & ~quotes
+                    | (backslashes &- 0x0101_0101_0101_0101) & ~backslashes
+                    | (word &- 0x2020_2020_2020_2020) & ~word
+                if special & 0x8080_8080_8080_8080 != 0 { break }
+                nonASCII |= UInt8(truncatingIfNeeded: (word & 0x8080_8080_8080_8080) >> 56) | (word & 0x8080_8080_8080_8080 != 0 ? 0x80 : 0)
+                at += 8
             }
-            if byte == UInt8(ascii: "\\") { return .unescaped(try scanEscapedString(quote: quote, from: start)) }
-            if byte < 0x20 { throw syntaxError("control character inside a string (escape it)") }
-            if byte >= 0x80 { nonASCII = true }
-            position += 1
+            guard at < count else { break }
+            let byte = base[at]
+            if byte == UInt8(ascii: "\"") {
+                position = at + 1
+                if nonASCII != 0 { try validateUTF8(from: start, to: at) }
+                return .raw(start: start, end: at)
+            }
+            if byte == UInt8(ascii: "\\") {
+                position = at
+                return .unescaped(try scanEscapedString(quote: quote, from: start))
+            }
+            if byte < 0x20 {
+                position = at
+                throw syntaxError("control character inside a string (escape it)")
+            }
+            nonASCII |= byte & 0x80
+            at += 1
         }
+        position = at
         throw syntaxError("unterminated string starting", at: quote)
     }
 
     private func validateUTF8(from start: Int, to end: Int) throws(IMWireError) {
         let bytes = UnsafeBufferPointer(start: base + start, count: end - start)
-        if String(validating: bytes, as: UTF8.self) == nil {
+        if !UTF8Validation.isValid(bytes) {
             let bad = start + UTF8Validation.firstInvalidIndex(bytes)
             throw IMWireError(code: .invalidUTF8, reason: "string at offset \(start - 1) is not valid UTF-8 (byte 0x\(String(base[bad], radix: 16)) at offset \(bad))", offset: bad)
         }
@@ -160,7 +187,7 @@ package struct JSONReader: FieldDecoder {
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
-                if String(validating: out, as: UTF8.self) == nil {
+                if !out.withUnsafeBufferPointer({ UTF8Validation.isValid($0) }) {
                     throw IMWireError(code: .invalidUTF8, reason: "string at offset \(quote) is not valid UTF-8", offset: quote)
                 }
                 return out
@@ -248,6 +275,7 @@ package struct JSONReader: FieldDecoder {
         }
     }
 
+    @inline(never)
     private func makeString(_ scanned: ScannedString) -> String {
         switch scanned {
         case .raw(let start, let end):
@@ -277,6 +305,7 @@ package struct JSONReader: FieldDecoder {
     }
 
     /// Scans a number per the JSON grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    @inline(never)
     private mutating func scanNumber() throws(IMWireError) -> NumberToken {
         let start = position
         var negative = false
@@ -375,142 +404,186 @@ package struct JSONReader: FieldDecoder {
 
     // MARK: - Objects
 
-    /// Reads an object at `position` into `message`, merging.
-    private mutating func readObject<M: ProtoMessage>(_ message: inout M) throws(IMWireError) {
-        position += 1  // '{'
+    /// What ``readObject(_:)`` remembers about the members it has read.
+    private struct ObjectState {
+        /// Bit i: field index i has been given (a key, possibly `null`).
         var seen: UInt64 = 0
-        var seenOneof: (name: String, member: String)? = nil
+        /// Bit i: field index i, a oneof member, has been given.
+        var oneofMembers: UInt64 = 0
+        /// Unknown keys skipped so far (only with ignoreUnknownFields), for duplicate detection.
+        var unknownKeys: Set<[UInt8]> = []
+    }
+
+    /// A member whose key ``readMemberKey(_:state:)`` has read.
+    private enum Member {
+        /// A field with a value to decode, the reader positioned on the value.
+        case field(number: Int)
+        /// Done already: `null`, or an ignored unknown field.
+        case handled
+    }
+
+    /// Reads an object at `position` into `message`, merging. This frame sits on the recursive
+    /// path (one per message level), so the work per member lives in non-inlined helpers.
+    private mutating func readObject<M: ProtoMessage>(_ message: inout M) throws(IMWireError) {
+        var state = ObjectState()
+        guard try openContainer() else { return }
+        repeat {
+            if case .field(let number) = try readMemberKey(M.self, state: &state) {
+                _ = try message.decodeField(number: number, from: &self)
+            }
+        } while try nextMember(closing: UInt8(ascii: "}"))
+    }
+
+    /// After `{` or `[` at `position`: consumes it and any whitespace; returns `false` (having
+    /// consumed the closing bracket) for an empty container.
+    @inline(never)
+    private mutating func openContainer() throws(IMWireError) -> Bool {
+        let closing: UInt8 = base[position] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        position += 1
         skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
+        if peek() == closing {
             position += 1
-            return
+            return false
         }
-        while true {
+        return true
+    }
+
+    /// After a member or element: consumes `,` (returning `true`) or the closing bracket
+    /// (returning `false`); rejects anything else and trailing commas.
+    @inline(never)
+    private mutating func nextMember(closing: UInt8) throws(IMWireError) -> Bool {
+        skipWhitespace()
+        switch peek() {
+        case UInt8(ascii: ","):
+            position += 1
             skipWhitespace()
-            guard peek() == UInt8(ascii: "\"") else { throw syntaxError("expected a key string") }
-            let keyOffset = position
-            let key = try scanString()
-            let schema = M.schema
-            let fieldIndex = withBytes(key) { bytes in Self.fieldIndex(in: schema, named: bytes) }
-            skipWhitespace()
-            try expect(UInt8(ascii: ":"), "':' after a key")
-            skipWhitespace()
-            if let fieldIndex {
-                let field = schema.fields[fieldIndex]
-                let bit: UInt64 = fieldIndex < 64 ? 1 << UInt64(fieldIndex) : 0
-                if seen & bit != 0 {
-                    throw IMWireError(code: .duplicateKey, reason: "field \(field.name) appears twice (key at offset \(keyOffset))", offset: keyOffset)
-                }
-                seen |= bit
-                if let oneof = field.oneof {
-                    if let previous = seenOneof, previous.name == oneof {
-                        throw IMWireError(
-                            code: .oneofConflict,
-                            reason: "oneof \(oneof) has both \(previous.member) and \(field.name) (key at offset \(keyOffset))",
-                            offset: keyOffset)
-                    }
-                    seenOneof = (oneof, field.name)
-                }
-                if try !consumeNull() {
-                    fieldName = field.name
-                    _ = try message.decodeField(number: field.number, from: &self)
-                }
-            } else if ignoreUnknownFields {
-                try skipValue()
-            } else {
+            if peek() == closing { throw syntaxError("trailing comma before '\(Character(Unicode.Scalar(closing)))'") }
+            return true
+        case closing:
+            position += 1
+            return false
+        default:
+            throw syntaxError(closing == UInt8(ascii: "}") ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
+        }
+    }
+
+    /// Reads a member's key and `:`, checks duplicates and oneofs, and handles `null` and ignored
+    /// unknown fields.
+    @inline(never)
+    private mutating func readMemberKey<M: ProtoMessage>(_ type: M.Type, state: inout ObjectState) throws(IMWireError) -> Member {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "\"") else { throw syntaxError("expected a key string") }
+        let keyOffset = position
+        let key = try scanString()
+        let schema = M.schema
+        let fieldIndex = withBytes(key) { bytes in schema.fieldIndex(named: bytes) }
+        skipWhitespace()
+        try expect(UInt8(ascii: ":"), "':' after a key")
+        skipWhitespace()
+        guard let fieldIndex else {
+            guard ignoreUnknownFields else {
                 throw IMWireError(
                     code: .unknownField,
-                    reason: "\(M.schema.fullName) has no field \"\(makeString(key))\" (key at offset \(keyOffset))",
+                    reason: "\(schema.fullName) has no field \"\(makeString(key))\" (key at offset \(keyOffset))",
                     offset: keyOffset)
             }
-            skipWhitespace()
-            switch peek() {
-            case UInt8(ascii: ","):
-                position += 1
-                skipWhitespace()
-                if peek() == UInt8(ascii: "}") { throw syntaxError("trailing comma before '}'") }
-            case UInt8(ascii: "}"):
-                position += 1
-                return
-            default:
-                throw syntaxError("expected ',' or '}' in an object")
+            guard state.unknownKeys.insert(withBytes(key) { Array($0) }).inserted else {
+                throw IMWireError(code: .duplicateKey, reason: "key \"\(makeString(key))\" appears twice (at offset \(keyOffset))", offset: keyOffset)
             }
+            try skipValue()
+            return .handled
         }
-    }
-
-    /// Finds a field by its JSON name or its proto name.
-    private static func fieldIndex(in schema: MessageSchema, named key: UnsafeBufferPointer<UInt8>) -> Int? {
-        for (index, field) in schema.fields.enumerated() {
-            if Self.equal(field.jsonNameUTF8, key) || Self.equal(field.nameUTF8, key) { return index }
+        let field = schema.fields[fieldIndex]
+        let bit: UInt64 = fieldIndex < 64 ? 1 << UInt64(fieldIndex) : 0
+        if state.seen & bit != 0 {
+            throw IMWireError(code: .duplicateKey, reason: "field \(field.name) appears twice (key at offset \(keyOffset))", offset: keyOffset)
         }
-        return nil
+        state.seen |= bit
+        if let oneof = field.oneof {
+            // A member given as null counts too, as in Python's json_format.
+            var others = state.oneofMembers
+            while others != 0 {
+                let other = schema.fields[others.trailingZeroBitCount]
+                if other.oneof == oneof {
+                    throw IMWireError(
+                        code: .oneofConflict,
+                        reason: "oneof \(oneof) has both \(other.name) and \(field.name) (key at offset \(keyOffset))",
+                        offset: keyOffset)
+                }
+                others &= others - 1
+            }
+            state.oneofMembers |= bit
+        }
+        if try consumeNull() { return .handled }
+        fieldName = field.name
+        return .field(number: field.number)
     }
 
-    @inline(__always)
-    private static func equal(_ name: [UInt8], _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard name.count == key.count else { return false }
-        return name.withUnsafeBufferPointer { memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }
-    }
-
-    /// Skips any JSON value (for ignored unknown fields), checking it is well-formed.
+    /// Skips any JSON value (for ignored unknown fields), checking it is well-formed and free of
+    /// duplicate keys. Iterative — an explicit stack of open containers, so no recursion — and
+    /// still bounded by the depth limit.
     private mutating func skipValue() throws(IMWireError) {
-        switch peek() {
-        case UInt8(ascii: "\"")?:
-            _ = try scanString()
-        case UInt8(ascii: "{")?:
-            try enter()
-            position += 1
-            skipWhitespace()
-            if peek() == UInt8(ascii: "}") { position += 1; depth -= 1; return }
-            var keys: [[UInt8]] = []
-            while true {
-                skipWhitespace()
-                guard peek() == UInt8(ascii: "\"") else { throw syntaxError("expected a key string") }
-                let keyOffset = position
-                let key = withBytes(try scanString()) { Array($0) }
-                if keys.contains(key) {
-                    throw IMWireError(code: .duplicateKey, reason: "key \"\(String(decoding: key, as: UTF8.self))\" appears twice (at offset \(keyOffset))", offset: keyOffset)
-                }
-                keys.append(key)
-                skipWhitespace()
-                try expect(UInt8(ascii: ":"), "':' after a key")
-                skipWhitespace()
-                try skipValue()
-                skipWhitespace()
-                if peek() == UInt8(ascii: ",") {
-                    position += 1
-                    skipWhitespace()
-                    if peek() == UInt8(ascii: "}") { throw syntaxError("trailing comma before '}'") }
+        // Open containers, innermost last (true: an object), and each open object's keys so far.
+        var open: [Bool] = []
+        var keySets: [Set<[UInt8]>] = []
+        while true {
+            // A value.
+            switch peek() {
+            case UInt8(ascii: "\"")?:
+                _ = try scanString()
+            case UInt8(ascii: "{")?:
+                try enter()
+                if try openContainer() {
+                    open.append(true)
+                    var keys: Set<[UInt8]> = []
+                    try skipKey(into: &keys)
+                    keySets.append(keys)
                     continue
                 }
-                try expect(UInt8(ascii: "}"), "',' or '}' in an object")
-                break
-            }
-            depth -= 1
-        case UInt8(ascii: "[")?:
-            try enter()
-            position += 1
-            skipWhitespace()
-            if peek() == UInt8(ascii: "]") { position += 1; depth -= 1; return }
-            while true {
-                skipWhitespace()
-                try skipValue()
-                skipWhitespace()
-                if peek() == UInt8(ascii: ",") {
-                    position += 1
-                    skipWhitespace()
-                    if peek() == UInt8(ascii: "]") { throw syntaxError("trailing comma before ']'") }
+                depth -= 1
+            case UInt8(ascii: "[")?:
+                try enter()
+                if try openContainer() {
+                    open.append(false)
                     continue
                 }
-                try expect(UInt8(ascii: "]"), "',' or ']' in an array")
-                break
+                depth -= 1
+            case UInt8(ascii: "t")?: try expectLiteral("true")
+            case UInt8(ascii: "f")?: try expectLiteral("false")
+            case UInt8(ascii: "n")?: try expectLiteral("null")
+            default: _ = try scanNumber()
             }
-            depth -= 1
-        case UInt8(ascii: "t")?: try expectLiteral("true")
-        case UInt8(ascii: "f")?: try expectLiteral("false")
-        case UInt8(ascii: "n")?: try expectLiteral("null")
-        default: _ = try scanNumber()
+            // After a value: close every container that ends here, then go on to the next value.
+            while let isObject = open.last {
+                if try nextMember(closing: isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    if isObject {
+                        // Taken out and put back, so the set is uniquely referenced (no copy).
+                        var keys = keySets.removeLast()
+                        try skipKey(into: &keys)
+                        keySets.append(keys)
+                    }
+                    break
+                }
+                open.removeLast()
+                if isObject { keySets.removeLast() }
+                depth -= 1
+            }
+            if open.isEmpty { return }
         }
+    }
+
+    /// Inside a skipped object: reads a key (rejecting a duplicate) and its `:`.
+    private mutating func skipKey(into keys: inout Set<[UInt8]>) throws(IMWireError) {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "\"") else { throw syntaxError("expected a key string") }
+        let keyOffset = position
+        let key = withBytes(try scanString()) { Array($0) }
+        guard keys.insert(key).inserted else {
+            throw IMWireError(code: .duplicateKey, reason: "key \"\(String(decoding: key, as: UTF8.self))\" appears twice (at offset \(keyOffset))", offset: keyOffset)
+        }
+        skipWhitespace()
+        try expect(UInt8(ascii: ":"), "':' after a key")
+        skipWhitespace()
     }
 
     // MARK: - Generic values (for dialects without a proto schema, such as tim-rest)
@@ -616,45 +689,39 @@ package struct JSONReader: FieldDecoder {
     // MARK: - Arrays
 
     private mutating func readArray(_ element: (inout JSONReader) throws(IMWireError) -> Void) throws(IMWireError) {
-        guard peek() == UInt8(ascii: "[") else {
-            throw valueError(.invalidValue, "expected an array", at: position)
-        }
-        position += 1
-        skipWhitespace()
-        if peek() == UInt8(ascii: "]") {
-            position += 1
-            return
-        }
-        while true {
+        guard peek() == UInt8(ascii: "[") else { throw mismatch("an array") }
+        guard try openContainer() else { return }
+        repeat {
             skipWhitespace()
             if peek() == UInt8(ascii: "n") {
                 throw valueError(.invalidValue, "null is not allowed inside an array", at: position)
             }
             try element(&self)
-            skipWhitespace()
-            switch peek() {
-            case UInt8(ascii: ","):
-                position += 1
-                skipWhitespace()
-                if peek() == UInt8(ascii: "]") { throw syntaxError("trailing comma before ']'") }
-            case UInt8(ascii: "]"):
-                position += 1
-                return
-            default:
-                throw syntaxError("expected ',' or ']' in an array")
-            }
-        }
+        } while try nextMember(closing: UInt8(ascii: "]"))
     }
 
     // MARK: - Values
 
+    /// The error for a value of the wrong type: `json_syntax` when the byte starts no JSON value
+    /// at all, else `invalid_value`.
+    @inline(never)
+    private func mismatch(_ expected: String) -> IMWireError {
+        switch peek() ?? 0 {
+        case UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "t"), UInt8(ascii: "f"),
+             UInt8(ascii: "n"), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return valueError(.invalidValue, "expected \(expected)", at: position)
+        default:
+            return syntaxError("expected a JSON value")
+        }
+    }
+
     private mutating func readStringValue() throws(IMWireError) -> String {
-        guard peek() == UInt8(ascii: "\"") else { throw valueError(.invalidValue, "expected a string", at: position) }
+        guard peek() == UInt8(ascii: "\"") else { throw mismatch("a string") }
         return makeString(try scanString())
     }
 
     private mutating func readBytesValue() throws(IMWireError) -> [UInt8] {
-        guard peek() == UInt8(ascii: "\"") else { throw valueError(.invalidValue, "expected a base64 string", at: position) }
+        guard peek() == UInt8(ascii: "\"") else { throw mismatch("a base64 string") }
         let start = position
         let scanned = try scanString()
         guard let bytes = withBytes(scanned, { Base64.decode($0) }) else {
@@ -663,29 +730,39 @@ package struct JSONReader: FieldDecoder {
         return bytes
     }
 
+    /// A number written inside a string: the whole string must be one JSON number (escapes
+    /// allowed, as any JSON string may use them). Calls `body` with a reader positioned on it.
+    private func withNumberInString<R>(
+        _ scanned: ScannedString, offset: Int, _ body: (inout JSONReader, NumberToken) throws(IMWireError) -> R
+    ) throws(IMWireError) -> R {
+        let result: Result<R, IMWireError> = withBytes(scanned) { bytes in
+            var inner = JSONReader(bytes, options: JSONDecodingOptions(maxDepth: maxDepth))
+            inner.fieldName = fieldName
+            guard let token = try? inner.scanNumber(), token.end == bytes.count, bytes.count > 0 else {
+                return .failure(valueError(.invalidNumber, "string at offset \(offset) is not a number", at: offset))
+            }
+            do throws(IMWireError) {
+                return .success(try body(&inner, token))
+            } catch {
+                // Re-anchor the error at the string in the real input.
+                return .failure(IMWireError(code: error.code, reason: error.reason, offset: offset))
+            }
+        }
+        return try result.get()
+    }
+
     /// An integer field's value: a JSON number or a string holding one.
     private mutating func readInteger() throws(IMWireError) -> (magnitude: UInt64, negative: Bool, offset: Int) {
         let offset = position
         if peek() == UInt8(ascii: "\"") {
             let scanned = try scanString()
-            // The string must hold exactly one JSON number.
-            guard case .raw(let start, let end) = scanned, end > start else {
-                throw valueError(.invalidNumber, "string at offset \(offset) is not a number", at: offset)
+            let value = try withNumberInString(scanned, offset: offset) { (inner, token) throws(IMWireError) in
+                try inner.integerValue(token, base: inner.base)
             }
-            var inner = self
-            inner.position = start
-            let token: NumberToken
-            do {
-                token = try inner.scanNumber()
-            } catch {
-                throw valueError(.invalidNumber, "string at offset \(offset) is not a number", at: offset)
-            }
-            guard token.end == end else { throw valueError(.invalidNumber, "string at offset \(offset) is not a number", at: offset) }
-            let value = try integerValue(token, base: base)
             return (value.magnitude, value.negative, offset)
         }
         guard let byte = peek(), byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) else {
-            throw valueError(.invalidValue, "expected an integer", at: offset)
+            throw mismatch("an integer")
         }
         let token = try scanNumber()
         let value = try integerValue(token, base: base)
@@ -694,49 +771,52 @@ package struct JSONReader: FieldDecoder {
 
     private mutating func readDouble() throws(IMWireError) -> Double {
         let offset = position
-        var token: NumberToken
         if peek() == UInt8(ascii: "\"") {
             let scanned = try scanString()
-            guard case .raw(let start, let end) = scanned else {
-                throw valueError(.invalidNumber, "string at offset \(offset) is not a number", at: offset)
+            let special: Double? = withBytes(scanned) { text in
+                if text.elementsEqual("NaN".utf8) { return .nan }
+                if text.elementsEqual("Infinity".utf8) { return .infinity }
+                if text.elementsEqual("-Infinity".utf8) { return -.infinity }
+                return nil
             }
-            let text = UnsafeBufferPointer(start: base + start, count: end - start)
-            if text.elementsEqual("NaN".utf8) { return .nan }
-            if text.elementsEqual("Infinity".utf8) { return .infinity }
-            if text.elementsEqual("-Infinity".utf8) { return -.infinity }
-            var inner = self
-            inner.position = start
-            do {
-                token = try inner.scanNumber()
-            } catch {
-                throw valueError(.invalidNumber, "string at offset \(offset) is not a number", at: offset)
+            if let special { return special }
+            return try withNumberInString(scanned, offset: offset) { (inner, token) throws(IMWireError) in
+                try inner.doubleValue(token)
             }
-            guard token.end == end else { throw valueError(.invalidNumber, "string at offset \(offset) is not a number", at: offset) }
-        } else {
-            guard let byte = peek(), byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) else {
-                throw valueError(.invalidValue, "expected a number", at: offset)
-            }
-            token = try scanNumber()
         }
+        guard let byte = peek(), byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) else {
+            throw mismatch("a number")
+        }
+        let token = try scanNumber()
+        return try doubleValue(token)
+    }
+
+    private func doubleValue(_ token: NumberToken) throws(IMWireError) -> Double {
         let text = String(decoding: UnsafeBufferPointer(start: base + token.start, count: token.end - token.start), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
-            throw valueError(.numberOutOfRange, "\(numberText(token)) is out of the range of a double", at: offset)
+            throw valueError(.numberOutOfRange, "\(numberText(token)) is out of the range of a double", at: token.start)
         }
         return value
     }
 
     // MARK: - FieldDecoder
+    //
+    // The scalar readers are not inlined: each message type's decodeField frame sits on the
+    // recursive path, and inlining every reader into it made each nesting level cost ~2 KiB of stack.
 
+    @inline(never)
     package mutating func decodeString(_ value: inout String) throws(IMWireError) -> Bool {
         value = try readStringValue()
         return true
     }
 
+    @inline(never)
     package mutating func decodeBytes(_ value: inout [UInt8]) throws(IMWireError) -> Bool {
         value = try readBytesValue()
         return true
     }
 
+    @inline(never)
     package mutating func decodeUInt64(_ value: inout UInt64) throws(IMWireError) -> Bool {
         let number = try readInteger()
         if number.negative, number.magnitude != 0 {
@@ -746,6 +826,7 @@ package struct JSONReader: FieldDecoder {
         return true
     }
 
+    @inline(never)
     package mutating func decodeUInt32(_ value: inout UInt32) throws(IMWireError) -> Bool {
         let number = try readInteger()
         guard !number.negative || number.magnitude == 0, number.magnitude <= UInt64(UInt32.max) else {
@@ -755,6 +836,7 @@ package struct JSONReader: FieldDecoder {
         return true
     }
 
+    @inline(never)
     package mutating func decodeInt32(_ value: inout Int32) throws(IMWireError) -> Bool {
         value = try readInt32()
         return true
@@ -762,18 +844,23 @@ package struct JSONReader: FieldDecoder {
 
     private mutating func readInt32() throws(IMWireError) -> Int32 {
         let number = try readInteger()
-        if number.negative {
-            guard number.magnitude <= UInt64(Int32.max) + 1 else {
-                throw valueError(.numberOutOfRange, "value is out of the range of int32", at: number.offset)
-            }
-            return Int32(truncatingIfNeeded: 0 &- Int64(number.magnitude))
-        }
-        guard number.magnitude <= UInt64(Int32.max) else {
-            throw valueError(.numberOutOfRange, "value is out of the range of int32", at: number.offset)
-        }
-        return Int32(number.magnitude)
+        return try int32(number.magnitude, negative: number.negative, offset: number.offset)
     }
 
+    private func int32(_ magnitude: UInt64, negative: Bool, offset: Int) throws(IMWireError) -> Int32 {
+        if negative {
+            guard magnitude <= UInt64(Int32.max) + 1 else {
+                throw valueError(.numberOutOfRange, "value is out of the range of int32", at: offset)
+            }
+            return Int32(truncatingIfNeeded: 0 &- Int64(magnitude))
+        }
+        guard magnitude <= UInt64(Int32.max) else {
+            throw valueError(.numberOutOfRange, "value is out of the range of int32", at: offset)
+        }
+        return Int32(magnitude)
+    }
+
+    @inline(never)
     package mutating func decodeBool(_ value: inout Bool) throws(IMWireError) -> Bool {
         switch peek() {
         case UInt8(ascii: "t"):
@@ -783,44 +870,50 @@ package struct JSONReader: FieldDecoder {
             try expectLiteral("false")
             value = false
         default:
-            throw valueError(.invalidValue, "expected true or false", at: position)
+            throw mismatch("true or false")
         }
         return true
     }
 
+    @inline(never)
     package mutating func decodeDouble(_ value: inout Double) throws(IMWireError) -> Bool {
         value = try readDouble()
         return true
     }
 
+    @inline(never)
     package mutating func decodeEnum<E: ProtoEnum>(_ value: inout E) throws(IMWireError) -> Bool {
-        if peek() == UInt8(ascii: "\"") {
-            let offset = position
-            let scanned = try scanString()
-            let number: Int32? = withBytes(scanned) { bytes in
-                E.schema.values.first { $0.name.utf8.elementsEqual(bytes) }?.number
-            }
-            if let number {
-                value = E(rawValue: number)
-            } else if !ignoreUnknownFields {
-                throw valueError(.invalidValue, "\"\(makeString(scanned))\" is not a value of \(E.schema.fullName)", at: offset)
-            }
+        guard peek() == UInt8(ascii: "\"") else {
+            value = E(rawValue: try readInt32())
             return true
         }
-        value = E(rawValue: try readInt32())
+        let offset = position
+        let scanned = try scanString()
+        if let number = withBytes(scanned, { bytes in E.schema.number(named: bytes) }) {
+            value = E(rawValue: number)
+            return true
+        }
+        // A number in a string ("1"), as the C++ and Python parsers accept.
+        let numeric: (magnitude: UInt64, negative: Bool)? = try? withNumberInString(scanned, offset: offset) {
+            (inner, token) throws(IMWireError) in try inner.integerValue(token, base: inner.base)
+        }
+        if let numeric {
+            value = E(rawValue: try int32(numeric.magnitude, negative: numeric.negative, offset: offset))
+        } else if !ignoreUnknownFields {
+            throw valueError(.invalidValue, "\"\(makeString(scanned))\" is not a value of \(E.schema.fullName)", at: offset)
+        }
         return true
     }
 
     package mutating func decodeMessage<M: ProtoMessage>(_ value: inout M) throws(IMWireError) -> Bool {
-        guard peek() == UInt8(ascii: "{") else {
-            throw valueError(.invalidValue, "expected an object", at: position)
-        }
+        guard peek() == UInt8(ascii: "{") else { throw mismatch("an object") }
         try enter()
         try readObject(&value)
         depth -= 1
         return true
     }
 
+    @inline(never)
     package mutating func decodeRepeatedString(_ value: inout [String]) throws(IMWireError) -> Bool {
         try readArray { (reader) throws(IMWireError) in value.append(try reader.readStringValue()) }
         return true
@@ -834,17 +927,11 @@ package struct JSONReader: FieldDecoder {
         return true
     }
 
+    @inline(never)
     package mutating func decodeStringToBytesMap(_ value: inout StringBytesMap) throws(IMWireError) -> Bool {
-        guard peek() == UInt8(ascii: "{") else {
-            throw valueError(.invalidValue, "expected an object", at: position)
-        }
-        position += 1
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
-            position += 1
-            return true
-        }
-        while true {
+        guard peek() == UInt8(ascii: "{") else { throw mismatch("an object") }
+        guard try openContainer() else { return true }
+        repeat {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw syntaxError("expected a key string") }
             let keyOffset = position
@@ -859,20 +946,10 @@ package struct JSONReader: FieldDecoder {
                 throw valueError(.invalidValue, "a map value cannot be null", at: position)
             }
             value[key] = try readBytesValue()
-            skipWhitespace()
-            switch peek() {
-            case UInt8(ascii: ","):
-                position += 1
-                skipWhitespace()
-                if peek() == UInt8(ascii: "}") { throw syntaxError("trailing comma before '}'") }
-            case UInt8(ascii: "}"):
-                position += 1
-                return true
-            default:
-                throw syntaxError("expected ',' or '}' in an object")
-            }
-        }
+        } while try nextMember(closing: UInt8(ascii: "}"))
+        return true
     }
+
 }
 
 #if canImport(Glibc)
