@@ -1,0 +1,44 @@
+extension Message {
+    /// Decodes a message from Tencent Cloud IM REST JSON ("tim-rest", SPEC §2.3), UTF-8.
+    ///
+    /// Accepts a bare `MsgBody` array, a single `{"MsgType": …, "MsgContent": {…}}` element, or any
+    /// object holding `MsgBody`: a `sendmsg` / `send_group_msg` request, a `C2C.` or
+    /// `Group.CallbackAfterSendMsg` webhook body, a history entry. Every `MsgType` Tencent documents
+    /// is read, `TIMRelayElem` recursively; envelope keys map to the envelope (`MsgTimeStamp` /
+    /// `MsgTime` seconds become ``timestampMs``, `MsgRandom` / `Random` become ``random``,
+    /// `GroupAtInfo` becomes ``atUserList`` with the @all ID, …). Keys are case-sensitive; keys the
+    /// model has no field for and unknown keys are ignored; integers may come as strings. Errors
+    /// carry the REST path (`MsgBody[1].MsgContent.Text`); JSON syntax errors the byte offset.
+    /// `Docs/tim-rest.md` has the mapping table.
+    public init(timRESTUTF8 bytes: [UInt8], options: TIMRESTDecodingOptions = .init()) throws(IMWireError) {
+        self = try bytes.withUnsafeBufferPointer { (buffer) throws(IMWireError) in
+            try TIMRESTDecoder.decode(buffer, options: options)
+        }
+    }
+
+    /// Decodes a message from tim-rest JSON text; see ``init(timRESTUTF8:options:)``.
+    public init(timRESTString: String, options: TIMRESTDecodingOptions = .init()) throws(IMWireError) {
+        var text = timRESTString
+        let result = text.withUTF8 { buffer in
+            Result { () throws(IMWireError) in try TIMRESTDecoder.decode(buffer, options: options) }
+        }
+        self = try result.get()
+    }
+
+    /// The canonical tim-rest form as UTF-8: a `send_group_msg` request for a group message, a
+    /// `sendmsg` request for a C2C one, keys in the documented canonical order, compact unless
+    /// `options.prettyPrinted`.
+    ///
+    /// Throws `not_representable` (with the model path, e.g. `elems[0].group_tips`) for what Tencent
+    /// REST cannot carry: group tips and group system elems, a room target, bytes that are not
+    /// UTF-8 in custom data, face data or cloud custom data, a random above 2^32 - 1, and — unless
+    /// ``TIMRESTEncodingOptions/allowsLossyConversion`` — fields REST has no key for.
+    public func timRESTUTF8Bytes(options: TIMRESTEncodingOptions = .init()) throws(IMWireError) -> [UInt8] {
+        try TIMRESTEncoder.encode(self, options: options)
+    }
+
+    /// ``timRESTUTF8Bytes(options:)`` as a `String`.
+    public func timRESTString(options: TIMRESTEncodingOptions = .init()) throws(IMWireError) -> String {
+        String(decoding: try timRESTUTF8Bytes(options: options), as: UTF8.self)
+    }
+}

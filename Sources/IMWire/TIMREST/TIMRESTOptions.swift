@@ -1,0 +1,49 @@
+/// How ``Message/init(timRESTUTF8:options:)`` reads Tencent Cloud IM REST JSON ("tim-rest").
+public struct TIMRESTDecodingOptions: Sendable, Hashable {
+    /// The deepest nesting accepted, in message levels counted as for binary
+    /// (``BinaryDecodingOptions/maxDepth``): the root message is level 1, each elem, elem content,
+    /// `ImageInfoArray` entry and `OfflinePushInfo` adds one, so every `TIMRelayElem` layer costs
+    /// three. Default 320, which admits the `tencent` profile's 100 merger layers. The JSON text
+    /// itself may nest arrays and objects 5/3 as deep plus 8 (541 levels by default): a relay layer
+    /// is five JSON levels, and values of ignored keys count too.
+    public var maxDepth: Int
+    /// The largest input accepted, in bytes. Default 8 MiB.
+    public var maxInputSize: Int
+
+    /// Limits for reading tim-rest; the defaults suit a server.
+    public init(
+        maxDepth: Int = BinaryDecodingOptions.defaultMaxDepth,
+        maxInputSize: Int = BinaryDecodingOptions.defaultMaxInputSize
+    ) {
+        self.maxDepth = maxDepth
+        self.maxInputSize = maxInputSize
+    }
+}
+
+/// How ``Message/timRESTUTF8Bytes(options:)`` writes Tencent Cloud IM REST JSON ("tim-rest").
+public struct TIMRESTEncodingOptions: Sendable, Hashable {
+    /// Indent with two spaces and put a space after each `:`. Off by default: the canonical form
+    /// is compact.
+    public var prettyPrinted: Bool
+    /// The deepest nesting written, in message levels (as ``TIMRESTDecodingOptions/maxDepth``);
+    /// a deeper model is refused with `depth_limit_exceeded`.
+    public var maxDepth: Int
+    /// Leave out the model fields Tencent REST has no key for instead of failing with
+    /// `not_representable`: the sub-second part of ``Message/timestampMs``, ``SoundElem/format``,
+    /// image UUIDs that differ between the images of one elem (the first non-empty one is kept),
+    /// ``MergerElem/layersOverLimit``, ``OfflinePushInfo/iosPushType`` VoIP, and unknown fields.
+    /// Off by default. It never drops a whole elem (group tips, group system, an unknown elem kind),
+    /// never rewrites bytes that are not UTF-8, never clamps a number: those always fail.
+    public var allowsLossyConversion: Bool
+
+    /// Options for writing tim-rest; the defaults give the canonical, lossless form.
+    public init(
+        prettyPrinted: Bool = false,
+        maxDepth: Int = BinaryDecodingOptions.defaultMaxDepth,
+        allowsLossyConversion: Bool = false
+    ) {
+        self.prettyPrinted = prettyPrinted
+        self.maxDepth = maxDepth
+        self.allowsLossyConversion = allowsLossyConversion
+    }
+}
