@@ -1,0 +1,46 @@
+/// One conformance test: a request for the testee and what must come back.
+public struct ConformanceCase: Sendable {
+    /// `Required|Recommended.<Input>.<Case>.<Output>` (see ``TestName``).
+    public let name: String
+    /// The manifest case it comes from.
+    public let fixture: String
+    /// What is sent (its `testName` is ``name``).
+    public let request: ConformanceRequest
+    /// What must come back.
+    public let expectation: Expectation
+
+    /// A case named `name`; the request's `testName` is set to it.
+    public init(name: String, fixture: String, request: ConformanceRequest, expectation: Expectation) {
+        self.name = name
+        self.fixture = fixture
+        var request = request
+        request.testName = name
+        self.request = request
+        self.expectation = expectation
+    }
+}
+
+/// What a testee must answer to pass a case.
+public enum Expectation: Sendable, Hashable {
+    /// `binary_payload`, byte for byte equal to these canonical bytes.
+    case binary([UInt8])
+    /// `json_payload` that means the same message as this canonical JSON: both are decoded with
+    /// IMWire's JSON decoder and the results compared by their canonical binary encoding, so key
+    /// order, whitespace, number and string spelling are free, but every value and every string's
+    /// bytes must match (SPEC §4.2: "compared as parsed messages").
+    case json([UInt8])
+    /// `tim_rest_payload` that means the same message as this canonical tim-rest JSON: both are
+    /// decoded with IMWire's tim-rest decoder and compared like ``json(_:)``.
+    case timRest([UInt8])
+    /// `parse_error`, with any text.
+    case parseError
+    /// `parse_error` whose text starts with this IMWire error code (`truncated: …`).
+    case parseErrorCode(String)
+    /// `serialize_error`, with any text (an output format that cannot carry the message).
+    case serializeError
+    /// `serialize_error` whose text starts with this IMWire error code (`not_representable: …`).
+    case serializeErrorCode(String)
+    /// `validation_error` whose code list (before the first `:`) holds exactly these codes, in any
+    /// order (duplicates ignored).
+    case validationError(codes: [String])
+}

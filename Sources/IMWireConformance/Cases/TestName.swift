@@ -1,0 +1,81 @@
+/// The segments of a conformance test name, `Required|Recommended.<Input>.<Case>.<Output>` (SPEC
+/// §4.2, Google's protobuf conformance scheme): `Required.BinaryInput.elem_text_all_fields.JsonOutput`.
+///
+/// - Level: `Required` — the contract (SPEC §2.1 and §2.2, §3): a conforming implementation passes it.
+///   `Recommended` — what a good implementation does but the contract does not demand: today, naming
+///   the IMWire error code of a rejection (`ParseErrorCode`, `SerializeErrorCode`).
+/// - Input: the payload member of the request (`BinaryInput`, `JsonInput`, `TimRestInput`).
+/// - Case: the fixture's name in `Fixtures/manifest.json` (lower_snake_case, no dots).
+/// - Output: what is checked — the requested output format (`BinaryOutput`, `JsonOutput`,
+///   `TimRestOutput`), a rejection of the input (`ParseError`, `ParseErrorCode`) or of the output
+///   format (`SerializeError`, `SerializeErrorCode`), or a validation outcome (`Validation`).
+public enum TestName {
+    /// The first segment: whether the contract demands it.
+    public enum Level: String, Sendable, CaseIterable {
+        case required = "Required"
+        case recommended = "Recommended"
+    }
+
+    /// The second segment: the format of the input.
+    public enum Input: String, Sendable, CaseIterable {
+        case binary = "BinaryInput"
+        case json = "JsonInput"
+        case timRest = "TimRestInput"
+    }
+
+    /// The last segment: what is checked.
+    public enum Output: String, Sendable, CaseIterable {
+        case binary = "BinaryOutput"
+        case json = "JsonOutput"
+        case timRest = "TimRestOutput"
+        case parseError = "ParseError"
+        case parseErrorCode = "ParseErrorCode"
+        case serializeError = "SerializeError"
+        case serializeErrorCode = "SerializeErrorCode"
+        case validation = "Validation"
+    }
+
+    /// `Level.Input.Case.Output`.
+    public static func make(_ level: Level, _ input: Input, _ fixture: String, _ output: Output) -> String {
+        "\(level.rawValue).\(input.rawValue).\(fixture).\(output.rawValue)"
+    }
+}
+
+/// A pattern over test names: dot-separated segments where `*` matches exactly one whole segment
+/// (`Recommended.BinaryInput.*.ParseErrorCode`). Used by expected-failure files (which need all four
+/// segments) and by `--filter` (where fewer segments match as a prefix: `Required.JsonInput`).
+public struct TestNamePattern: Hashable, Sendable, CustomStringConvertible {
+    /// The segments; `nil` is `*`.
+    public let segments: [String?]
+    /// Names with more segments than the pattern match too (a `--filter` prefix).
+    public let matchesPrefix: Bool
+
+    /// Parses `text`. Throws for an empty pattern or an empty segment (`a..b`).
+    public init(_ text: String, matchesPrefix: Bool = false) throws(ConformanceSetupError) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !text.isEmpty, !parts.contains(where: \.isEmpty) else {
+            throw ConformanceSetupError("invalid test name pattern \"\(text)\": empty segment")
+        }
+        guard !parts.contains(where: { $0 != "*" && $0.contains("*") }) else {
+            throw ConformanceSetupError("invalid test name pattern \"\(text)\": `*` stands for a whole segment")
+        }
+        segments = parts.map { $0 == "*" ? nil : $0 }
+        self.matchesPrefix = matchesPrefix
+    }
+
+    /// Whether `name` matches: segment by segment, `*` matching any one segment.
+    public func matches(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == segments.count || (matchesPrefix && parts.count > segments.count) else { return false }
+        for (segment, part) in zip(segments, parts) {
+            if let segment, segment != part { return false }
+        }
+        return true
+    }
+
+    /// Whether the pattern has a `*`.
+    public var hasWildcard: Bool { segments.contains(nil) }
+
+    /// The pattern as written.
+    public var description: String { segments.map { $0 ?? "*" }.joined(separator: ".") }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import IMWire
+import IMWireCLI
+import IMWireConformance
+import Testing
+
+/// The runner's parts: case derivation and naming, name patterns, expected-failure lists (and their
+/// honesty check), error-code strings, the framing, the reports and the CLI.
+@Suite struct ConformanceRunnerTests {
+    // MARK: Cases
+
+    @Test func everyManifestCaseBecomesTests() {
+        let cases = ConformanceSupport.suite.cases
+        let names = cases.map(\.name)
+        #expect(Set(names).count == names.count, "test names are unique")
+        #expect(names.allSatisfy { $0.split(separator: ".").count == 4 })
+        for fixture in Fixtures.cases(kind: "valid") {
+            for name in ["BinaryInput.\(fixture.name).BinaryOutput", "BinaryInput.\(fixture.name).JsonOutput",
+                         "JsonInput.\(fixture.name).BinaryOutput", "JsonInput.\(fixture.name).JsonOutput"] {
+                #expect(names.contains("Required.\(name)"))
+            }
+        }
+        for fixture in Fixtures.cases(kind: "invalid_binary") {
+            #expect(names.contains("Required.BinaryInput.\(fixture.name).ParseError"))
+            #expect(names.contains("Recommended.BinaryInput.\(fixture.name).ParseErrorCode"))
+        }
+        for fixture in Fixtures.cases(kind: "limit") {
+            let test = cases.first { $0.name == "Required.BinaryInput.\(fixture.name).Validation" }
+            #expect(test?.request.validationProfile == fixture.fields["profile"])
+        }
+    }
+
+    /// JSON cannot carry unknown fields, so `JsonInput.*.BinaryOutput` of such a case expects the
+    /// canonical binary without them — what decoding the fixture's JSON gives.
+    @Test(arguments: Fixtures.cases(kind: "valid").filter(\.hasUnknownFields))
+    func jsonInputOfACaseWithUnknownFieldsExpectsTheBinaryWithoutThem(_ fixture: Fixtures.Case) throws {
+        let test = try #require(ConformanceSupport.suite.cases.first { $0.name == "Required.JsonInput.\(fixture.name).BinaryOutput" })
+        let fromJSON = try Message(jsonUTF8: fixture.bytes("json")).serializedBytes()
+        #expect(test.expectation == .binary(fromJSON))
+        #expect(fromJSON != fixture.bytes("binpb"))
+    }
+
+    // MARK: Patterns and expected-failure lists
+
+    @Test func patternStarMatchesExactlyOneSegment() throws {
+        let pattern = try TestNamePattern("Recommended.*.*.ParseErrorCode")
+        #expect(pattern.matches("Recommended.BinaryInput.truncated_tag_top.ParseErrorCode"))
+        #expect(!pattern.matches("Required.BinaryInput.truncated_tag_top.ParseErrorCode"))
+        #expect(!pattern.matches("Recommended.BinaryInput.ParseErrorCode"))
+        #expect(!(try TestNamePattern("Required.BinaryInput")).matches("Required.BinaryInput.a.BinaryOutput"))
+        #expect(try TestNamePattern("Required.BinaryInput", matchesPrefix: true).matches("Required.BinaryInput.a.BinaryOutput"))
+        #expect(throws: ConformanceSetupError.self) { try TestNamePattern("Required.Binary*.a.b") }
+        #expect(throws: ConformanceSetupError.self) { try TestNamePattern("Required..a.b") }
+    }
+
+    @Test func expectedFailureFileNeedsAReasonAndFourSegments() throws {
+        let list = try ExpectedFailureList.parse("""
+            # comment
+
+            Required.BinaryInput.a.BinaryOutput  # a reason
+            Recommended.*.*.ParseErrorCode # another
+            """, source: "list.txt")
+        #expect(list.entries.map(\.pattern.description) == ["Required.BinaryInput.a.BinaryOutput", "Recommended.*.*.ParseErrorCode"])
+        #expect(list.entries.map(\.reason) == ["a reason", "another"])
+        #expect(list.entries[1].location == "list.txt:4")
+        #expect(throws: ConformanceSetupError.self) { try ExpectedFailureList.parse("Required.BinaryInput.a.BinaryOutput\n", source: "x") }
+        #expect(throws: ConformanceSetupError.self) { try ExpectedFailureList.parse("Required.BinaryInput.a # why\n", source: "x") }
+        #expect(throws: ConformanceSetupError.self) { try ExpectedFailureList.parse("Mandatory.BinaryInput.a.B # why\n", source: "x") }
+    }
+
+    /// A testee that fails exactly the listed tests (answering with a runtime error).
+    static func failing(_ names: Set<String>) -> InProcessTestee {
+        InProcessTestee(description: "fails \(names.count) tests") { request in
+            names.contains(request.testName)
+                ? ConformanceResponse(result: .runtimeError("broken on purpose")) : SwiftCodecTestee.respond(to: request)
+        }
+    }
+
+    static let filter = ["Required.BinaryInput.elem_text_all_fields", "Required.BinaryInput.elem_face_all_fields"]
+
+    @Test func listedFailureIsExpectedAndThePassingRestStillPasses() throws {
+        let failing = "Required.BinaryInput.elem_text_all_fields.BinaryOutput"
+        let list = try ExpectedFailureList.parse("Required.BinaryInput.*.BinaryOutput  # text is broken\n", source: "list.txt")
+        let results = try ConformanceSupport.run(Self.failing([failing]), filter: Self.filter, expectedFailures: list)
+        #expect(results.succeeded)
+        #expect(results.expectedFailureCount == 1)
+        #expect(results.passedCount == 3, "the wildcard entry still fails somewhere, so its passing matches just pass")
+        let report = ConformanceReport.text(results)
+        #expect(report.hasSuffix("expected failures: 1 (list.txt)\nran in \(report.split(separator: "\n").dropLast().last!.dropFirst(7))\n3 passed, 0 failed, 0 skipped\n"))
+    }
+
+    @Test func expectedFailureThatPassesFailsTheRun() throws {
+        let list = try ExpectedFailureList.parse("""
+            Required.BinaryInput.elem_face_all_fields.BinaryOutput  # was broken once
+            Required.BinaryInput.*.JsonOutput  # JSON is broken
+            """, source: "list.txt")
+        let results = try ConformanceSupport.run(Self.failing([]), filter: Self.filter, expectedFailures: list)
+        let report = ConformanceReport.text(results)
+        #expect(!results.succeeded)
+        #expect(results.failedCount == 3, "the exact entry's test and both of the wildcard's")
+        #expect(report.contains("UNEXPECTED PASS Required.BinaryInput.elem_face_all_fields.BinaryOutput (list.txt:1: was broken once): every matching test passes now (1); remove the entry"))
+        #expect(report.contains("UNEXPECTED PASS Required.BinaryInput.*.JsonOutput (list.txt:2: JSON is broken): every matching test passes now (2: "))
+        #expect(report.hasSuffix("1 passed, 3 failed, 0 skipped\n"))
+    }
+
+    @Test func entryMatchingNoTestIsOnlyANote() throws {
+        let list = try ExpectedFailureList.parse("Required.BinaryInput.no_such_case.BinaryOutput  # typo\n", source: "list.txt")
+        let results = try ConformanceSupport.run(Self.failing([]), filter: Self.filter, expectedFailures: list)
+        #expect(results.succeeded)
+        #expect(ConformanceReport.text(results).contains("note: list.txt:1: Required.BinaryInput.no_such_case.BinaryOutput matches no test that ran"))
+    }
+
+    // MARK: Error strings and framing
+
+    @Test func errorStringsStartWithTheirCodes() {
+        #expect(ErrorCodes.codes(in: "truncated: input ends (at byte 3)") == ["truncated"])
+        #expect(ErrorCodes.codes(in: "user_id_too_long,text_too_large: …") == ["user_id_too_long", "text_too_large"])
+        #expect(ErrorCodes.codes(in: "truncated") == ["truncated"])
+        #expect(ErrorCodes.prefix(for: ["b", "a", "b"]) == "a,b")
+    }
+
+    @Test func swiftTesteeJoinsValidationCodes() {
+        let message = Message(sender: String(repeating: "s", count: 40), target: .receiver(String(repeating: "r", count: 40)), elems: [.text("hi")])
+        let response = SwiftCodecTestee.respond(to: ConformanceRequest(
+            payload: .binaryPayload(try! message.serializedBytes()), requestedOutputFormat: .binary, validationProfile: "tencent"))
+        guard case .validationError(let text)? = response.result else {
+            Issue.record("expected validation_error, got \(String(describing: response.result))")
+            return
+        }
+        #expect(text.hasPrefix("user_id_too_long: user_id_too_long at sender: "))
+    }
+
+    @Test func framingRoundTripsThroughTheServer() throws {
+        var input: [Int32] = [0, 0]
+        var output: [Int32] = [0, 0]
+        #expect(pipe(&input) == 0 && pipe(&output) == 0)
+        let request = ConformanceRequest(testName: "t", payload: .binaryPayload([0x12, 0x01, 0x61]), requestedOutputFormat: .json)
+        var frames: [UInt8] = []
+        for _ in 0..<2 { frames += Framing.frame(try Self.encode(request)) }
+        frames.withUnsafeBytes { _ = write(input[1], $0.baseAddress, $0.count) }
+        close(input[1])
+        let ending = TesteeServer.serve(input: input[0], output: output[1], handler: SwiftCodecTestee.respond(to:))
+        close(output[1])
+        #expect(ending == .endOfInput)
+        var answer = [UInt8](repeating: 0, count: 4096)
+        let count = answer.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
+        close(input[0])
+        close(output[0])
+        let expected = Framing.frame(try Self.encode(ConformanceResponse(result: .jsonPayload(Array("{\"sender\":\"a\"}".utf8)))))
+        #expect(Array(answer[0..<count]) == expected + expected)
+    }
+
+    static func encode(_ request: ConformanceRequest) throws -> [UInt8] {
+        try BinaryEncoder.encode(request, options: BinaryEncodingOptions())
+    }
+
+    static func encode(_ response: ConformanceResponse) throws -> [UInt8] {
+        try BinaryEncoder.encode(response, options: BinaryEncodingOptions())
+    }
+
+    // MARK: Reports and CLI
+
+    @Test func junitReportHasOneTestcasePerCase() throws {
+        let results = try ConformanceSupport.run(Self.failing(["Required.BinaryInput.elem_text_all_fields.JsonOutput"]), filter: Self.filter)
+        let xml = JUnitReport.xml(results)
+        #expect(xml.components(separatedBy: "<testcase ").count - 1 == 4)
+        #expect(xml.contains("<testsuite name=\"imwire-conformance\" tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"0\""))
+        #expect(xml.contains("<testcase classname=\"Required.BinaryInput\" name=\"elem_text_all_fields.JsonOutput\""))
+        #expect(xml.contains("<failure message=\"expected json_payload {&quot;msgId&quot;:&quot;144115233874815003-"))
+    }
+
+    @Test func conformanceCommandRunsTheSuiteAndWritesJUnit() throws {
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("imwire-junit-\(UUID().uuidString).xml").path
+        defer { try? FileManager.default.removeItem(atPath: junit) }
+        let result = CLI.run(
+            arguments: ["conformance", "--fixtures", Fixtures.directory.path, "--filter", "Required.BinaryInput.elem_text_all_fields", "--junit", junit],
+            io: .standard)
+        let report = String(decoding: result.stdout, as: UTF8.self)
+        #expect(result.status == 0, "\(report)\(result.stderr)")
+        #expect(report.hasSuffix("2 passed, 0 failed, 0 skipped\n"))
+        #expect(FileManager.default.contents(atPath: junit).map { String(decoding: $0, as: UTF8.self).contains("tests=\"2\"") } == true)
+    }
+
+    @Test func conformanceCommandExitsOneOnFailureAndTwoOnUsageErrors() {
+        let fixtures = Fixtures.directory.path
+        let failing = CLI.run(arguments: ["conformance", "--fixtures", fixtures, "--testee", "exit 1", "--filter", "Required.BinaryInput.elem_text_all_fields"], io: .standard)
+        #expect(failing.status == 1)
+        #expect(String(decoding: failing.stdout, as: UTF8.self).hasSuffix("0 passed, 2 failed, 0 skipped\n"))
+        #expect(failing.stderr == "error: conformance: 2 failed\n")
+        let noList = CLI.run(arguments: ["conformance", "--fixtures", fixtures, "--expected-failures", "/nonexistent/list.txt"], io: .standard)
+        #expect(noList.status == 2)
+        #expect(noList.stderr.contains("cannot read the expected-failure file /nonexistent/list.txt"))
+        let noFixtures = CLI.run(arguments: ["conformance", "--fixtures", "/nonexistent"], io: .standard)
+        #expect(noFixtures.status == 2)
+        let badFilter = CLI.run(arguments: ["conformance", "--fixtures", fixtures, "--filter", "Required.NoSuchInput"], io: .standard)
+        #expect(badFilter.status == 2)
+    }
+}

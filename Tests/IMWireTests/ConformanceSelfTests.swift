@@ -1,0 +1,217 @@
+import Foundation
+import IMWire
+import IMWireConformance
+import Testing
+
+/// The conformance suite must be able to fail: it is run against deliberately broken testees, and
+/// each must make the run fail with a report line that says what went wrong. In-process testees
+/// break the answers; subprocess testees (Tests/Conformance/broken_testee.py relaying to
+/// `imwire testee`) crash, hang or break the framing.
+@Suite(.serialized) struct ConformanceSelfTests {
+    /// The built-in codec with `breakIt` applied to each answer.
+    static func broken(_ name: String, _ breakIt: @escaping (ConformanceRequest, ConformanceResponse) -> ConformanceResponse) -> InProcessTestee {
+        InProcessTestee(description: name) { request in breakIt(request, SwiftCodecTestee.respond(to: request)) }
+    }
+
+    static func failures(_ results: ConformanceResults) -> [String] {
+        results.results.filter { $0.status == .failed }.map(\.name)
+    }
+
+    @Test func runnerFailsTesteeThatFlipsOneOutputByte() throws {
+        let testee = Self.broken("flips the last byte of binary output") { _, response in
+            guard case .binaryPayload(var bytes)? = response.result, !bytes.isEmpty else { return response }
+            bytes[bytes.count - 1] ^= 0x01
+            return ConformanceResponse(result: .binaryPayload(bytes))
+        }
+        let results = try ConformanceSupport.run(testee)
+        let report = ConformanceReport.text(results)
+        #expect(!results.succeeded)
+        #expect(Self.failures(results).contains("Required.BinaryInput.elem_text_all_fields.BinaryOutput"))
+        #expect(report.contains("FAIL Required.BinaryInput.elem_text_all_fields.BinaryOutput: expected binary_payload "))
+        #expect(report.contains("first difference at byte"))
+        #expect(report.hasSuffix("\(results.passedCount) passed, \(results.failedCount) failed, 0 skipped\n"))
+    }
+
+    @Test func runnerFailsTesteeThatDropsUnknownFields() throws {
+        let testee = Self.broken("drops unknown fields") { _, response in
+            guard case .binaryPayload(let bytes)? = response.result,
+                let stripped = UnknownFieldStripper.strip(bytes, schema: Message.schema)
+            else { return response }
+            return ConformanceResponse(result: .binaryPayload(stripped))
+        }
+        let results = try ConformanceSupport.run(testee, filter: ["Required.BinaryInput"])
+        let failures = Self.failures(results)
+        #expect(!results.succeeded)
+        #expect(failures.contains("Required.BinaryInput.unknown_varint_top.BinaryOutput"))
+        #expect(failures.contains("Required.BinaryInput.unknown_in_merger_inner_message.BinaryOutput"))
+        // Only cases that carry unknown fields fail.
+        let unknownFixtures = Set(Fixtures.cases(kind: "valid").filter(\.hasUnknownFields).map(\.name))
+        #expect(failures.allSatisfy { unknownFixtures.contains($0.split(separator: ".")[2].description) }, "\(failures)")
+    }
+
+    @Test func runnerFailsTesteeThatReordersFields() throws {
+        let testee = Self.broken("writes top-level fields in reverse order") { _, response in
+            guard case .binaryPayload(let bytes)? = response.result else { return response }
+            return ConformanceResponse(result: .binaryPayload(Self.reversedTopLevelFields(bytes)))
+        }
+        let results = try ConformanceSupport.run(testee)
+        let report = ConformanceReport.text(results)
+        #expect(!results.succeeded)
+        #expect(report.contains("FAIL Required.BinaryInput.envelope_all_fields.BinaryOutput: expected binary_payload 0a"))
+        #expect(report.contains("FAIL Required.JsonInput.envelope_all_fields.BinaryOutput: "))
+    }
+
+    @Test func runnerFailsTesteeThatAcceptsInvalidInput() throws {
+        let testee = Self.broken("accepts invalid input") { request, response in
+            guard case .parseError? = response.result, case .binaryPayload(let input)? = request.payload else { return response }
+            return ConformanceResponse(result: .binaryPayload(input))
+        }
+        let results = try ConformanceSupport.run(testee, filter: ["*.BinaryInput.*.ParseError", "*.BinaryInput.*.ParseErrorCode"])
+        let failures = Self.failures(results)
+        let invalid = Fixtures.cases(kind: "invalid_binary")
+        #expect(!results.succeeded)
+        #expect(failures.count == 2 * invalid.count)
+        #expect(failures.contains("Required.BinaryInput.truncated_tag_top.ParseError"))
+        #expect(ConformanceReport.text(results).contains(
+            "FAIL Required.BinaryInput.utf8_byte_ff.ParseError: expected parse_error, got binary_payload 1201ff (3 bytes)"))
+    }
+
+    @Test func runnerFailsTesteeThatAnswersJSONWithBinary() throws {
+        let testee = Self.broken("answers JSON requests with binary") { request, response in
+            guard request.requestedOutputFormat == .json else { return response }
+            var binaryRequest = request
+            binaryRequest.requestedOutputFormat = .binary
+            return SwiftCodecTestee.respond(to: binaryRequest)
+        }
+        let results = try ConformanceSupport.run(testee, filter: ["Required.*.*.JsonOutput"])
+        #expect(!results.succeeded)
+        #expect(results.passedCount == 0)
+        #expect(ConformanceReport.text(results).contains(
+            "FAIL Required.BinaryInput.elem_text_all_fields.JsonOutput: expected json_payload {\"msgId\":\"144115233874815003-"))
+        #expect(ConformanceReport.text(results).contains(", got binary_payload "))
+    }
+
+    @Test func runnerFailsTesteeThatSkipsValidation() throws {
+        let testee = Self.broken("ignores the validation profile") { request, _ in
+            var unvalidated = request
+            unvalidated.validationProfile = ""
+            return SwiftCodecTestee.respond(to: unvalidated)
+        }
+        let results = try ConformanceSupport.run(testee, filter: ["Required.BinaryInput.*.Validation"])
+        #expect(!results.succeeded)
+        #expect(ConformanceReport.text(results).contains("expected validation_error with codes "))
+    }
+
+    @Test func runnerFailsTesteeThatNamesTheWrongErrorCode() throws {
+        let testee = Self.broken("answers every parse error as truncated") { _, response in
+            guard case .parseError? = response.result else { return response }
+            return ConformanceResponse(result: .parseError("truncated: always"))
+        }
+        let results = try ConformanceSupport.run(testee, filter: ["*.BinaryInput.utf8_byte_ff"])
+        #expect(Self.failures(results) == ["Recommended.BinaryInput.utf8_byte_ff.ParseErrorCode"])
+        #expect(ConformanceReport.text(results).contains(
+            "expected parse_error starting with \"invalid_utf8:\", got parse_error \"truncated: always\""))
+    }
+
+    @Test func emptyResponseIsAFailure() throws {
+        let testee = InProcessTestee(description: "answers nothing") { _ in ConformanceResponse() }
+        let results = try ConformanceSupport.run(testee, filter: ["Required.BinaryInput.elem_text_all_fields"])
+        #expect(results.failedCount == 2)
+        #expect(ConformanceReport.text(results).contains("got an empty response (no result set)"))
+    }
+
+    // MARK: - Subprocess testees that crash, hang or break the framing
+
+    static let victim = "Required.BinaryInput.elem_text_all_fields.BinaryOutput"
+
+    /// `broken_testee.py --mode MODE --at AT -- imwire testee`.
+    static func brokenSubprocess(mode: String, at: String = victim) throws -> SubprocessTestee {
+        let imwire = try #require(ConformanceSupport.product("imwire"), "build the package first (swift build)")
+        let script = ConformanceSupport.path("Tests/Conformance/broken_testee.py")
+        return SubprocessTestee(command: "python3 \(ConformanceSupport.shellQuoted(script)) --mode \(mode) --at \(ConformanceSupport.shellQuoted(at)) -- \(ConformanceSupport.shellQuoted(imwire)) testee")
+    }
+
+    @Test(arguments: [
+        ("crash", "testee crashed: it ", "killed by signal 11"),
+        ("exit", "testee crashed: it exited with status 3 before answering; restarted", "exiting on purpose"),
+        ("truncate", "testee crashed: it exited with status 4 after ", " bytes of a response frame ("),
+        ("hang", "testee hung: no complete answer within 3 s; killed and restarted", ""),
+        ("garbage", "testee broke the framing: its 3-byte frame is not a ConformanceResponse (truncated: ", ""),
+        ("huge-length", "testee broke the framing: its length prefix f0ffffff announces 4294967280 bytes, more than the limit", ""),
+        ("trailing", "testee broke the framing: it wrote 3 unexpected bytes after the response frame: 010203", ""),
+    ])
+    func runnerReportsABrokenSubprocessAndGoesOn(mode: String, report expected: String, also: String) throws {
+        let testee = try Self.brokenSubprocess(mode: mode)
+        // Generous for the restarted testee's start-up on a loaded CI machine; only `hang` waits it out.
+        let results = try ConformanceSupport.run(testee, filter: ["Required.BinaryInput.*.BinaryOutput"], timeout: .seconds(mode == "hang" ? 3 : 10))
+        let report = ConformanceReport.text(results)
+        #expect(!results.succeeded)
+        #expect(Self.failures(results) == [Self.victim], "\(report)")
+        #expect(results.passedCount == results.results.count - 1, "the restarted testee answers the rest")
+        #expect(testee.startCount == 2)
+        let line = try #require(report.split(separator: "\n").first { $0.hasPrefix("FAIL \(Self.victim): ") })
+        #expect(line.contains(expected), "\(line)")
+        if !also.isEmpty { #expect(line.contains(also), "\(line)") }
+        if mode == "crash" {
+            #expect(line.contains("[testee stderr: broken_testee: crashing on purpose"), "\(line)")
+        }
+    }
+
+    @Test func testeeThatNeverAnswersIsGivenUpOn() throws {
+        let testee = try Self.brokenSubprocess(mode: "hang", at: "*")
+        let started = ContinuousClock.now
+        let results = try ConformanceSupport.run(testee, filter: ["Required.BinaryInput"], timeout: .milliseconds(500))
+        let report = ConformanceReport.text(results)
+        #expect(results.passedCount == 0)
+        #expect(results.failedCount == results.results.count)
+        #expect(report.contains("testee hung: no complete answer within 0.5 s"))
+        #expect(report.contains("NOT RUN \(results.results.count - 3) cases: not run: the testee crashed, hung or broke the framing on 3 cases in a row"))
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test func testeeThatCannotStartIsGivenUpOn() throws {
+        let testee = SubprocessTestee(command: "echo 'no such testee' >&2; exit 127")
+        let results = try ConformanceSupport.run(testee, filter: ["Required.BinaryInput"])
+        let report = ConformanceReport.text(results)
+        #expect(results.failedCount == results.results.count)
+        #expect(report.contains("testee crashed: it exited with status 127 before answering; restarted [testee stderr: no such testee]"))
+        #expect(report.contains("NOT RUN "))
+    }
+
+    // MARK: - Helpers
+
+    /// The top-level fields of canonical bytes in reverse order (unchanged if there is only one, or
+    /// if they hold a group, which this helper does not parse).
+    static func reversedTopLevelFields(_ bytes: [UInt8]) -> [UInt8] {
+        var fields: [ArraySlice<UInt8>] = []
+        var position = 0
+        func varint() -> UInt64? {
+            var result: UInt64 = 0
+            var shift: UInt64 = 0
+            while position < bytes.count {
+                let byte = bytes[position]
+                position += 1
+                result |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return result }
+                shift += 7
+            }
+            return nil
+        }
+        while position < bytes.count {
+            let start = position
+            guard let tag = varint() else { return bytes }
+            switch tag & 7 {
+            case 0: guard varint() != nil else { return bytes }
+            case 1: position += 8
+            case 5: position += 4
+            case 2:
+                guard let length = varint() else { return bytes }
+                position += Int(length)
+            default: return bytes
+            }
+            guard position <= bytes.count else { return bytes }
+            fields.append(bytes[start..<position])
+        }
+        return fields.reversed().flatMap { $0 }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import IMWireConformance
+
+/// What the conformance tests need besides the fixtures: the repository (for the Python testees and
+/// the expected-failure lists) and the built executables (`imwire`, `imwire-testee-c`).
+enum ConformanceSupport {
+    /// The repository root.
+    static let repositoryRoot: String = Fixtures.directory.deletingLastPathComponent().path
+
+    static func path(_ relative: String) -> String {
+        (repositoryRoot as NSString).appendingPathComponent(relative)
+    }
+
+    /// The conformance suite derived from the golden fixtures.
+    static let suite: ConformanceSuite = {
+        do {
+            return try ConformanceSuite.load(fixturesDirectory: Fixtures.directory.path)
+        } catch {
+            fatalError("cannot load the conformance suite: \(error)")
+        }
+    }()
+
+    /// The directory holding the package's built executables: the one holding this test binary
+    /// (`.build/<triple>/<configuration>/`), found by walking up from it. `swift test` builds every
+    /// product first, so `imwire` and `imwire-testee-c` are there.
+    static let productsDirectory: String? = {
+        var starts: [String] = []
+        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            starts.append(executable)
+        }
+        starts.append(CommandLine.arguments[0])
+        starts += Bundle.allBundles.map(\.bundlePath)
+        for start in starts {
+            var directory = URL(fileURLWithPath: start).deletingLastPathComponent()
+            for _ in 0..<5 {
+                if FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("imwire-testee-c").path),
+                    FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("imwire").path)
+                {
+                    return directory.path
+                }
+                directory.deleteLastPathComponent()
+            }
+        }
+        return nil
+    }()
+
+    /// The path of a built executable, or `nil` (the caller records an issue).
+    static func product(_ name: String) -> String? {
+        productsDirectory.map { ($0 as NSString).appendingPathComponent(name) }
+    }
+
+    /// `'path'` for a shell command line.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// Runs `cases` (or the whole suite) against `testee`.
+    static func run(
+        _ testee: any Testee, filter: [String] = [], expectedFailures: ExpectedFailureList? = nil,
+        timeout: Duration = .seconds(10)
+    ) throws -> ConformanceResults {
+        var runner = ConformanceRunner(cases: suite.cases, expectedFailures: expectedFailures, timeout: timeout)
+        runner.filter(try filter.map { try TestNamePattern($0, matchesPrefix: true) })
+        return runner.run(against: testee)
+    }
+}
