@@ -1,0 +1,49 @@
+// swift-tools-version: 6.1
+// IMWire's benchmarks (issue 7), a package of their own so that the library keeps no dependencies.
+//
+//   swift run -c release imwire-bench --help               the timing harness behind Scripts/bench
+//   swift package --disable-sandbox benchmark              ordo-one/benchmark: throughput + mallocs
+//
+// Corpora: python3 Corpora/generate.py (Scripts/bench runs it). Docs/benchmarks.md has the details.
+import PackageDescription
+
+let package = Package(
+    name: "IMWireBenchmarks",
+    products: [
+        .executable(name: "imwire-bench", targets: ["IMWireBench"]),
+    ],
+    dependencies: [
+        // The package under test, by path (its identity is the checkout's folder name, hence `name:`).
+        .package(name: "IMWire", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
+    ],
+    targets: [
+        // protoc-gen-swift 1.39.0 output for Schemas/imwire/v1/message.proto (Scripts/regenerate).
+        .target(
+            name: "SwiftProtobufPeer",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]
+        ),
+        // Corpus files (Corpora/out/NAME.msgs) and the operations both harnesses time.
+        .target(
+            name: "BenchSupport",
+            dependencies: [
+                .product(name: "IMWire", package: "IMWire"),
+                "SwiftProtobufPeer",
+            ]
+        ),
+        // Monotonic-clock timing harness: IMWire and swift-protobuf, best of N, one TSV line per result.
+        .executableTarget(name: "IMWireBench", dependencies: ["BenchSupport"]),
+        // ordo-one/benchmark suite: throughput and mallocCountTotal, malloc thresholds in Thresholds/.
+        .executableTarget(
+            name: "IMWireBenchmarks",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/IMWireBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
