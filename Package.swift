@@ -7,6 +7,8 @@ let package = Package(
         // The codec library. Depends on nothing beyond the Swift toolchain.
         .library(name: "IMWire", targets: ["IMWire"]),
         .executable(name: "imwire", targets: ["IMWireTool"]),
+        // Conformance testee on libprotobuf-c (binary cases only): `imwire conformance --testee …`.
+        .executable(name: "imwire-testee-c", targets: ["IMWireTesteeC"]),
     ],
     dependencies: [
         // CLI only.
@@ -20,15 +22,21 @@ let package = Package(
             name: "IMWireCLI",
             dependencies: [
                 "IMWire",
+                "IMWireConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "IMWireTool", dependencies: ["IMWireCLI"]),
 
+        // The conformance suite (SPEC §4.2): cases from Fixtures/, the runner, testees.
+        .target(name: "IMWireConformance", dependencies: ["IMWire"]),
+
         // Fuzz targets (Scripts/fuzz builds them with libFuzzer; a normal build replays files).
         .target(name: "IMWireFuzzSupport", dependencies: ["IMWire"]),
         .executableTarget(name: "IMWireFuzzBinary", dependencies: ["IMWireFuzzSupport"]),
         .executableTarget(name: "IMWireFuzzJSON", dependencies: ["IMWireFuzzSupport"]),
+        .executableTarget(name: "IMWireFuzzTIMREST", dependencies: ["IMWireFuzzSupport"]),
+        .executableTarget(name: "IMWireFuzzValidation", dependencies: ["IMWireFuzzSupport"]),
 
         // Peer: libprotobuf-c (apt: libprotobuf-c-dev) and the protoc-c output for Schemas/.
         .systemLibrary(
@@ -37,12 +45,14 @@ let package = Package(
             providers: [.apt(["libprotobuf-c-dev"])]
         ),
         .target(name: "IMWireProtobufC", dependencies: ["CProtobufC"]),
+        .executableTarget(name: "IMWireTesteeC", dependencies: ["IMWireProtobufC"]),
 
         .testTarget(
             name: "IMWireTests",
             dependencies: [
                 "IMWire",
                 "IMWireCLI",
+                "IMWireConformance",
                 "IMWireProtobufC",
                 "IMWireFuzzSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),

@@ -13,10 +13,12 @@ Requirements: python3, `pip install protobuf==7.36.2` (the version the committed
 with; pin it in CI so --check compares like with like), `protoc` on PATH (or $PROTOC).
 
 Source format (Fixtures/sources/*.json, see Fixtures/README.md): each file is
-    {"category": str, "kind": "valid" | "noncanonical_binary" | "invalid_binary", "cases": [...]}
+    {"category": str, "kind": "valid" | "noncanonical_binary" | "invalid_binary" | "limit", "cases": [...]}
 and a case gives its input as exactly one of
     "message": proto3 JSON of imwire.v1.Message, where a bytes field may also be written as
-               {"$hex": "00 01 ff"} or {"$utf8": "text"} instead of base64;
+               {"$hex": "00 01 ff"} or {"$utf8": "text"} instead of base64; limit cases may also
+               use the size helpers {"$repeat": [s, n]}, {"$concat": [...]}, {"$items": [t, n]} and
+               {"$nested_merger": {"layers": n, "message": m}} (see expand_size_helpers);
     "hex":     a list of lines of hex bytes; "HH*N" repeats a byte N times; 'text' (single quotes)
                is the UTF-8 of text; "#" starts a comment that runs to the end of the line;
     "recipe":  {"type": "nested_merger", "layers": N} or
@@ -49,9 +51,13 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
 from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory
 from google.protobuf.message import DecodeError
+
+import fixtures_json_corpus  # the JSON corpus (sources kind "json_corpus"), Scripts/fixtures_json_corpus.py
+import fixtures_tim_rest  # Tencent REST JSON (sources kinds "tim_rest*"), Scripts/fixtures_tim_rest.py
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = ROOT / "Schemas"
@@ -60,10 +66,12 @@ FIXTURES = ROOT / "Fixtures"
 SOURCES = FIXTURES / "sources"
 
 # Everything under Fixtures/ that this script owns (and --check compares).
-GENERATED_DIRS = ("valid", "valid_input", "noncanonical", "invalid")
+GENERATED_DIRS = ("valid", "valid_input", "noncanonical", "invalid", "limits")
+GENERATED_DIRS += (fixtures_json_corpus.OUTPUT_DIR,)
+GENERATED_DIRS += (fixtures_tim_rest.OUTPUT_DIR,)
 MANIFEST = "manifest.json"
 
-KINDS = ("valid", "noncanonical_binary", "invalid_binary")
+KINDS = ("valid", "noncanonical_binary", "invalid_binary", "limit")
 ERROR_CODES = (
     "truncated",
     "varint_too_long",
@@ -75,6 +83,53 @@ ERROR_CODES = (
     "invalid_utf8",
     "depth_limit_exceeded",
 )
+# Validation profiles and codes (SPEC §3; Swift: ValidationProfile, Violation.Code.all). Limit cases
+# name one profile and the sorted codes `message.validate(profile:)` must report (duplicates kept).
+PROFILES = ("none", "tencent", "zim")
+VALIDATION_CODES = (
+    "elem_chain_empty",
+    "content_too_large",
+    "elem_not_appendable",
+    "elem_not_standalone",
+    "too_many_elems",
+    "too_many_custom_elems",
+    "too_many_image_elems",
+    "too_many_file_elems",
+    "too_many_sound_elems",
+    "too_many_video_elems",
+    "text_too_large",
+    "barrage_too_large",
+    "custom_data_too_large",
+    "image_too_large",
+    "sound_too_large",
+    "video_too_large",
+    "file_too_large",
+    "sound_too_long",
+    "image_format_not_allowed",
+    "sound_format_not_allowed",
+    "video_format_not_allowed",
+    "too_many_merger_messages",
+    "too_many_merger_abstracts",
+    "merger_abstract_too_long",
+    "merger_nesting_too_deep",
+    "elem_not_allowed_in_merger",
+    "at_users_require_group",
+    "too_many_at_users",
+    "targeted_receivers_require_group",
+    "too_many_targeted_receivers",
+    "at_users_with_targeted_receivers",
+    "user_id_too_long",
+    "group_name_too_long",
+    "group_introduction_too_long",
+    "group_notification_too_long",
+    "group_face_url_too_long",
+    "latitude_out_of_range",
+    "longitude_out_of_range",
+    "duplicate_image_type",
+)
+# Limit messages may nest far deeper than upb's 100-level parse limit (a 101-layer merger is about
+# 306 levels); ParseDict and our own recursive helpers get this much room instead.
+LIMIT_MAX_DEPTH = 1000
 NAME_RE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 HEX_TOKEN_RE = re.compile(r"([0-9a-fA-F]{2})(\*([0-9]+))?")
 
@@ -181,6 +236,60 @@ def expand_bytes_helpers(value):
     if isinstance(value, list):
         return [expand_bytes_helpers(v) for v in value]
     return value
+
+
+def expand_size_helpers(value, where):
+    """Expand the helpers that keep big limit messages short in the source (bottom-up, so they nest):
+
+    {"$repeat": [s, n]}     the string s repeated n times ("字" * 4096 is 12288 UTF-8 bytes);
+    {"$concat": [a, b, ...]}  the strings (after expansion) joined, or the lists concatenated;
+    {"$items": [t, n]}      a list of n copies of template t, with "{i}" in every string of the
+                            copy replaced by its index 0..n-1 (31 user IDs: ["user_{i}", 31]);
+    {"$nested_merger": {"layers": n, "message": m}}
+                            m wrapped n times as {"elems": [{"merger": {"messages": [...]}}]}.
+    The result is plain proto3 JSON (plus the $hex / $utf8 bytes helpers).
+    """
+    if isinstance(value, list):
+        return [expand_size_helpers(v, where) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if len(value) == 1:
+        (key, arg), = value.items()
+        if key == "$repeat":
+            piece, count = expand_size_helpers(arg, where)
+            if not isinstance(piece, str) or not isinstance(count, int) or count < 0:
+                raise FixtureError(f"{where}: $repeat needs [string, count >= 0]")
+            return piece * count
+        if key == "$concat":
+            parts = expand_size_helpers(arg, where)
+            if all(isinstance(p, str) for p in parts):
+                return "".join(parts)
+            if all(isinstance(p, list) for p in parts):
+                return [item for p in parts for item in p]
+            raise FixtureError(f"{where}: $concat needs a list of strings or a list of lists")
+        if key == "$items":
+            template, count = arg
+            if not isinstance(count, int) or count < 0:
+                raise FixtureError(f"{where}: $items needs [template, count >= 0]")
+            return [expand_size_helpers(substitute_index(template, i), where) for i in range(count)]
+        if key == "$nested_merger":
+            message = expand_size_helpers(arg["message"], where)
+            for _ in range(arg["layers"]):
+                message = {"elems": [{"merger": {"messages": [message]}}]}
+            return message
+        if key.startswith("$") and key not in ("$hex", "$utf8"):
+            raise FixtureError(f"{where}: unknown helper {key}")
+    return {k: expand_size_helpers(v, where) for k, v in value.items()}
+
+
+def substitute_index(template, index):
+    if isinstance(template, str):
+        return template.replace("{i}", str(index))
+    if isinstance(template, list):
+        return [substitute_index(t, index) for t in template]
+    if isinstance(template, dict):
+        return {k: substitute_index(v, index) for k, v in template.items()}
+    return template
 
 
 # ------------------------------------------------------------------------------------------------
@@ -325,9 +434,10 @@ class Oracle:
             return None, f"{type(e).__name__}: {e}"
         return msg, None
 
-    def from_json(self, obj, where):
+    def from_json(self, obj, where, max_depth=100):
         try:
-            return json_format.ParseDict(expand_bytes_helpers(obj), self.Message())
+            return json_format.ParseDict(expand_bytes_helpers(obj), self.Message(),
+                                         max_recursion_depth=max_depth)
         except json_format.ParseError as e:
             raise FixtureError(f"{where}: ParseDict failed: {e}") from e
 
@@ -390,6 +500,16 @@ def generate(out_dir):
     for src in sorted(SOURCES.glob("*.json")):
         doc = json.loads(src.read_text(encoding="utf-8"))
         category, kind = doc["category"], doc["kind"]
+        if kind == fixtures_json_corpus.SOURCE_KIND:
+            cases += fixtures_json_corpus.generate(doc, src.name, SimpleNamespace(
+                FixtureError=FixtureError, oracle=oracle, emit=emit, names=names, json_format=json_format,
+                parse_hex_lines=parse_hex_lines, canonical_json=canonical_json))
+            continue
+        if kind in fixtures_tim_rest.SOURCE_KINDS:
+            cases += fixtures_tim_rest.generate(doc, src.name, SimpleNamespace(
+                FixtureError=FixtureError, oracle=oracle, emit=emit, names=names, varint=varint,
+                parse_hex_lines=parse_hex_lines, canonical_json=canonical_json))
+            continue
         if kind not in KINDS:
             raise FixtureError(f"{src.name}: unknown kind {kind!r}")
         for case in doc["cases"]:
@@ -475,6 +595,45 @@ def generate(out_dir):
                 if reordered:
                     entry["python_map_order_differs"] = True
 
+            elif kind == "limit":
+                if "message" not in case:
+                    raise FixtureError(f"{where}: limit cases need a message")
+                profile = case.get("profile")
+                if profile not in PROFILES:
+                    raise FixtureError(f"{where}: unknown profile {profile!r}")
+                codes = case.get("expected_codes")
+                if not isinstance(codes, list) or codes != sorted(codes):
+                    raise FixtureError(f"{where}: expected_codes must be a sorted list")
+                for code in codes:
+                    if code not in VALIDATION_CODES:
+                        raise FixtureError(f"{where}: unknown validation code {code!r}")
+                msg = oracle.from_json(expand_size_helpers(case["message"], where), where, LIMIT_MAX_DEPTH)
+                if oracle.has_unknown_fields(msg)[0]:
+                    raise FixtureError(f"{where}: limit messages carry no unknown fields")
+                binpb, reordered = oracle.canonical_binary(msg, where)
+                js = canonical_json(msg, where)
+                # JSON must mean the same message; ParseDict gets the depth the message needs.
+                back = json_format.Parse(js.decode("utf-8"), oracle.Message(), max_recursion_depth=LIMIT_MAX_DEPTH)
+                if back.SerializeToString(deterministic=True) != msg.SerializeToString(deterministic=True):
+                    raise FixtureError(f"{where}: canonical JSON does not round-trip")
+                # upb's binary parser stops at 100 message levels; deeper limit messages are
+                # flagged like the noncanonical inputs it refuses.
+                again, err = oracle.parse(binpb)
+                python_rejects = bool(case.get("python_rejects", False))
+                if python_rejects != (err is not None):
+                    raise FixtureError(f"{where}: python_rejects is {python_rejects} but upb says {err or 'ok'}")
+                if again is not None and again.SerializeToString(deterministic=True) != msg.SerializeToString(
+                        deterministic=True):
+                    raise FixtureError(f"{where}: canonical binary does not round-trip")
+                entry["binpb"] = emit(f"limits/{name}.binpb", binpb)
+                entry["json"] = emit(f"limits/{name}.json", js)
+                entry["profile"] = profile
+                entry["expected_codes"] = codes
+                if python_rejects:
+                    entry["python_rejects"] = True
+                if reordered:
+                    entry["python_map_order_differs"] = True
+
             else:  # invalid_binary
                 if raw is None:
                     raise FixtureError(f"{where}: invalid cases need hex or recipe input")
@@ -517,6 +676,9 @@ def listing(root):
 
 
 def main():
+    # MessageToDict and the JSON helpers recurse once per nesting level; a 101-layer merger needs
+    # more than Python's default 1000 frames.
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20 * LIMIT_MAX_DEPTH))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true",
                     help="regenerate into a temp dir and fail if Fixtures/ differs")

@@ -68,7 +68,7 @@ TYPE_RENAMES = {"IosPushType": "IOSPushType"}
 # Swift case names for enum values where the stripped proto name would mislead.
 CASE_RENAMES = {"IOS_PUSH_TYPE_UNSPECIFIED": "apns"}
 # Oneof members stored inline; the others are `indirect` to keep Elem small (memory per elem).
-INLINE_ONEOF_MESSAGES = {"TextElem"}
+INLINE_ONEOF_MESSAGES = {"TextElem", "ImageElem", "FaceElem"}  # no larger than the enum's other payloads
 ACRONYMS = {"id": "ID", "url": "URL", "uuid": "UUID", "ios": "IOS"}
 SWIFT_KEYWORDS = {"default", "private", "public", "internal", "class", "struct", "enum", "case", "type",
                   "protocol", "extension", "func", "var", "let", "in", "is", "as", "self", "Self"}
@@ -137,6 +137,9 @@ class Field:
         if self.is_message or self.is_enum:
             return self.type_name
         return SCALARS[self.type][0]
+
+    def name_plain(self):
+        return self.swift.strip("`")
 
     def swift_decl_type(self):
         if self.map:
@@ -282,7 +285,15 @@ def gen_message(msg, enums):
             init_body.append(f"self.{prop} = {prop}")
             continue
         out.append(doc(field.comments, "    "))
-        out.append(f"    public var {field.swift}: {field.swift_decl_type()} = {field.default(enums)}\n")
+        if field.is_message and not field.repeated:
+            # Boxed: a present sub-message costs one allocation, an absent one 8 bytes, so a
+            # message's inline size (stack per nesting level, memory per tiny message) stays small.
+            out.append(f"    public var {field.swift}: {field.swift_decl_type()} {{\n"
+                       f"        get {{ _{field.name_plain()}.value }}\n"
+                       f"        set {{ _{field.name_plain()} = Indirect(newValue) }}\n    }}\n")
+            out.append(f"    private var _{field.name_plain()} = Indirect<{field.base_type()}>.none\n")
+        else:
+            out.append(f"    public var {field.swift}: {field.swift_decl_type()} = {field.default(enums)}\n")
         init_params.append(f"{field.swift}: {field.swift_decl_type()} = {field.default(enums)}")
         init_body.append(f"self.{field.swift} = {field.swift}")
     out.append("    /// Fields this schema does not know, kept and re-emitted after the known ones.\n")

@@ -30,6 +30,9 @@ public struct IMWireError: Error, Hashable, Sendable, CustomStringConvertible {
             case numberOutOfRange = "number_out_of_range"
             case invalidBase64 = "invalid_base64"
             case invalidValue = "invalid_value"
+            case missingField = "missing_field"
+            case unknownMsgType = "unknown_msg_type"
+            case notRepresentable = "not_representable"
         }
 
         private let backing: Backing
@@ -79,6 +82,16 @@ public struct IMWireError: Error, Hashable, Sendable, CustomStringConvertible {
         /// string), an enum name the schema does not know, a `null` inside an array.
         public static let invalidValue = Code(.invalidValue)
 
+        /// Tencent REST (tim-rest) input lacks a key it must have: `MsgBody` in an envelope,
+        /// `MsgType` or `MsgContent` in an element, an element's defining key (`Text`, `UUID`, …).
+        public static let missingField = Code(.missingField)
+        /// A tim-rest element whose `MsgType` is not one Tencent documents (`TIMTextElem`, …).
+        public static let unknownMsgType = Code(.unknownMsgType)
+        /// A value the target format cannot carry: an elem kind or field Tencent REST has no key for
+        /// (group tips, a sound format, a sub-second timestamp), bytes that are not UTF-8 where REST
+        /// needs a string, a number beyond REST's range (a random above 2^32 - 1).
+        public static let notRepresentable = Code(.notRepresentable)
+
         /// The stable snake_case name, for example `length_out_of_bounds`.
         public var name: String { backing.rawValue }
         public var description: String { name }
@@ -88,7 +101,8 @@ public struct IMWireError: Error, Hashable, Sendable, CustomStringConvertible {
             .truncated, .varintTooLong, .invalidFieldNumber, .invalidWireType, .groupOnKnownField,
             .malformedGroup, .lengthOutOfBounds, .invalidUTF8, .depthLimitExceeded, .inputTooLarge,
             .jsonSyntax, .duplicateKey, .oneofConflict, .unknownField, .invalidEscape, .invalidNumber,
-            .numberOutOfRange, .invalidBase64, .invalidValue,
+            .numberOutOfRange, .invalidBase64, .invalidValue, .missingField, .unknownMsgType,
+            .notRepresentable,
         ]
 
         /// Looks a code up by its ``name``; `nil` for a name this version does not know.

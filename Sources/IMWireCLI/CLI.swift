@@ -21,7 +21,25 @@ public enum CLI {
         do {
             var command = try IMWireCommand.parseAsRoot(arguments)
             if let subcommand = command as? any IMWireSubcommand {
-                try subcommand.execute(input: io, output: &output)
+                // On a thread whose stack fits the nesting the command may meet, whatever the
+                // caller's stack (SPEC §5: never a crash, also with a raised --max-depth).
+                let stackSize = 8 * 1024 * 1024 + subcommand.maxNestingDepth * StackThread.bytesPerLevel
+                let outcome = StackThread.run(stackSize: stackSize) { () -> Swift.Result<CLIOutput, CLIError> in
+                    var output = CLIOutput()
+                    do {
+                        try subcommand.execute(input: io, output: &output)
+                        return .success(output)
+                    } catch {
+                        return .failure(CLIError(error: error, output: output))
+                    }
+                }
+                switch outcome {
+                case .success(let result):
+                    output = result
+                case .failure(let failure):
+                    output = failure.output
+                    throw failure.error
+                }
                 status = 0
             } else {
                 // `imwire` alone, or a plain ParsableCommand such as help.
@@ -47,6 +65,12 @@ public enum CLI {
         }
         return Result(status: status, stdout: output.stdout, stderr: output.stderr)
     }
+}
+
+/// An error a subcommand threw, with what it had printed before.
+private struct CLIError: Error, @unchecked Sendable {
+    var error: any Error
+    var output: CLIOutput
 }
 
 /// Where a subcommand reads its input from.
@@ -79,11 +103,15 @@ struct CLIFailure: Error {
 }
 
 /// A subcommand that runs against injected input and output.
-protocol IMWireSubcommand: ParsableCommand {
+protocol IMWireSubcommand: ParsableCommand, Sendable {
     func execute(input: CLIInput, output: inout CLIOutput) throws
+    /// The deepest message nesting this run may decode or encode (sizes the worker stack).
+    var maxNestingDepth: Int { get }
 }
 
 extension IMWireSubcommand {
+    var maxNestingDepth: Int { BinaryDecodingOptions.defaultMaxDepth }
+
     func run() throws {
         // Commands always run through CLI.run, which calls execute(input:output:).
         throw CleanExit.message("internal: run through CLI.run")
@@ -113,8 +141,10 @@ extension IMWireSubcommand {
 struct IMWireCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "imwire",
-        abstract: "Encode, decode, convert and inspect IMWire instant messages (imwire.v1.Message).",
+        abstract: "Convert, validate and inspect IMWire instant messages (imwire.v1.Message), and run the conformance suite.",
         discussion: "Exit status: 0 success, 1 decode/validation/serialize error (one line on stderr), 2 usage error.",
-        subcommands: [ConvertCommand.self, InspectCommand.self]
+        subcommands: [
+            ConvertCommand.self, InspectCommand.self, ValidateCommand.self, ConformanceCommand.self, TesteeCommand.self,
+        ]
     )
 }

@@ -5,6 +5,7 @@ import IMWire
 enum Format: String, ExpressibleByArgument, CaseIterable {
     case binary
     case json
+    case timRest = "tim-rest"
 }
 
 /// Decoding limits shared by the commands that read a message.
@@ -18,6 +19,16 @@ struct DecodingLimits: ParsableArguments {
     @Flag(help: "JSON input: skip keys that are not fields of the schema instead of failing.")
     var ignoreUnknownFields = false
 
+    /// The highest `--max-depth` accepted: the CLI reserves stack for it (``StackThread``).
+    static let maxDepthCeiling = 20_000
+
+    func validate() throws {
+        guard (1...Self.maxDepthCeiling).contains(maxDepth) else {
+            throw ValidationError("--max-depth must be between 1 and \(Self.maxDepthCeiling)")
+        }
+        guard maxInputSize >= 0 else { throw ValidationError("--max-input-size must not be negative") }
+    }
+
     /// Decodes `bytes` in `format` with these limits.
     func decode(_ bytes: [UInt8], as format: Format) throws(IMWireError) -> Message {
         switch format {
@@ -27,6 +38,8 @@ struct DecodingLimits: ParsableArguments {
             return try Message(
                 jsonUTF8: bytes,
                 options: JSONDecodingOptions(ignoreUnknownFields: ignoreUnknownFields, maxDepth: maxDepth, maxInputSize: maxInputSize))
+        case .timRest:
+            return try Message(timRESTUTF8: bytes, options: TIMRESTDecodingOptions(maxDepth: maxDepth, maxInputSize: maxInputSize))
         }
     }
 }
@@ -38,7 +51,9 @@ struct ConvertCommand: IMWireSubcommand {
         abstract: "Decode a message and write it in canonical form to stdout.",
         discussion: """
             Binary output is the canonical encoding: fields in number order, defaults omitted, unknown fields last. \
-            JSON output is canonical proto3 JSON (compact unless --pretty); unknown fields have no JSON form.
+            JSON output is canonical proto3 JSON (compact unless --pretty); unknown fields have no JSON form. \
+            tim-rest is Tencent Cloud IM's REST JSON (MsgBody, sendmsg / send_group_msg, webhook bodies); \
+            what it cannot carry (group tips, non-UTF-8 custom data, …) is an error, never dropped.
             """
     )
 
@@ -48,22 +63,34 @@ struct ConvertCommand: IMWireSubcommand {
     @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
     var to: Format
 
-    @Flag(help: "JSON output: indent with two spaces.")
+    @Flag(help: "JSON and tim-rest output: indent with two spaces.")
     var pretty = false
+
+    @Option(help: "Validate against this profile first (\(ProfileOption.allCases.map(\.rawValue).joined(separator: ", "))); a violation is an error and nothing is written.")
+    var profile: ProfileOption?
 
     @OptionGroup var limits: DecodingLimits
 
     @Argument(help: "Input file; standard input when absent or '-'.")
     var file: String?
 
+    var maxNestingDepth: Int { limits.maxDepth }
+
     func execute(input: CLIInput, output: inout CLIOutput) throws {
         let bytes = try readInput(file, input: input, limit: limits.maxInputSize)
         let message = try limits.decode(bytes, as: from)
+        if let profile {
+            let violations = message.validate(profile: profile.profile)
+            if !violations.isEmpty { throw profile.failure(violations, listed: "see imwire validate") }
+        }
         switch to {
         case .binary:
             output.stdout += try message.serializedBytes(options: BinaryEncodingOptions(maxDepth: limits.maxDepth))
         case .json:
             output.stdout += try message.jsonUTF8Bytes(options: JSONEncodingOptions(prettyPrinted: pretty, maxDepth: limits.maxDepth))
+            output.stdout.append(UInt8(ascii: "\n"))
+        case .timRest:
+            output.stdout += try message.timRESTUTF8Bytes(options: TIMRESTEncodingOptions(prettyPrinted: pretty, maxDepth: limits.maxDepth))
             output.stdout.append(UInt8(ascii: "\n"))
         }
     }

@@ -88,4 +88,57 @@ public enum FuzzChecks {
             throw Invariants.Violation(description: "unexpected error \(error)")
         }
     }
+
+    /// Tencent REST JSON: whatever decodes must satisfy the binary and JSON invariants; if it can
+    /// be written back as REST, that output must decode to the same message and be a fixed point.
+    public static func timREST(_ bytes: [UInt8]) throws(Invariants.Violation) {
+        do {
+            let message = try Message(timRESTUTF8: bytes)
+            try Invariants.binaryFixedPoint(message)
+            try Invariants.jsonAgreesWithBinary(message)
+            let rest: [UInt8]
+            do {
+                rest = try message.timRESTUTF8Bytes()
+            } catch {
+                // Refusing to write something REST cannot carry is allowed; anything else is not.
+                guard error.code.name == "not_representable" || error.code == .depthLimitExceeded else {
+                    throw Invariants.Violation(description: "tim-rest export failed with \(error)")
+                }
+                return
+            }
+            guard let again = try? Message(timRESTUTF8: rest) else {
+                throw Invariants.Violation(description: "canonical tim-rest does not decode: \(String(decoding: rest, as: UTF8.self))")
+            }
+            guard again == message else { throw Invariants.Violation(description: "tim-rest round trip changed the message") }
+            guard let second = try? again.timRESTUTF8Bytes(), second == rest else {
+                throw Invariants.Violation(description: "tim-rest encoding is not a fixed point")
+            }
+        } catch let error as IMWireError {
+            try Invariants.wellFormedError(error, inputCount: bytes.count)
+        } catch let violation as Invariants.Violation {
+            throw violation
+        } catch {
+            throw Invariants.Violation(description: "unexpected error \(error)")
+        }
+    }
+
+    /// Validation of whatever binary decodes: never traps, every violation has a code and a path,
+    /// the result is deterministic and survives a binary round trip unchanged.
+    public static func validation(_ bytes: [UInt8]) throws(Invariants.Violation) {
+        guard let message = try? Message(serializedBytes: bytes) else { return }
+        let canonical = try Invariants.binaryFixedPoint(message)
+        guard let again = try? Message(serializedBytes: canonical) else { throw Invariants.Violation(description: "canonical bytes do not decode") }
+        for profile in [ValidationProfile.tencent, .zim, .none] {
+            let violations = message.validate(profile: profile)
+            guard violations == message.validate(profile: profile) else {
+                throw Invariants.Violation(description: "validation is not deterministic")
+            }
+            guard violations.allSatisfy({ !$0.path.isEmpty && !$0.code.name.isEmpty }) else {
+                throw Invariants.Violation(description: "a violation without a code or path")
+            }
+            guard again.validate(profile: profile) == violations else {
+                throw Invariants.Violation(description: "validation changed across a binary round trip")
+            }
+        }
+    }
 }

@@ -110,4 +110,35 @@ import Testing
         #expect(lenient.status == 0)
         #expect(lenient.stdout == Array(#"{"sender":"a"}"#.utf8) + [0x0A])
     }
+
+    @Test func convertWithAProfileRefusesAMessageThatBreaksIt() throws {
+        let failing = try #require(Fixtures.cases(kind: "limit").first { $0.fields["profile"] == "tencent" && !($0.lists["expected_codes"] ?? []).isEmpty })
+        let result = Self.run(["convert", "--from", "binary", "--to", "json", "--profile", "tencent"], stdin: failing.bytes("binpb"))
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty, "nothing is written when validation fails")
+        let codes = failing.lists["expected_codes"] ?? []
+        #expect(codes.contains { result.stderr.hasPrefix("error: \($0): ") }, "\(result.stderr)")
+
+        let passing = try #require(Fixtures.cases(kind: "limit").first { $0.fields["profile"] == "tencent" && ($0.lists["expected_codes"] ?? []).isEmpty })
+        let ok = Self.run(["convert", "--from", "binary", "--to", "binary", "--profile", "tencent"], stdin: passing.bytes("binpb"))
+        #expect(ok.status == 0)
+        #expect(ok.stdout == passing.bytes("binpb"))
+    }
+
+    @Test func aRaisedDepthLimitNeverOverflowsTheStack() {
+        // 3,000 merger layers (9,003 message levels) decode with --max-depth 10000: the CLI sizes its
+        // worker thread's stack for the limit it was given.
+        let bytes = nestedMergerBytes(layers: 3000)
+        let result = Self.run(["convert", "--from", "binary", "--to", "json", "--max-depth", "10000"], stdin: bytes)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = Self.run(["convert", "--from", "json", "--to", "binary", "--max-depth", "10000"], stdin: Array(result.stdout.dropLast()))
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout == bytes)
+    }
+
+    @Test(arguments: ["0", "20001", "-5"])
+    func aDepthLimitOutsideTheSupportedRangeIsAUsageError(_ depth: String) {
+        let result = Self.run(["convert", "--from", "binary", "--to", "binary", "--max-depth", depth], stdin: [])
+        #expect(result.status == 2)
+    }
 }

@@ -15,6 +15,8 @@ import Testing
     static let checks: [String: @Sendable ([UInt8]) throws(Invariants.Violation) -> Void] = [
         "binary": FuzzChecks.binary,
         "json": FuzzChecks.json,
+        "tim-rest": FuzzChecks.timREST,
+        "validation": FuzzChecks.validation,
     ]
 
     static func files(in relative: String, suffix: String) -> [String] {
@@ -31,6 +33,8 @@ import Testing
         (files(in: "valid", suffix: ".binpb") + files(in: "noncanonical", suffix: ".binpb") + files(in: "invalid", suffix: ".binpb"))
             .map { Input(target: "binary", path: $0) }
         + files(in: "valid", suffix: ".json").map { Input(target: "json", path: $0) }
+        + files(in: "tim_rest", suffix: ".input.json").map { Input(target: "tim-rest", path: $0) }
+        + files(in: "limits", suffix: ".binpb").map { Input(target: "validation", path: $0) }
 
     @Test(arguments: regressions + seeds)
     func inputSatisfiesTheFuzzInvariants(_ input: Input) throws {

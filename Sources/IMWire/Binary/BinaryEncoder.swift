@@ -8,6 +8,7 @@
 package enum BinaryEncoder {
     package static func encode<M: ProtoMessage>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
         var sizer = BinarySizer(maxDepth: options.maxDepth)
+        sizer.sizes.reserveCapacity(16)
         try message.traverse(&sizer)
         let total = sizer.total
         let sizes = sizer.sizes
@@ -79,8 +80,8 @@ struct BinarySizer: FieldVisitor {
     }
 
     mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {
-        for entry in value {
-            addLengthDelimited(MapEntry.size(keyLength: entry.key.utf8.count, valueLength: entry.value.count), field: field)
+        value.forEachUnordered { key, bytes in
+            addLengthDelimited(MapEntry.size(keyLength: key.utf8.count, valueLength: bytes.count), field: field)
         }
     }
 
@@ -206,7 +207,7 @@ struct BinaryWriter: FieldVisitor {
     }
 
     mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {
-        // StringBytesMap keeps its entries in canonical (key byte) order.
+        // Canonical order: by key bytes (StringBytesMap iterates that way).
         for entry in value {
             writeTag(field, WireType.lengthDelimited)
             writeVarint(UInt64(MapEntry.size(keyLength: entry.key.utf8.count, valueLength: entry.value.count)))

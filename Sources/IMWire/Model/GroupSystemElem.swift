@@ -12,7 +12,11 @@ public struct GroupSystemElem: Hashable, Sendable {
     public var authKey: [UInt8] = []
     /// For GROUP_SYSTEM_TYPE_CUSTOM_INFO.
     public var userData: [UInt8] = []
-    public var opMember: GroupMemberInfo? = nil
+    public var opMember: GroupMemberInfo? {
+        get { _opMember.value }
+        set { _opMember = Indirect(newValue) }
+    }
+    private var _opMember = Indirect<GroupMemberInfo>.none
     public var platform: String = ""
     /// Fields this schema does not know, kept and re-emitted after the known ones.
     public var unknownFields = UnknownFields()

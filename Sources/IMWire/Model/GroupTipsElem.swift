@@ -4,7 +4,11 @@
 public struct GroupTipsElem: Hashable, Sendable {
     public var groupID: String = ""
     public var `type`: GroupTipsType = .unspecified
-    public var opMember: GroupMemberInfo? = nil
+    public var opMember: GroupMemberInfo? {
+        get { _opMember.value }
+        set { _opMember = Indirect(newValue) }
+    }
+    private var _opMember = Indirect<GroupMemberInfo>.none
     public var memberList: [GroupMemberInfo] = []
     /// For GROUP_TIPS_TYPE_GROUP_INFO_CHANGE.
     public var groupChangeList: [GroupChangeInfo] = []

@@ -21,7 +21,11 @@ public struct Message: Hashable, Sendable {
     /// A targeted group message is delivered only to these members.
     public var targetedReceivers: [String] = []
     public var cloudCustomData: [UInt8] = []
-    public var offlinePushInfo: OfflinePushInfo? = nil
+    public var offlinePushInfo: OfflinePushInfo? {
+        get { _offlinePushInfo.value }
+        set { _offlinePushInfo = Indirect(newValue) }
+    }
+    private var _offlinePushInfo = Indirect<OfflinePushInfo>.none
     public var needReadReceipt: Bool = false
     public var excludedFromUnreadCount: Bool = false
     public var excludedFromLastMessage: Bool = false

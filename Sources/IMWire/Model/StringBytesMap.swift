@@ -2,8 +2,8 @@
 ///
 /// Keys are compared by their UTF-8 bytes, not by Swift's `String ==` (which treats canonically
 /// equivalent strings such as "é" and "e\u{301}" as equal): the wire format distinguishes them,
-/// so a `Dictionary` would silently merge distinct keys. Entries are kept sorted by key bytes —
-/// the canonical order the encoder writes.
+/// so a `[String: [UInt8]]` would silently merge distinct keys. Lookup and insertion are O(1);
+/// iteration is in canonical order — by key bytes — which is the order the encoders write.
 public struct StringBytesMap: Hashable, Sendable, ExpressibleByDictionaryLiteral, Sequence {
     /// One entry.
     public struct Entry: Hashable, Sendable {
@@ -15,14 +15,26 @@ public struct StringBytesMap: Hashable, Sendable, ExpressibleByDictionaryLiteral
         }
 
         public func hash(into hasher: inout Hasher) {
-            hasher.combine(key.utf8.count)
-            for byte in key.utf8 { hasher.combine(byte) }
+            hasher.combine(ByteKey(key))
             hasher.combine(value)
         }
     }
 
-    /// Entries sorted by key bytes, keys unique (byte-wise).
-    public private(set) var entries: [Entry] = []
+    /// A string that hashes and compares by its UTF-8 bytes.
+    private struct ByteKey: Hashable, Sendable {
+        let string: String
+
+        init(_ string: String) { self.string = string }
+
+        static func == (lhs: ByteKey, rhs: ByteKey) -> Bool { lhs.string.utf8.elementsEqual(rhs.string.utf8) }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(string.utf8.count)
+            for byte in string.utf8 { hasher.combine(byte) }
+        }
+    }
+
+    private var storage: [ByteKey: [UInt8]] = [:]
 
     /// An empty map.
     public init() {}
@@ -37,48 +49,29 @@ public struct StringBytesMap: Hashable, Sendable, ExpressibleByDictionaryLiteral
         for (key, value) in dictionary { self[key] = value }
     }
 
-    public var count: Int { entries.count }
-    public var isEmpty: Bool { entries.isEmpty }
+    public var count: Int { storage.count }
+    public var isEmpty: Bool { storage.isEmpty }
+
+    /// The entries in canonical order: sorted by the UTF-8 bytes of their keys. O(n log n).
+    public var entries: [Entry] {
+        storage.map { Entry(key: $0.key.string, value: $0.value) }
+            .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    }
+
     /// The keys in canonical (byte) order.
     public var keys: [String] { entries.map(\.key) }
 
     /// The value for exactly these key bytes; setting `nil` removes the entry.
     public subscript(key: String) -> [UInt8]? {
-        get {
-            let (index, found) = search(key)
-            return found ? entries[index].value : nil
-        }
-        set {
-            let (index, found) = search(key)
-            switch (found, newValue) {
-            case (true, let value?): entries[index].value = value
-            case (true, nil): entries.remove(at: index)
-            case (false, let value?): entries.insert(Entry(key: key, value: value), at: index)
-            case (false, nil): break
-            }
-        }
+        get { storage[ByteKey(key)] }
+        set { storage[ByteKey(key)] = newValue }
     }
 
+    /// Iterates in canonical order (see ``entries``).
     public func makeIterator() -> IndexingIterator<[Entry]> { entries.makeIterator() }
 
-    /// Binary search by key bytes: the index of `key`, or where it would be inserted.
-    private func search(_ key: String) -> (index: Int, found: Bool) {
-        // Appending in order (the common case when decoding canonical input) skips the search.
-        if let last = entries.last, last.key.utf8.lexicographicallyPrecedes(key.utf8) {
-            return (entries.count, false)
-        }
-        var low = 0
-        var high = entries.count
-        while low < high {
-            let middle = (low + high) / 2
-            let candidate = entries[middle].key.utf8
-            if candidate.lexicographicallyPrecedes(key.utf8) {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        let found = low < entries.count && entries[low].key.utf8.elementsEqual(key.utf8)
-        return (low, found)
+    /// Visits the entries in no particular order (for sizes and counts, where order does not matter).
+    package func forEachUnordered(_ body: (String, [UInt8]) -> Void) {
+        for (key, value) in storage { body(key.string, value) }
     }
 }

@@ -103,7 +103,7 @@ package protocol FieldVisitor {
 }
 
 /// The field table of one message type.
-package struct MessageSchema: Sendable {
+package final class MessageSchema: Sendable {
     /// Fully qualified proto name, e.g. `imwire.v1.TextElem`.
     package let fullName: String
     /// Fields in field-number order.
@@ -112,12 +112,28 @@ package struct MessageSchema: Sendable {
     /// `indexByNumber[n]` is the index in ``fields`` of field number `n`, or -1.
     package let indexByNumber: [Int]
 
+    /// Every JSON name and proto name, concatenated, for ``fieldIndex(named:)``; and per name its
+    /// start, length and field index. Flat and free of reference counting: key lookup is on the
+    /// JSON reader's hot path.
+    private let nameBytes: [UInt8]
+    private let nameTable: [(start: Int, count: Int, field: Int)]
+
     package init(fullName: String, fields: [FieldSchema]) {
         self.fullName = fullName
         self.fields = fields
         var table = [Int](repeating: -1, count: (fields.map(\.number).max() ?? 0) + 1)
         for (index, field) in fields.enumerated() { table[field.number] = index }
         indexByNumber = table
+        var bytes: [UInt8] = []
+        var names: [(start: Int, count: Int, field: Int)] = []
+        for (index, field) in fields.enumerated() {
+            for name in field.jsonName == field.name ? [field.jsonName] : [field.jsonName, field.name] {
+                names.append((bytes.count, name.utf8.count, index))
+                bytes += name.utf8
+            }
+        }
+        nameBytes = bytes
+        nameTable = names
     }
 
     /// The field with `number`, or `nil` when the schema does not know it.
@@ -126,6 +142,18 @@ package struct MessageSchema: Sendable {
         guard number >= 0, number < indexByNumber.count else { return nil }
         let index = indexByNumber[number]
         return index < 0 ? nil : fields[index]
+    }
+
+    /// The index in ``fields`` of the field whose JSON name or proto name is `key`.
+    package func fieldIndex(named key: UnsafeBufferPointer<UInt8>) -> Int? {
+        nameBytes.withUnsafeBufferPointer { bytes in
+            for entry in nameTable where entry.count == key.count {
+                if entry.count == 0 || memcmp(bytes.baseAddress! + entry.start, key.baseAddress!, entry.count) == 0 {
+                    return entry.field
+                }
+            }
+            return nil
+        }
     }
 }
 
@@ -169,18 +197,37 @@ package struct FieldSchema: Sendable {
 }
 
 /// The names of one enum's values.
-package struct EnumSchema: Sendable {
+package final class EnumSchema: Sendable {
     /// Fully qualified proto name, e.g. `imwire.v1.ImageType`.
     package let fullName: String
     /// (number, proto name) in declaration order.
     package let values: [(number: Int32, name: String)]
+    /// The names as UTF-8, for ``number(named:)`` without String comparisons.
+    private let nameUTF8: [[UInt8]]
 
     package init(fullName: String, values: [(number: Int32, name: String)]) {
         self.fullName = fullName
         self.values = values
+        self.nameUTF8 = values.map { Array($0.name.utf8) }
     }
 
     package func name(of number: Int32) -> String? {
         values.first { $0.number == number }?.name
     }
+
+    /// The number of the value named exactly `name`.
+    package func number(named name: UnsafeBufferPointer<UInt8>) -> Int32? {
+        for (index, candidate) in nameUTF8.enumerated() where candidate.count == name.count {
+            if candidate.withUnsafeBufferPointer({ memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0 }) {
+                return values[index].number
+            }
+        }
+        return nil
+    }
 }
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif

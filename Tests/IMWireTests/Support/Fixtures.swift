@@ -18,6 +18,8 @@ enum Fixtures {
         let kind: String
         let fields: [String: String]
         let hasUnknownFields: Bool
+        /// The manifest's list-valued keys, e.g. `expected_codes` of a `limit` case.
+        var lists: [String: [String]] = [:]
 
         var testDescription: String { name }
 
@@ -36,15 +38,18 @@ enum Fixtures {
         let root = try! JSONSerialization.jsonObject(with: data) as! [String: Any]
         return (root["cases"] as! [[String: Any]]).map { entry in
             var fields: [String: String] = [:]
+            var lists: [String: [String]] = [:]
             for (key, value) in entry {
                 if let string = value as? String { fields[key] = string }
+                if let list = value as? [String] { lists[key] = list }
             }
             return Case(
                 name: entry["name"] as! String,
                 category: entry["category"] as? String ?? "",
                 kind: entry["kind"] as! String,
                 fields: fields,
-                hasUnknownFields: entry["has_unknown_fields"] as? Bool ?? false)
+                hasUnknownFields: entry["has_unknown_fields"] as? Bool ?? false,
+                lists: lists)
         }
     }()
 
