@@ -4,7 +4,7 @@
 //   swift run -c release imwire-bench --help               the timing harness behind Scripts/bench
 //   swift package --disable-sandbox benchmark              ordo-one/benchmark: throughput + mallocs
 //
-// Corpora: python3 Corpora/generate.py (Scripts/bench runs it). Docs/benchmarks.md has the details.
+// Corpora: python3 Corpora/generate.py (Scripts/bench runs it). README "Benchmarks" has the details.
 import PackageDescription
 
 let package = Package(

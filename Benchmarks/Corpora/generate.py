@@ -21,7 +21,7 @@ Corpora (the first four are synthetic, made from a fixed seed; the fifth is Fixt
 File format (all harnesses read it): NAME.msgs holds the canonical binary of each message, NAME.json.msgs
 its canonical JSON; both are a sequence of records, each a 4-byte little-endian length followed by that
 many bytes. manifest.json lists, per corpus, the counts, sizes, SHA-256 of both files and the numbers the
-malloc thresholds are computed from (see Docs/benchmarks.md).
+malloc thresholds are computed from (see README "Benchmarks").
 
 The bytes are made by Python google.protobuf (upb), independent of the Swift code under test:
 binary = SerializeToString(deterministic=True) (no map key here is a prefix of another, so upb's order is
@@ -770,7 +770,7 @@ def main():
         jsons = [canonical_json(m) for m in messages]
         manifest["corpora"][name] = corpus_entry(name, binaries, jsons, kinds, messages, out)
         if name == "chat":
-            # One corpus per kind as well, for the per-kind malloc thresholds (Docs/benchmarks.md).
+            # One corpus per kind as well, for the per-kind malloc thresholds (README "Benchmarks").
             for kind in CHAT_KINDS:
                 idx = [i for i, k in enumerate(kinds) if k == kind]
                 part = f"chat-{kind}"

@@ -9,7 +9,7 @@ extension Message {
     /// `GroupAtInfo` becomes ``atUserList`` with the @all ID, …). Keys are case-sensitive; keys the
     /// model has no field for and unknown keys are ignored; integers may come as strings. Errors
     /// carry the REST path (`MsgBody[1].MsgContent.Text`); JSON syntax errors the byte offset.
-    /// `Docs/tim-rest.md` has the mapping table.
+    /// README "tim-rest" has the mapping table.
     public init(timRESTUTF8 bytes: [UInt8], options: TIMRESTDecodingOptions = .init()) throws(IMWireError) {
         self = try bytes.withUnsafeBufferPointer { (buffer) throws(IMWireError) in
             try TIMRESTDecoder.decode(buffer, options: options)

@@ -5,7 +5,7 @@
 /// array, a single `{"MsgType", "MsgContent"}` element, or any object holding `MsgBody` (a
 /// `sendmsg` / `send_group_msg` request, a `*.CallbackAfterSendMsg` webhook body, a history entry,
 /// a `MsgList` entry). Keys Tencent defines but the model has no field for, and keys it does not
-/// know, are ignored. `Docs/tim-rest.md` has the full mapping.
+/// know, are ignored. README "tim-rest" has the full mapping.
 struct TIMRESTDecoder {
     private let maxDepth: Int
 

@@ -1,5 +1,5 @@
 /// Writes a ``Message`` as Tencent Cloud IM REST JSON ("tim-rest", SPEC §2.3) in the canonical
-/// tim-rest form (`Docs/tim-rest.md`, "Canonical output").
+/// tim-rest form (README "tim-rest", "Canonical output").
 ///
 /// The target picks the shape: a group message is a `send_group_msg` request (`GroupId`,
 /// `Random`, `OnlineOnlyFlag`, a `To_Account` array for a targeted message), a C2C message a
