@@ -32,11 +32,12 @@ let package = Package(
         .target(name: "IMWireConformance", dependencies: ["IMWire"]),
 
         // Fuzz targets (Scripts/fuzz builds them with libFuzzer; a normal build replays files).
-        .target(name: "IMWireFuzzSupport", dependencies: ["IMWire"]),
+        .target(name: "IMWireFuzzSupport", dependencies: ["IMWire", "IMWireConformance"]),
         .executableTarget(name: "IMWireFuzzBinary", dependencies: ["IMWireFuzzSupport"]),
         .executableTarget(name: "IMWireFuzzJSON", dependencies: ["IMWireFuzzSupport"]),
         .executableTarget(name: "IMWireFuzzTIMREST", dependencies: ["IMWireFuzzSupport"]),
         .executableTarget(name: "IMWireFuzzValidation", dependencies: ["IMWireFuzzSupport"]),
+        .executableTarget(name: "IMWireFuzzConformance", dependencies: ["IMWireFuzzSupport"]),
 
         // Peer: libprotobuf-c (apt: libprotobuf-c-dev) and the protoc-c output for Schemas/.
         .systemLibrary(

@@ -17,6 +17,7 @@ import Testing
         "json": FuzzChecks.json,
         "tim-rest": FuzzChecks.timREST,
         "validation": FuzzChecks.validation,
+        "conformance": FuzzChecks.conformanceFrames,
     ]
 
     static func files(in relative: String, suffix: String) -> [String] {
@@ -35,6 +36,7 @@ import Testing
         + files(in: "valid", suffix: ".json").map { Input(target: "json", path: $0) }
         + files(in: "tim_rest", suffix: ".input.json").map { Input(target: "tim-rest", path: $0) }
         + files(in: "limits", suffix: ".binpb").map { Input(target: "validation", path: $0) }
+        + files(in: "../Tests/Conformance/seeds", suffix: ".bin").map { Input(target: "conformance", path: $0) }
 
     @Test(arguments: regressions + seeds)
     func inputSatisfiesTheFuzzInvariants(_ input: Input) throws {
