@@ -117,24 +117,7 @@ extension IMWireSubcommand {
         throw CleanExit.message("internal: run through CLI.run")
     }
 
-    /// Reads FILE or stdin, refusing more than `limit` bytes without holding more than that.
-    func readInput(_ file: String?, input: CLIInput, limit: Int) throws -> [UInt8] {
-        let bytes: [UInt8]
-        do {
-            if let file, file != "-" {
-                bytes = try input.readFile(file, limit + 1)
-            } else {
-                bytes = try input.readStandardInput(limit + 1)
-            }
-        } catch {
-            throw CLIFailure(message: "io_error: cannot read \(file ?? "standard input"): \(error)", status: 1)
-        }
-        if bytes.count > limit {
-            throw IMWireError(
-                code: .inputTooLarge, reason: "input is larger than the limit of \(limit) bytes", offset: limit)
-        }
-        return bytes
-    }
+
 }
 
 /// The root command.
@@ -147,4 +130,24 @@ struct IMWireCommand: ParsableCommand {
             ConvertCommand.self, InspectCommand.self, ValidateCommand.self, ConformanceCommand.self, TesteeCommand.self,
         ]
     )
+}
+
+/// Reads FILE or stdin, refusing more than `limit` bytes without holding more than that.
+/// Reads FILE or stdin, refusing more than `limit` bytes without holding more than that.
+func readInput(_ file: String?, input: CLIInput, limit: Int) throws -> [UInt8] {
+    let bytes: [UInt8]
+    do {
+        if let file, file != "-" {
+            bytes = try input.readFile(file, limit + 1)
+        } else {
+            bytes = try input.readStandardInput(limit + 1)
+        }
+    } catch {
+        throw CLIFailure(message: "io_error: cannot read \(file ?? "standard input"): \(error)", status: 1)
+    }
+    if bytes.count > limit {
+        throw IMWireError(
+            code: .inputTooLarge, reason: "input is larger than the limit of \(limit) bytes", offset: limit)
+    }
+    return bytes
 }

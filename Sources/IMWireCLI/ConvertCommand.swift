@@ -8,8 +8,9 @@ enum Format: String, ExpressibleByArgument, CaseIterable {
     case timRest = "tim-rest"
 }
 
-/// Decoding limits shared by the commands that read a message.
-struct DecodingLimits: ParsableArguments {
+/// The message a command reads: FILE (or stdin) and the decoding limits, shared by the commands
+/// that decode one.
+struct MessageInput: ParsableArguments {
     @Option(help: "Largest input accepted, in bytes.")
     var maxInputSize: Int = BinaryDecodingOptions.defaultMaxInputSize
 
@@ -27,6 +28,14 @@ struct DecodingLimits: ParsableArguments {
             throw ValidationError("--max-depth must be between 1 and \(Self.maxDepthCeiling)")
         }
         guard maxInputSize >= 0 else { throw ValidationError("--max-input-size must not be negative") }
+    }
+
+    @Argument(help: "Input file; standard input when absent or '-'.")
+    var file: String?
+
+    /// Reads FILE or stdin (at most the size limit) and decodes it in `format`.
+    func read(as format: Format, from input: CLIInput) throws -> Message {
+        try decode(try readInput(file, input: input, limit: maxInputSize), as: format)
     }
 
     /// Decodes `bytes` in `format` with these limits.
@@ -69,16 +78,12 @@ struct ConvertCommand: IMWireSubcommand {
     @Option(help: "Validate against this profile first (\(ProfileOption.allCases.map(\.rawValue).joined(separator: ", "))); a violation is an error and nothing is written.")
     var profile: ProfileOption?
 
-    @OptionGroup var limits: DecodingLimits
-
-    @Argument(help: "Input file; standard input when absent or '-'.")
-    var file: String?
+    @OptionGroup var limits: MessageInput
 
     var maxNestingDepth: Int { limits.maxDepth }
 
     func execute(input: CLIInput, output: inout CLIOutput) throws {
-        let bytes = try readInput(file, input: input, limit: limits.maxInputSize)
-        let message = try limits.decode(bytes, as: from)
+        let message = try limits.read(as: from, from: input)
         if let profile {
             let violations = message.validate(profile: profile.profile)
             if !violations.isEmpty { throw profile.failure(violations, listed: "see imwire validate") }

@@ -55,16 +55,12 @@ struct ValidateCommand: IMWireSubcommand {
     @Option(help: "Input format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: Format = .binary
 
-    @OptionGroup var limits: DecodingLimits
-
-    @Argument(help: "Input file; standard input when absent or '-'.")
-    var file: String?
+    @OptionGroup var limits: MessageInput
 
     var maxNestingDepth: Int { limits.maxDepth }
 
     func execute(input: CLIInput, output: inout CLIOutput) throws {
-        let bytes = try readInput(file, input: input, limit: limits.maxInputSize)
-        let message = try limits.decode(bytes, as: format)
+        let message = try limits.read(as: format, from: input)
         let violations = message.validate(profile: profile.profile)
         guard !violations.isEmpty else { return }
         for violation in violations {

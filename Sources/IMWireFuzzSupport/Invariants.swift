@@ -62,10 +62,18 @@ public enum Invariants {
 /// One check per fuzz target: decode `bytes` in that format and check the invariants.
 public enum FuzzChecks {
     public static func binary(_ bytes: [UInt8]) throws(Invariants.Violation) {
-        do {
+        try decoding(bytes) { () throws in
             let message = try Message(serializedBytes: bytes)
             try Invariants.binaryFixedPoint(message)
             try Invariants.jsonAgreesWithBinary(message)
+        }
+    }
+
+    /// Runs a target's `body`: an invariant violation stops the fuzzer; a decoding error must be
+    /// located inside the input; any other error is a violation too.
+    static func decoding(_ bytes: [UInt8], _ body: () throws -> Void) throws(Invariants.Violation) {
+        do {
+            try body()
         } catch let error as IMWireError {
             try Invariants.wellFormedError(error, inputCount: bytes.count)
         } catch let violation as Invariants.Violation {
@@ -76,32 +84,27 @@ public enum FuzzChecks {
     }
 
     public static func json(_ bytes: [UInt8]) throws(Invariants.Violation) {
-        do {
+        try decoding(bytes) { () throws in
             let message = try Message(jsonUTF8: bytes)
             try Invariants.jsonAgreesWithBinary(message)
             try Invariants.binaryFixedPoint(message)
-        } catch let error as IMWireError {
-            try Invariants.wellFormedError(error, inputCount: bytes.count)
-        } catch let violation as Invariants.Violation {
-            throw violation
-        } catch {
-            throw Invariants.Violation(description: "unexpected error \(error)")
         }
     }
+
 
     /// Tencent REST JSON: whatever decodes must satisfy the binary and JSON invariants; if it can
     /// be written back as REST, that output must decode to the same message and be a fixed point.
     public static func timREST(_ bytes: [UInt8]) throws(Invariants.Violation) {
-        do {
+        try decoding(bytes) { () throws in
             let message = try Message(timRESTUTF8: bytes)
             try Invariants.binaryFixedPoint(message)
             try Invariants.jsonAgreesWithBinary(message)
             let rest: [UInt8]
-            do {
+            do throws(IMWireError) {
                 rest = try message.timRESTUTF8Bytes()
             } catch {
                 // Refusing to write something REST cannot carry is allowed; anything else is not.
-                guard error.code.name == "not_representable" || error.code == .depthLimitExceeded else {
+                guard error.code == .notRepresentable || error.code == .depthLimitExceeded else {
                     throw Invariants.Violation(description: "tim-rest export failed with \(error)")
                 }
                 return
@@ -113,12 +116,6 @@ public enum FuzzChecks {
             guard let second = try? again.timRESTUTF8Bytes(), second == rest else {
                 throw Invariants.Violation(description: "tim-rest encoding is not a fixed point")
             }
-        } catch let error as IMWireError {
-            try Invariants.wellFormedError(error, inputCount: bytes.count)
-        } catch let violation as Invariants.Violation {
-            throw violation
-        } catch {
-            throw Invariants.Violation(description: "unexpected error \(error)")
         }
     }
 
