@@ -76,7 +76,10 @@ struct BinarySizer: FieldVisitor {
     }
 
     mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(IMWireError) {
-        for message in value { try visitMessage(message, field: field) }
+        // Through the buffer: elements are borrowed, not copied (a copy retains every field).
+        try value.withUnsafeBufferPointer { (messages) throws(IMWireError) in
+            for index in messages.indices { try visitMessage(messages[index], field: field) }
+        }
     }
 
     mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {
@@ -203,7 +206,9 @@ struct BinaryWriter: FieldVisitor {
     }
 
     mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) {
-        for message in value { visitMessage(message, field: field) }
+        value.withUnsafeBufferPointer { messages in
+            for index in messages.indices { visitMessage(messages[index], field: field) }
+        }
     }
 
     mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {
