@@ -101,11 +101,27 @@ package struct JSONWriter: FieldVisitor {
         var string = string
         string.withUTF8 { bytes in
             var runStart = 0
-            for index in 0..<bytes.count {
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                // Eight bytes at a time while none needs escaping (a quote, a backslash, a control).
+                while count - index >= 8 {
+                    let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                    let quotes = word ^ 0x2222_2222_2222_2222
+                    let backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                    let special = (quotes &- 0x0101_0101_0101_0101) & ~quotes
+                        | (backslashes &- 0x0101_0101_0101_0101) & ~backslashes
+                        | (word &- 0x2020_2020_2020_2020) & ~word
+                    if special & 0x8080_8080_8080_8080 != 0 { break }
+                    index += 8
+                }
+                guard index < count else { break }
                 let byte = bytes[index]
+                index += 1
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                runStart = index + 1
+                let escaped = index - 1
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<escaped]))
+                runStart = escaped + 1
                 output.append(UInt8(ascii: "\\"))
                 switch byte {
                 case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
@@ -126,8 +142,28 @@ package struct JSONWriter: FieldVisitor {
         output.append(UInt8(ascii: "\""))
     }
 
-    private mutating func writeDecimal<T: BinaryInteger>(_ value: T) {
-        output.append(contentsOf: value.description.utf8)
+    private mutating func writeDecimal(_ value: UInt64) {
+        // Digits straight into the output: `description` would build a String per number.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[23 - count] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
+                rest /= 10
+                count += 1
+            } while rest != 0
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+        }
+    }
+
+    private mutating func writeDecimal(_ value: Int32) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        writeDecimal(UInt64(value.magnitude))
+    }
+
+    private mutating func writeDecimal(_ value: UInt32) {
+        writeDecimal(UInt64(value))
     }
 
     private mutating func writeQuotedDecimal(_ value: UInt64) {
