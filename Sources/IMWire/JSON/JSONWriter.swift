@@ -43,9 +43,7 @@ package struct JSONWriter: FieldVisitor {
         if hasMember { output.append(UInt8(ascii: ",")) }
         hasMember = true
         if pretty { newline(indent: indent) }
-        if let field = schema.field(number: field) {
-            output.append(contentsOf: field.jsonKey)
-        }
+        output.append(contentsOf: schema.jsonKeyByNumber[field])
         if pretty { output.append(UInt8(ascii: " ")) }
     }
 

@@ -111,6 +111,9 @@ package final class MessageSchema: Sendable {
 
     /// `indexByNumber[n]` is the index in ``fields`` of field number `n`, or -1.
     package let indexByNumber: [Int]
+    /// `jsonKeyByNumber[n]` is `"jsonName":` of field number `n` as UTF-8 (empty if none), so the
+    /// JSON writer does not copy a whole ``FieldSchema`` per member.
+    package let jsonKeyByNumber: [[UInt8]]
 
     /// Every JSON name and proto name, concatenated, for ``fieldIndex(named:)``; and per name its
     /// start, length and field index. Flat and free of reference counting: key lookup is on the
@@ -124,6 +127,7 @@ package final class MessageSchema: Sendable {
         var table = [Int](repeating: -1, count: (fields.map(\.number).max() ?? 0) + 1)
         for (index, field) in fields.enumerated() { table[field.number] = index }
         indexByNumber = table
+        jsonKeyByNumber = table.map { $0 < 0 ? [] : fields[$0].jsonKey }
         var bytes: [UInt8] = []
         var names: [(start: Int, count: Int, field: Int)] = []
         for (index, field) in fields.enumerated() {
