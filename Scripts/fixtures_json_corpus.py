@@ -83,7 +83,7 @@ def python_parse(json_format, message_class, data, options, depth):
 
 def generate(doc, src_name, ctx):
     """Manifest entries for one json_corpus source. ctx provides: FixtureError, oracle, emit(rel, bytes),
-    names (a set shared with the other sources), parse_hex_lines, canonical_json, json_format."""
+    names (a set shared with the other sources), parse_hex_lines, canonical_json, json_format, check_case."""
     # json.loads and ParseDict recurse per nesting level; the deep cases need more than 1000 frames.
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
     error = ctx.FixtureError
@@ -91,19 +91,8 @@ def generate(doc, src_name, ctx):
     oracle = ctx.oracle
     entries = []
     for case in doc["cases"]:
-        name = case.get("name", "")
-        where = f"{src_name}:{name}"
-        if not NAME_RE.match(name):
-            raise error(f"{where}: name must be y_... or n_... in lower_snake_case")
-        if name in ctx.names:
-            raise error(f"{where}: duplicate name")
-        ctx.names.add(name)
-        extra = set(case) - CASE_KEYS
-        if extra:
-            raise error(f"{where}: unknown keys {sorted(extra)}")
-        description = case.get("description", "").strip()
-        if not description:
-            raise error(f"{where}: missing description")
+        name, where, description = ctx.check_case(
+            case, src_name, ctx.names, name_re=NAME_RE, name_rule="y_... or n_... in lower_snake_case", case_keys=CASE_KEYS)
         options = case.get("options", {})
         if set(options) - set(OPTIONS) or not all(v is True for v in options.values()):
             raise error(f"{where}: options may only set {OPTIONS} to true")

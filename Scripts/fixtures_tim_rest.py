@@ -117,24 +117,13 @@ def add_json_msg_key(msg, spec, where, ctx):
 
 def generate(doc, src_name, ctx):
     """Manifest entries for one tim-rest source. ctx provides: FixtureError, oracle, emit(rel, bytes),
-    names (a set shared with the other sources), parse_hex_lines, varint, canonical_json."""
+    names (a set shared with the other sources), parse_hex_lines, varint, canonical_json, check_case."""
     error = ctx.FixtureError
     oracle = ctx.oracle
     entries = []
     for case in doc["cases"]:
-        name = case.get("name", "")
-        where = f"{src_name}:{name}"
-        if not NAME_RE.match(name):
-            raise error(f"{where}: name is not lower_snake_case")
-        if name in ctx.names:
-            raise error(f"{where}: duplicate name")
-        ctx.names.add(name)
-        extra = set(case) - CASE_KEYS
-        if extra:
-            raise error(f"{where}: unknown keys {sorted(extra)}")
-        description = case.get("description", "").strip()
-        if not description:
-            raise error(f"{where}: missing description")
+        name, where, description = ctx.check_case(
+            case, src_name, ctx.names, name_re=NAME_RE, name_rule="lower_snake_case", case_keys=CASE_KEYS)
 
         if doc["kind"] == "tim_rest":
             if "error" in case or "path" in case:

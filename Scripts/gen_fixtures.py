@@ -142,6 +142,26 @@ class FixtureError(Exception):
 # Schema
 
 
+
+def check_case(case, src_name, names, name_re=None, name_rule="lower_snake_case", case_keys=None):
+    """The checks every source case gets: a well-formed, unique name, no unknown keys (when
+    `case_keys` is given) and a description. Returns (name, where, description)."""
+    name = case.get("name", "")
+    where = f"{src_name}:{name}"
+    if not (name_re or NAME_RE).match(name):
+        raise FixtureError(f"{where}: name is not {name_rule}")
+    if name in names:
+        raise FixtureError(f"{where}: duplicate name")
+    names.add(name)
+    if case_keys is not None:
+        extra = set(case) - case_keys
+        if extra:
+            raise FixtureError(f"{where}: unknown keys {sorted(extra)}")
+    description = case.get("description", "").strip()
+    if not description:
+        raise FixtureError(f"{where}: missing description")
+    return name, where, description
+
 def load_message_class():
     protoc = os.environ.get("PROTOC", "protoc")
     with tempfile.TemporaryDirectory() as tmp:
@@ -503,26 +523,17 @@ def generate(out_dir):
         if kind == fixtures_json_corpus.SOURCE_KIND:
             cases += fixtures_json_corpus.generate(doc, src.name, SimpleNamespace(
                 FixtureError=FixtureError, oracle=oracle, emit=emit, names=names, json_format=json_format,
-                parse_hex_lines=parse_hex_lines, canonical_json=canonical_json))
+                parse_hex_lines=parse_hex_lines, canonical_json=canonical_json, check_case=check_case))
             continue
         if kind in fixtures_tim_rest.SOURCE_KINDS:
             cases += fixtures_tim_rest.generate(doc, src.name, SimpleNamespace(
                 FixtureError=FixtureError, oracle=oracle, emit=emit, names=names, varint=varint,
-                parse_hex_lines=parse_hex_lines, canonical_json=canonical_json))
+                parse_hex_lines=parse_hex_lines, canonical_json=canonical_json, check_case=check_case))
             continue
         if kind not in KINDS:
             raise FixtureError(f"{src.name}: unknown kind {kind!r}")
         for case in doc["cases"]:
-            name = case["name"]
-            where = f"{src.name}:{name}"
-            if not NAME_RE.match(name):
-                raise FixtureError(f"{where}: name is not lower_snake_case")
-            if name in names:
-                raise FixtureError(f"{where}: duplicate name")
-            names.add(name)
-            description = case.get("description", "").strip()
-            if not description:
-                raise FixtureError(f"{where}: missing description")
+            name, where, description = check_case(case, src.name, names)
             entry = {"name": name, "category": category, "kind": kind, "description": description}
             raw = case_input(case, where)
 
