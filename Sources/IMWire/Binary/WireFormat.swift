@@ -20,7 +20,7 @@ enum WireType {
     }
 }
 
-enum Varint {
+package enum Varint {
     /// The highest field number protobuf allows, 2^29 - 1.
     static let maxFieldNumber = (1 << 29) - 1
 
@@ -37,4 +37,38 @@ enum Varint {
 
     @inline(__always)
     static func tagSize(_ field: Int) -> Int { size(UInt64(field) << 3) }
+
+    /// `value` as varint bytes.
+    package static func encode(_ value: UInt64) -> [UInt8] {
+        var value = value
+        var out: [UInt8] = []
+        while value >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        out.append(UInt8(value))
+        return out
+    }
+
+    /// Reads a varint of at most 10 bytes from `bytes[position..<end]`, advancing `position`;
+    /// `nil` when it runs past `end` or past 10 bytes. For the slow, checked readers outside the
+    /// decoder's hot path (inspector, unknown-field walkers).
+    package static func read<Bytes: RandomAccessCollection<UInt8>>(
+        _ bytes: Bytes, at position: inout Int, end: Int
+    ) -> UInt64? where Bytes.Index == Int {
+        var result: UInt64 = 0
+        var shift: UInt64 = 0
+        var index = position
+        while index < end, shift < 64 {
+            let byte = bytes[index]
+            index += 1
+            result |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 {
+                position = index
+                return result
+            }
+            shift += 7
+        }
+        return nil
+    }
 }

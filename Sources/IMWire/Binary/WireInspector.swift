@@ -18,17 +18,9 @@ public enum WireInspector {
         let bytes: [UInt8]
         var lines: [String] = []
 
-        // The bytes were validated by the decoder, so reads here cannot run out of bounds.
+        // The bytes were validated by the decoder, so every varint here is well formed.
         func varint(at position: inout Int) -> UInt64 {
-            var result: UInt64 = 0
-            var shift: UInt64 = 0
-            while true {
-                let byte = bytes[position]
-                position += 1
-                if shift < 64 { result |= UInt64(byte & 0x7F) << shift }
-                if byte < 0x80 { return result }
-                shift += 7
-            }
+            Varint.read(bytes, at: &position, end: bytes.count) ?? 0
         }
 
         mutating func walk(from start: Int, to end: Int, schema: MessageSchema?, indent: Int) {

@@ -1,15 +1,6 @@
 /// The few protobuf wire-format pieces the tim-rest fields kept in unknown fields need.
 enum TIMRESTWire {
-    static func varint(_ value: UInt64) -> [UInt8] {
-        var value = value
-        var out: [UInt8] = []
-        while value >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        out.append(UInt8(value))
-        return out
-    }
+    static func varint(_ value: UInt64) -> [UInt8] { Varint.encode(value) }
 
     /// A length prefix and `payload`.
     static func lengthDelimited(_ payload: [UInt8]) -> [UInt8] {
@@ -17,17 +8,9 @@ enum TIMRESTWire {
     }
 
     static func readVarint(_ bytes: ArraySlice<UInt8>) -> (value: UInt64, rest: ArraySlice<UInt8>)? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        var index = bytes.startIndex
-        while index < bytes.endIndex, shift < 64 {
-            let byte = bytes[index]
-            value |= UInt64(byte & 0x7F) << shift
-            index += 1
-            if byte & 0x80 == 0 { return (value, bytes[index...]) }
-            shift += 7
-        }
-        return nil
+        var position = bytes.startIndex
+        guard let value = Varint.read(bytes, at: &position, end: bytes.endIndex) else { return nil }
+        return (value, bytes[position...])
     }
 
     /// One field at the start of `bytes`: its number, wire type, payload (a string's bytes, a

@@ -68,16 +68,7 @@ package enum UnknownFieldStripper {
         let end: Int
 
         mutating func varint() -> UInt64? {
-            var result: UInt64 = 0
-            var shift: UInt64 = 0
-            while position < end, shift < 70 {
-                let byte = bytes[position]
-                position += 1
-                result |= UInt64(byte & 0x7F) << shift
-                if byte & 0x80 == 0 { return result }
-                shift += 7
-            }
-            return nil
+            Varint.read(bytes, at: &position, end: end)
         }
 
         /// Skips the value of a field whose tag was just read; a group up to its end tag.
