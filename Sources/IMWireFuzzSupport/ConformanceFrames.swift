@@ -31,13 +31,7 @@ extension FuzzChecks {
         // Read back what the testee wrote: a sequence of complete frames, each a ConformanceResponse.
         fflush(output)
         rewind(output)
-        var written: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, output)
-            if count <= 0 { break }
-            written += chunk[0..<count]
-        }
+        let written = FuzzMain.readAll(output)
         var offset = 0
         while offset < written.count {
             guard written.count - offset >= 4 else { throw Invariants.Violation(description: "a truncated response prefix") }

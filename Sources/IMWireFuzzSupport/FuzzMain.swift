@@ -20,6 +20,18 @@ public enum FuzzMain {
         return 0
     }
 
+    /// Everything left in `file`.
+    package static func readAll(_ file: UnsafeMutablePointer<FILE>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count <= 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return bytes
+    }
+
     /// Replays files: prints one line per file and exits 1 if any violates an invariant.
     public static func replay(arguments: [String], _ check: ([UInt8]) throws(Invariants.Violation) -> Void) -> Never {
         var failed = false
@@ -29,13 +41,7 @@ public enum FuzzMain {
                 failed = true
                 continue
             }
-            var bytes: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = fread(&buffer, 1, buffer.count, file)
-                if count <= 0 { break }
-                bytes += buffer[0..<count]
-            }
+            let bytes = readAll(file)
             fclose(file)
             do {
                 try check(bytes)

@@ -138,13 +138,8 @@ package struct JSONReader: FieldDecoder {
             // is a quote, a backslash or a control character.
             while at - start >= 16, count - at >= 8 {
                 let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
-                let quotes = word ^ 0x2222_2222_2222_2222
-                let backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
-                let special = (quotes &- 0x0101_0101_0101_0101) & ~quotes
-                    | (backslashes &- 0x0101_0101_0101_0101) & ~backslashes
-                    | (word &- 0x2020_2020_2020_2020) & ~word
-                if special & 0x8080_8080_8080_8080 != 0 { break }
-                nonASCII |= UInt8(truncatingIfNeeded: (word & 0x8080_8080_8080_8080) >> 56) | (word & 0x8080_8080_8080_8080 != 0 ? 0x80 : 0)
+                if JSONWriter.mayNeedEscaping(word) { break }
+                if word & 0x8080_8080_8080_8080 != 0 { nonASCII = 0x80 }
                 at += 8
             }
             guard at < count else { break }
