@@ -91,7 +91,7 @@ def generate(doc, src_name, ctx):
     oracle = ctx.oracle
     entries = []
     for case in doc["cases"]:
-        name, where, description = ctx.check_case(
+        name, where, description, level = ctx.check_case(
             case, src_name, ctx.names, name_re=NAME_RE, name_rule="y_... or n_... in lower_snake_case", case_keys=CASE_KEYS)
         options = case.get("options", {})
         if set(options) - set(OPTIONS) or not all(v is True for v in options.values()):
@@ -107,7 +107,7 @@ def generate(doc, src_name, ctx):
             raise error(f"{where}: python_note goes with (and only with) a python_* flag")
 
         kind = ACCEPT if name.startswith("y_") else REJECT
-        entry = {"name": name, "category": doc["category"], "kind": kind, "description": description}
+        entry = {"name": name, "category": doc["category"], "kind": kind, "description": description, **level}
         entry["input"] = ctx.emit(f"{OUTPUT_DIR}/{name}.input.json", data)
         if options:
             entry["options"] = dict(sorted(options.items()))

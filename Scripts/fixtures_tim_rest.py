@@ -122,7 +122,7 @@ def generate(doc, src_name, ctx):
     oracle = ctx.oracle
     entries = []
     for case in doc["cases"]:
-        name, where, description = ctx.check_case(
+        name, where, description, level = ctx.check_case(
             case, src_name, ctx.names, name_re=NAME_RE, name_rule="lower_snake_case", case_keys=CASE_KEYS)
 
         if doc["kind"] == "tim_rest":
@@ -160,7 +160,7 @@ def generate(doc, src_name, ctx):
             again, err = oracle.parse(binpb)
             if err is None and again.SerializeToString(deterministic=True) != msg.SerializeToString(deterministic=True):
                 raise error(f"{where}: canonical binary does not round-trip")
-            entry = {"name": name, "category": doc["category"], "kind": ACCEPT, "description": description}
+            entry = {"name": name, "category": doc["category"], "kind": ACCEPT, "description": description, **level}
             entry["input"] = ctx.emit(f"{OUTPUT_DIR}/{name}.input.json", data)
             entry["json"] = ctx.emit(f"{OUTPUT_DIR}/{name}.json", js)
             entry["binpb"] = ctx.emit(f"{OUTPUT_DIR}/{name}.binpb", binpb)
@@ -183,14 +183,14 @@ def generate(doc, src_name, ctx):
                     raise error(f"{where}: give a REST input (decode reject) or a message (export reject), not both")
                 msg = oracle.from_json(case["message"], where, MAX_DEPTH)
                 binpb, reordered = oracle.canonical_binary(msg, where)
-                entry = {"name": name, "category": doc["category"], "kind": ENCODE_REJECT, "description": description}
+                entry = {"name": name, "category": doc["category"], "kind": ENCODE_REJECT, "description": description, **level}
                 entry["json"] = ctx.emit(f"{OUTPUT_DIR}/{name}.json", ctx.canonical_json(msg, where))
                 entry["binpb"] = ctx.emit(f"{OUTPUT_DIR}/{name}.binpb", binpb)
                 if reordered:
                     entry["python_map_order_differs"] = True
             else:
                 data, _ = build_input(case, where, ctx)
-                entry = {"name": name, "category": doc["category"], "kind": DECODE_REJECT, "description": description}
+                entry = {"name": name, "category": doc["category"], "kind": DECODE_REJECT, "description": description, **level}
                 entry["input"] = ctx.emit(f"{OUTPUT_DIR}/{name}.input.json", data)
             entry["error"] = code
             entry["error_path"] = case["path"]

@@ -77,7 +77,6 @@ ERROR_CODES = (
     "varint_too_long",
     "invalid_field_number",
     "invalid_wire_type",
-    "group_on_known_field",
     "malformed_group",
     "length_out_of_bounds",
     "invalid_utf8",
@@ -145,7 +144,11 @@ class FixtureError(Exception):
 
 def check_case(case, src_name, names, name_re=None, name_rule="lower_snake_case", case_keys=None):
     """The checks every source case gets: a well-formed, unique name, no unknown keys (when
-    `case_keys` is given) and a description. Returns (name, where, description)."""
+    `case_keys` is given; "recommended" is always allowed) and a description. Returns (name, where,
+    description, level): `level` is the manifest keys of the case's conformance level, {} for
+    Required (the default) or {"level": "recommended", "level_note": WHY} when the source says
+    "recommended": WHY -- the case pins one of IMWire's own choices that a correct proto3 runtime
+    may make differently (Docs/conformance.md, "Levels")."""
     name = case.get("name", "")
     where = f"{src_name}:{name}"
     if not (name_re or NAME_RE).match(name):
@@ -154,13 +157,19 @@ def check_case(case, src_name, names, name_re=None, name_rule="lower_snake_case"
         raise FixtureError(f"{where}: duplicate name")
     names.add(name)
     if case_keys is not None:
-        extra = set(case) - case_keys
+        extra = set(case) - case_keys - {"recommended"}
         if extra:
             raise FixtureError(f"{where}: unknown keys {sorted(extra)}")
     description = case.get("description", "").strip()
     if not description:
         raise FixtureError(f"{where}: missing description")
-    return name, where, description
+    level = {}
+    if "recommended" in case:
+        why = case["recommended"]
+        if not isinstance(why, str) or not why.strip():
+            raise FixtureError(f"{where}: \"recommended\" takes the reason, a non-empty string")
+        level = {"level": "recommended", "level_note": why.strip()}
+    return name, where, description, level
 
 def load_message_class():
     protoc = os.environ.get("PROTOC", "protoc")
@@ -226,6 +235,17 @@ def varint(v):
 
 def ld(field, payload):
     return varint(field << 3 | 2) + varint(len(payload)) + payload
+
+
+def recipe_json(spec, where):
+    """The proto3 JSON of the message a nested_merger recipe builds, for messages nested deeper than
+    upb's binary parser admits: json_format.Parse takes a depth limit, so Python can still read the
+    message (from JSON) and serialise it, and its bytes are checked against the recipe's."""
+    if spec.get("type") != "nested_merger":
+        raise FixtureError(f"{where}: only nested_merger recipes have a JSON form")
+    layers = spec["layers"]
+    return ('{"elems":[{"merger":{"messages":[' * layers + '{"elems":[{"text":{"text":"x"}}]}'
+            + ']}}]}' * layers)
 
 
 def build_recipe(spec, where):
@@ -533,11 +553,33 @@ def generate(out_dir):
         if kind not in KINDS:
             raise FixtureError(f"{src.name}: unknown kind {kind!r}")
         for case in doc["cases"]:
-            name, where, description = check_case(case, src.name, names)
-            entry = {"name": name, "category": category, "kind": kind, "description": description}
+            name, where, description, level = check_case(case, src.name, names)
+            entry = {"name": name, "category": category, "kind": kind, "description": description, **level}
             raw = case_input(case, where)
 
-            if kind == "valid":
+            python_rejects = bool(case.get("python_rejects", False))
+            if kind == "valid" and python_rejects:
+                # Deeper than upb's binary parser admits (100 levels): the message comes from the
+                # recipe's JSON form, read with a raised depth limit, and upb's serialisation of it
+                # must be the recipe's bytes exactly; upb cannot read the bytes back.
+                if "recipe" not in case:
+                    raise FixtureError(f"{where}: python_rejects valid cases are built by a recipe")
+                if oracle.parse(raw)[1] is None:
+                    raise FixtureError(f"{where}: marked python_rejects but Python accepts it")
+                msg = json_format.Parse(recipe_json(case["recipe"], where), oracle.Message(),
+                                        max_recursion_depth=LIMIT_MAX_DEPTH)
+                binpb, reordered = oracle.canonical_binary(msg, where)
+                if binpb != raw or reordered:
+                    raise FixtureError(f"{where}: the recipe's bytes are not upb's canonical serialisation")
+                js = canonical_json(msg, where)
+                back = json_format.Parse(js.decode("utf-8"), oracle.Message(), max_recursion_depth=LIMIT_MAX_DEPTH)
+                if back.SerializeToString(deterministic=True) != binpb:
+                    raise FixtureError(f"{where}: canonical JSON does not round-trip")
+                entry["binpb"] = emit(f"valid/{name}.binpb", binpb)
+                entry["json"] = emit(f"valid/{name}.json", js)
+                entry["has_unknown_fields"] = False
+                entry["python_rejects"] = True
+            elif kind == "valid":
                 if raw is None:
                     msg = oracle.from_json(case["message"], where)
                 else:
@@ -580,7 +622,6 @@ def generate(out_dir):
                     raise FixtureError(f"{where}: noncanonical cases need expected_message")
                 expected = oracle.from_json(case["expected_message"], where)
                 msg, err = oracle.parse(raw)
-                python_rejects = bool(case.get("python_rejects", False))
                 if python_rejects:
                     if msg is not None:
                         raise FixtureError(f"{where}: marked python_rejects but Python accepts it")
@@ -630,7 +671,6 @@ def generate(out_dir):
                 # upb's binary parser stops at 100 message levels; deeper limit messages are
                 # flagged like the noncanonical inputs it refuses.
                 again, err = oracle.parse(binpb)
-                python_rejects = bool(case.get("python_rejects", False))
                 if python_rejects != (err is not None):
                     raise FixtureError(f"{where}: python_rejects is {python_rejects} but upb says {err or 'ok'}")
                 if again is not None and again.SerializeToString(deterministic=True) != msg.SerializeToString(

@@ -15,7 +15,6 @@ public struct IMWireError: Error, Hashable, Sendable, CustomStringConvertible {
             case varintTooLong = "varint_too_long"
             case invalidFieldNumber = "invalid_field_number"
             case invalidWireType = "invalid_wire_type"
-            case groupOnKnownField = "group_on_known_field"
             case malformedGroup = "malformed_group"
             case lengthOutOfBounds = "length_out_of_bounds"
             case invalidUTF8 = "invalid_utf8"
@@ -46,8 +45,6 @@ public struct IMWireError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidFieldNumber = Code(.invalidFieldNumber)
         /// A tag carries wire type 6 or 7, which protobuf does not define.
         public static let invalidWireType = Code(.invalidWireType)
-        /// A field of the schema arrives with the (deprecated) group wire type 3.
-        public static let groupOnKnownField = Code(.groupOnKnownField)
         /// An end-group tag without a matching start, with another field number, or a group that is
         /// never closed before its enclosing message ends.
         public static let malformedGroup = Code(.malformedGroup)
@@ -98,7 +95,7 @@ public struct IMWireError: Error, Hashable, Sendable, CustomStringConvertible {
 
         /// Every code this version of the library can produce, in a stable order.
         public static let all: [Code] = [
-            .truncated, .varintTooLong, .invalidFieldNumber, .invalidWireType, .groupOnKnownField,
+            .truncated, .varintTooLong, .invalidFieldNumber, .invalidWireType,
             .malformedGroup, .lengthOutOfBounds, .invalidUTF8, .depthLimitExceeded, .inputTooLarge,
             .jsonSyntax, .duplicateKey, .oneofConflict, .unknownField, .invalidEscape, .invalidNumber,
             .numberOutOfRange, .invalidBase64, .invalidValue, .missingField, .unknownMsgType,

@@ -55,7 +55,7 @@ package struct BinaryDecoder: FieldDecoder {
             let tagStart = position
             try readTag()
             if wireType == WireType.endGroup {
-                throw strayEndGroup(at: tagStart, knownField: M.schema.field(number: fieldNumber) != nil)
+                throw strayEndGroup(at: tagStart)
             }
             if try !message.decodeField(number: fieldNumber, from: &self) {
                 try skipField()
@@ -160,6 +160,14 @@ package struct BinaryDecoder: FieldDecoder {
                 reason: "tag at offset \(start) has field number \(number); valid numbers are 1...\(Varint.maxFieldNumber)",
                 offset: start)
         }
+        // A tag is a 32-bit varint: at most 5 bytes, even when the extra bytes are only padding
+        // (C++, upb and Google's Required BadTag_OverlongVarint reject longer ones).
+        guard position - start <= 5 else {
+            throw IMWireError(
+                code: .varintTooLong,
+                reason: "tag at offset \(start) takes \(position - start) bytes; a tag is at most 5",
+                offset: start)
+        }
         guard type <= 5 else {
             throw IMWireError(
                 code: .invalidWireType,
@@ -199,32 +207,18 @@ package struct BinaryDecoder: FieldDecoder {
             offset: offset)
     }
 
-    /// An end-group tag outside any group: on a schema field it is a group on a known field
-    /// (SPEC §2.1 rejects wire types 3 and 4 there), elsewhere a malformed group.
-    private func strayEndGroup(at offset: Int, knownField: Bool) -> IMWireError {
-        if knownField {
-            return IMWireError(
-                code: .groupOnKnownField,
-                reason: "field \(fieldNumber) is in the schema but arrives as an end-group tag (wire type 4)",
-                offset: offset)
-        }
-        return IMWireError(
+    /// An end-group tag outside any group: malformed, whether or not the schema knows the number.
+    private func strayEndGroup(at offset: Int) -> IMWireError {
+        IMWireError(
             code: .malformedGroup,
             reason: "end-group tag for field \(fieldNumber) without a matching start-group",
             offset: offset)
     }
 
-    /// For a known field whose wire type does not fit: a group is an error (SPEC §2.1); anything
-    /// else is left unconsumed to be kept as an unknown field, as conforming parsers do.
-    private func mismatch() throws(IMWireError) -> Bool {
-        if wireType == WireType.startGroup {
-            throw IMWireError(
-                code: .groupOnKnownField,
-                reason: "field \(fieldNumber) is in the schema but arrives as a group (wire type 3)",
-                offset: position)
-        }
-        return false
-    }
+    /// For a known field whose wire type does not fit (a start-group tag included): the field is left
+    /// unconsumed, to be kept as an unknown field, as C++, Java, Go and upb do.
+    @inline(__always)
+    private func mismatch() -> Bool { false }
 
     // MARK: - Skipping unknown fields
 
@@ -285,7 +279,7 @@ package struct BinaryDecoder: FieldDecoder {
     // MARK: - FieldDecoder
 
     package mutating func decodeString(_ value: inout String) throws(IMWireError) -> Bool {
-        guard wireType == WireType.lengthDelimited else { return try mismatch() }
+        guard wireType == WireType.lengthDelimited else { return mismatch() }
         value = try readString()
         return true
     }
@@ -307,7 +301,7 @@ package struct BinaryDecoder: FieldDecoder {
     }
 
     package mutating func decodeBytes(_ value: inout [UInt8]) throws(IMWireError) -> Bool {
-        guard wireType == WireType.lengthDelimited else { return try mismatch() }
+        guard wireType == WireType.lengthDelimited else { return mismatch() }
         let length = try readLength()
         value = Array(UnsafeBufferPointer(start: base + position, count: length))
         position += length
@@ -315,43 +309,43 @@ package struct BinaryDecoder: FieldDecoder {
     }
 
     package mutating func decodeUInt64(_ value: inout UInt64) throws(IMWireError) -> Bool {
-        guard wireType == WireType.varint else { return try mismatch() }
+        guard wireType == WireType.varint else { return mismatch() }
         value = try readVarint()
         return true
     }
 
     package mutating func decodeUInt32(_ value: inout UInt32) throws(IMWireError) -> Bool {
-        guard wireType == WireType.varint else { return try mismatch() }
+        guard wireType == WireType.varint else { return mismatch() }
         value = UInt32(truncatingIfNeeded: try readVarint())
         return true
     }
 
     package mutating func decodeInt32(_ value: inout Int32) throws(IMWireError) -> Bool {
-        guard wireType == WireType.varint else { return try mismatch() }
+        guard wireType == WireType.varint else { return mismatch() }
         value = Int32(truncatingIfNeeded: try readVarint())
         return true
     }
 
     package mutating func decodeBool(_ value: inout Bool) throws(IMWireError) -> Bool {
-        guard wireType == WireType.varint else { return try mismatch() }
+        guard wireType == WireType.varint else { return mismatch() }
         value = try readVarint() != 0
         return true
     }
 
     package mutating func decodeDouble(_ value: inout Double) throws(IMWireError) -> Bool {
-        guard wireType == WireType.fixed64 else { return try mismatch() }
+        guard wireType == WireType.fixed64 else { return mismatch() }
         value = Double(bitPattern: try readFixed64())
         return true
     }
 
     package mutating func decodeEnum<E: ProtoEnum>(_ value: inout E) throws(IMWireError) -> Bool {
-        guard wireType == WireType.varint else { return try mismatch() }
+        guard wireType == WireType.varint else { return mismatch() }
         value = E(rawValue: Int32(truncatingIfNeeded: try readVarint()))
         return true
     }
 
     package mutating func decodeMessage<M: ProtoMessage>(_ value: inout M) throws(IMWireError) -> Bool {
-        guard wireType == WireType.lengthDelimited else { return try mismatch() }
+        guard wireType == WireType.lengthDelimited else { return mismatch() }
         let outerEnd = try enterSubmessage()
         try decodeBody(&value)
         leaveSubmessage(restoring: outerEnd)
@@ -359,13 +353,13 @@ package struct BinaryDecoder: FieldDecoder {
     }
 
     package mutating func decodeRepeatedString(_ value: inout [String]) throws(IMWireError) -> Bool {
-        guard wireType == WireType.lengthDelimited else { return try mismatch() }
+        guard wireType == WireType.lengthDelimited else { return mismatch() }
         value.append(try readString())
         return true
     }
 
     package mutating func decodeRepeatedMessage<M: ProtoMessage>(_ value: inout [M]) throws(IMWireError) -> Bool {
-        guard wireType == WireType.lengthDelimited else { return try mismatch() }
+        guard wireType == WireType.lengthDelimited else { return mismatch() }
         // Decode in place: no copy of a (possibly large) message on the stack per nesting level.
         value.append(M())
         let outerEnd = try enterSubmessage()
@@ -375,7 +369,7 @@ package struct BinaryDecoder: FieldDecoder {
     }
 
     package mutating func decodeStringToBytesMap(_ value: inout StringBytesMap) throws(IMWireError) -> Bool {
-        guard wireType == WireType.lengthDelimited else { return try mismatch() }
+        guard wireType == WireType.lengthDelimited else { return mismatch() }
         var key = ""
         var bytes: [UInt8] = []
         let outerEnd = try enterSubmessage()
@@ -383,7 +377,7 @@ package struct BinaryDecoder: FieldDecoder {
             let tagStart = position
             try readTag()
             if wireType == WireType.endGroup {
-                throw strayEndGroup(at: tagStart, knownField: fieldNumber == 1 || fieldNumber == 2)
+                throw strayEndGroup(at: tagStart)
             }
             // A map entry is a message {key = 1; value = 2}; anything else in it is dropped.
             let consumed: Bool

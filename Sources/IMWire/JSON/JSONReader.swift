@@ -403,7 +403,7 @@ package struct JSONReader: FieldDecoder {
     private struct ObjectState {
         /// Bit i: field index i has been given (a key, possibly `null`).
         var seen: UInt64 = 0
-        /// Bit i: field index i, a oneof member, has been given.
+        /// Bit i: field index i, a oneof member, has been given a value (not `null`).
         var oneofMembers: UInt64 = 0
         /// Unknown keys skipped so far (only with ignoreUnknownFields), for duplicate detection.
         var unknownKeys: Set<[UInt8]> = []
@@ -494,8 +494,10 @@ package struct JSONReader: FieldDecoder {
             throw IMWireError(code: .duplicateKey, reason: "field \(field.name) appears twice (key at offset \(keyOffset))", offset: keyOffset)
         }
         state.seen |= bit
+        // `null` leaves a field unset, a oneof member too: `{"receiver": null, "groupId": "g"}`
+        // sets only the group (Google's Required OneofFieldNullFirst / NullSecond).
+        if try consumeNull() { return .handled }
         if let oneof = field.oneof {
-            // A member given as null counts too, as in Python's json_format.
             var others = state.oneofMembers
             while others != 0 {
                 let other = schema.fields[others.trailingZeroBitCount]
@@ -509,7 +511,6 @@ package struct JSONReader: FieldDecoder {
             }
             state.oneofMembers |= bit
         }
-        if try consumeNull() { return .handled }
         fieldName = field.name
         return .field(number: field.number)
     }

@@ -21,6 +21,9 @@ enum ProtobufCKnownDifferences {
         "unknown_group_empty": noGroups,
         "unknown_group_nested_90": noGroups,
         "unknown_group_top": noGroups,
+        "unknown_group_on_known_field_elem_text": noGroups,
+        "unknown_group_on_known_field_message_elems": noGroups,
+        "unknown_group_on_known_field_message_msg_id": noGroups,
         "wrong_wire_type_text_as_varint": "(d) refuses a known field with another wire type",
         "wrong_wire_type_top": "(d) refuses a known field with another wire type",
     ]
@@ -28,6 +31,7 @@ enum ProtobufCKnownDifferences {
     /// Invalid fixtures that protobuf-c accepts although IMWire (and the spec) reject them.
     static let invalidFixtures: [String: String] = [
         "field_number_2_pow_29": "(l) accepts field numbers from 2^29 to 2^32 - 1 as unknown",
+        "field_number_tag_above_32_bits": "(l) accepts a 5-byte tag above 2^32 - 1 as an unknown field",
         "utf8_above_max_code_point": noUTF8Check,
         "utf8_byte_ff": noUTF8Check,
         "utf8_five_byte_sequence": noUTF8Check,
