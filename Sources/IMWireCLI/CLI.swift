@@ -126,6 +126,7 @@ struct IMWireCommand: ParsableCommand {
         commandName: "imwire",
         abstract: "Convert, validate and inspect IMWire instant messages (imwire.v1.Message), and run the conformance suite.",
         discussion: "Exit status: 0 success, 1 decode/validation/serialize error (one line on stderr), 2 usage error.",
+        version: IMWireVersion.current,
         subcommands: [
             ConvertCommand.self, InspectCommand.self, ValidateCommand.self, ConformanceCommand.self, TesteeCommand.self,
         ]

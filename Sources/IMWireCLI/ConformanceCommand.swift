@@ -6,12 +6,14 @@ import IMWireConformance
 struct ConformanceCommand: IMWireSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance",
-        abstract: "Run the conformance suite (every fixture of Fixtures/manifest.json) against a testee.",
+        abstract: "Run the conformance suite against a testee (the built-in Swift codec by default).",
         discussion: """
-            Prints one line per failure, then `N passed, N failed, N skipped`. Exit status: 0 when nothing \
-            failed unexpectedly, 1 on any unexpected failure or on an expected failure that now passes, 2 on a \
-            usage error (no fixtures, a malformed expected-failure file). Without --testee, the built-in Swift \
-            codec is tested in-process.
+            Prints one line per failure (FAIL) and per Recommended failure (WARN), the counts of each level, \
+            then `N passed, N failed, N skipped` for the levels that are enforced: Required, and Recommended \
+            with --enforce-recommended. Exit status: 0 when nothing enforced failed unexpectedly, 1 on any \
+            unexpected failure or on an expected failure that now passes, 2 on a usage error (unreadable \
+            fixtures, a malformed expected-failure file). The fixtures this binary was built with are used \
+            unless --fixtures names a directory. Docs/conformance.md is the guide for implementers.
             """
     )
 
@@ -21,9 +23,12 @@ struct ConformanceCommand: IMWireSubcommand {
     var testee: String?
 
     @Option(help: ArgumentHelp(
-        "Fixtures directory holding manifest.json (default: ./Fixtures, else the nearest parent's Fixtures).",
+        "Fixtures directory holding manifest.json (default: the fixtures built into this binary).",
         valueName: "DIR"))
     var fixtures: String?
+
+    @Flag(help: "Fail the run on Recommended failures too (by default they are printed as warnings).")
+    var enforceRecommended = false
 
     @Option(help: ArgumentHelp("The testee's expected failures: `PATTERN  # reason` per line.", valueName: "FILE"))
     var expectedFailures: String?
@@ -46,15 +51,15 @@ struct ConformanceCommand: IMWireSubcommand {
     func execute(input: CLIInput, output: inout CLIOutput) throws {
         let results: ConformanceResults
         do {
-            guard let directory = fixtures ?? FixtureManifest.findDirectory() else {
-                throw ConformanceSetupError("no Fixtures/manifest.json in the current directory or its parents; pass --fixtures DIR")
-            }
-            let suite = try ConformanceSuite.load(fixturesDirectory: directory)
+            let manifest = try fixtures.map { (directory) throws(ConformanceSetupError) in
+                try FixtureManifest.load(directory: directory)
+            } ?? FixtureManifest.embedded()
+            let suite = try ConformanceSuite.derive(from: manifest)
             var runner = ConformanceRunner(
                 cases: suite.cases,
                 expectedFailures: try expectedFailures.map { (path) throws(ConformanceSetupError) in try ExpectedFailureList.load(path: path) },
                 timeout: .milliseconds(Int64((timeout * 1000).rounded())),
-                notes: suite.notes)
+                notes: suite.notes, enforceRecommended: enforceRecommended)
             var patterns: [TestNamePattern] = []
             for text in filter { patterns.append(try TestNamePattern(text, matchesPrefix: true)) }
             runner.filter(patterns)

@@ -12,6 +12,8 @@ on every request):
   --mode huge-length answer with a length prefix of 0xfffffff0 bytes
   --mode truncate    write half of the real answer's frame, then exit
   --mode trailing    write the real answer, then 3 stray bytes
+  --mode non-utf8    answer with a well-framed parse_error whose text is not UTF-8 (a healthy
+                     testee that quotes raw input in its error, as C++'s JSON parser does)
 
     broken_testee.py --mode crash --at Required.BinaryInput.elem_text_all_fields.BinaryOutput -- imwire testee
 
@@ -54,7 +56,8 @@ def test_name(frame):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--mode", required=True,
-                        choices=["crash", "exit", "hang", "garbage", "huge-length", "truncate", "trailing"])
+                        choices=["crash", "exit", "hang", "garbage", "huge-length", "truncate", "trailing",
+                                 "non-utf8"])
     parser.add_argument("--at", required=True, help="test name to misbehave on, or * for every request")
     parser.add_argument("inner", nargs=argparse.REMAINDER, help="-- the working testee's command")
     args = parser.parse_args()
@@ -83,6 +86,13 @@ def main():
                 time.sleep(60)
         if broken and args.mode == "garbage":
             stdout.write(struct.pack("<I", 3) + b"\xff\xff\xff")
+            stdout.flush()
+            continue
+        if broken and args.mode == "non-utf8":
+            # ConformanceResponse { parse_error (1): "bad input: \xff\xfe" }
+            text = b"bad input: \xff\xfe"
+            body = bytes([0x0A, len(text)]) + text
+            stdout.write(struct.pack("<I", len(body)) + body)
             stdout.flush()
             continue
         if broken and args.mode == "huge-length":

@@ -14,20 +14,49 @@ import Testing
         let names = cases.map(\.name)
         #expect(Set(names).count == names.count, "test names are unique")
         #expect(names.allSatisfy { $0.split(separator: ".").count == 4 })
+        #expect(ConformanceSupport.suite.notes.isEmpty, "every manifest case runs: \(ConformanceSupport.suite.notes)")
         for fixture in Fixtures.cases(kind: "valid") {
             for name in ["BinaryInput.\(fixture.name).BinaryOutput", "BinaryInput.\(fixture.name).JsonOutput",
                          "JsonInput.\(fixture.name).BinaryOutput", "JsonInput.\(fixture.name).JsonOutput"] {
-                #expect(names.contains("Required.\(name)"))
+                #expect(names.contains("\(fixture.level).\(name)"))
             }
+            // Canonical bytes are IMWire's own form: Recommended, whatever the case's level.
+            #expect(names.contains("Recommended.BinaryInput.\(fixture.name).CanonicalBinaryOutput"))
+            #expect(names.contains("Recommended.JsonInput.\(fixture.name).CanonicalBinaryOutput"))
         }
         for fixture in Fixtures.cases(kind: "invalid_binary") {
-            #expect(names.contains("Required.BinaryInput.\(fixture.name).ParseError"))
+            #expect(names.contains("\(fixture.level).BinaryInput.\(fixture.name).ParseError"))
             #expect(names.contains("Recommended.BinaryInput.\(fixture.name).ParseErrorCode"))
         }
         for fixture in Fixtures.cases(kind: "limit") {
             let test = cases.first { $0.name == "Required.BinaryInput.\(fixture.name).Validation" }
             #expect(test?.request.validationProfile == fixture.fields["profile"])
         }
+        // Exactly the cases whose options ignore unknown fields say so in the request.
+        let ignoring = Set(Fixtures.all.filter { $0.lists["options"] == ["ignore_unknown_fields"] }.map(\.name))
+        #expect(ignoring.count == 14)
+        #expect(Set(cases.filter { $0.request.jsonIgnoreUnknownFields }.map(\.fixture)) == ignoring)
+    }
+
+    /// The level comes from the manifest, and every Recommended case says why.
+    @Test func recommendedCasesCarryTheirReason() {
+        let recommended = Fixtures.all.filter { $0.level == "Recommended" }
+        #expect(recommended.count > 50)
+        for fixture in recommended {
+            #expect(!(fixture.fields["level_note"] ?? "").isEmpty, "\(fixture.name) has no level_note")
+        }
+        let names = Set(ConformanceSupport.suite.cases.map(\.name))
+        #expect(names.contains("Recommended.BinaryInput.depth_merger_200_layers.ParseError"))
+        #expect(names.contains("Recommended.JsonInput.n_trailing_comma_object.ParseError"))
+        #expect(names.contains("Required.BinaryInput.merger_nested_100_layers.BinaryOutput"))
+        #expect(names.contains("Required.JsonInput.y_oneof_first_member_null.BinaryOutput"))
+    }
+
+    /// Cases whose manifest options ignore unknown fields send `json_ignore_unknown_fields`.
+    @Test func casesThatIgnoreUnknownFieldsSayItInTheRequest() throws {
+        let cases = ConformanceSupport.suite.cases.filter { $0.fixture == "y_unknown_fields_ignored" }
+        #expect(cases.count == 3)
+        #expect(cases.allSatisfy { $0.request.jsonIgnoreUnknownFields })
     }
 
     /// JSON cannot carry unknown fields, so `JsonInput.*.BinaryOutput` of such a case expects the
@@ -86,7 +115,8 @@ import Testing
         #expect(results.expectedFailureCount == 1)
         #expect(results.passedCount == 3, "the wildcard entry still fails somewhere, so its passing matches just pass")
         let report = ConformanceReport.text(results)
-        #expect(report.hasSuffix("expected failures: 1 (list.txt)\nran in \(report.split(separator: "\n").dropLast().last!.dropFirst(7))\n3 passed, 0 failed, 0 skipped\n"))
+        #expect(report.contains("expected failures: 1 (list.txt)\nRequired: 3 passed, 0 failed, 1 expected failures, 0 skipped\n"))
+        #expect(report.hasSuffix("\n3 passed, 0 failed, 0 skipped\n"))
     }
 
     @Test func expectedFailureThatPassesFailsTheRun() throws {
@@ -194,5 +224,40 @@ import Testing
         #expect(noFixtures.status == 2)
         let badFilter = CLI.run(arguments: ["conformance", "--fixtures", fixtures, "--filter", "Required.NoSuchInput"], io: .standard)
         #expect(badFilter.status == 2)
+    }
+
+    /// The built binary carries its fixtures: run from a directory with no Fixtures/ anywhere above
+    /// it, it runs the whole suite, the same cases as the checkout's fixtures give.
+    @Test func builtBinaryRunsTheSuiteFromAnyDirectory() throws {
+        let imwire = try #require(ConformanceSupport.product("imwire"), "build the package first (swift build)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imwire-anywhere-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A copy of the binary alone, as a user would copy it.
+        let copy = directory.appendingPathComponent("imwire").path
+        try FileManager.default.copyItem(atPath: imwire, toPath: copy)
+        let run = try ConformanceSupport.shell("cd \(ConformanceSupport.shellQuoted(directory.path)) && ./imwire conformance > report.txt")
+        #expect(run.status == 0, "\(run.stderr)")
+        let report = String(decoding: FileManager.default.contents(atPath: directory.appendingPathComponent("report.txt").path) ?? Data(), as: UTF8.self)
+        let cases = ConformanceSupport.suite.cases
+        #expect(report.hasPrefix("imwire conformance: \(cases.count) cases against the built-in Swift codec"))
+        #expect(report.hasSuffix("\(cases.count { $0.level == .required }) passed, 0 failed, 0 skipped\n"), "\(report)")
+        let version = try ConformanceSupport.shell("\(ConformanceSupport.shellQuoted(copy)) --version > \(ConformanceSupport.shellQuoted(directory.path))/version.txt")
+        #expect(version.status == 0)
+        let printed = FileManager.default.contents(atPath: directory.appendingPathComponent("version.txt").path)
+        #expect(printed.map { String(decoding: $0, as: UTF8.self) } == "\(IMWireVersion.current)\n")
+    }
+
+    /// The built-in fixtures are the checkout's: the same manifest, the same bytes.
+    @Test func embeddedFixturesAreTheCheckoutsFixtures() throws {
+        let embedded = try FixtureManifest.embedded()
+        let checkout = try FixtureManifest.load(directory: Fixtures.directory.path)
+        #expect(embedded.entries.map(\.name) == checkout.entries.map(\.name))
+        for entry in checkout.entries {
+            for (key, path) in entry.strings where path.contains("/") && FileManager.default.fileExists(atPath: Fixtures.directory.appendingPathComponent(path).path) {
+                #expect(try embedded.bytes(path) == checkout.bytes(path), "\(entry.name).\(key)")
+            }
+        }
+        #expect(embedded.source.hasPrefix("the fixtures built into imwire "))
     }
 }

@@ -28,14 +28,31 @@ import Testing
         #expect(!results.succeeded)
         #expect(Self.failures(results).contains("Required.BinaryInput.elem_text_all_fields.BinaryOutput"))
         #expect(report.contains("FAIL Required.BinaryInput.elem_text_all_fields.BinaryOutput: expected binary_payload "))
-        #expect(report.contains("first difference at byte"))
+        #expect(report.contains("(a different message; in canonical binary, first difference at byte"))
         #expect(report.hasSuffix("\(results.passedCount) passed, \(results.failedCount) failed, 0 skipped\n"))
+    }
+
+    /// Padding a varint changes no value: the same message, so Required passes and only the
+    /// Recommended canonical-bytes test sees it.
+    @Test func paddingAVarintIsTheSameMessageButNotCanonical() throws {
+        let testee = Self.broken("pads top-level varints to two bytes") { _, response in
+            guard case .binaryPayload(let bytes)? = response.result else { return response }
+            return ConformanceResponse(result: .binaryPayload(Self.paddedTopLevelVarints(bytes)))
+        }
+        let results = try ConformanceSupport.run(testee, filter: ["*.BinaryInput.envelope_all_fields"])
+        #expect(results.succeeded, "\(ConformanceReport.text(results))")
+        #expect(results.results.filter { $0.status == .warning }.map(\.name) == [
+            "Recommended.BinaryInput.envelope_all_fields.CanonicalBinaryOutput",
+        ])
+        let enforced = try ConformanceSupport.run(testee, filter: ["*.BinaryInput.envelope_all_fields"], enforceRecommended: true)
+        #expect(Self.failures(enforced) == ["Recommended.BinaryInput.envelope_all_fields.CanonicalBinaryOutput"])
+        #expect(ConformanceReport.text(enforced).contains("expected the canonical binary_payload "))
     }
 
     @Test func runnerFailsTesteeThatDropsUnknownFields() throws {
         let testee = Self.broken("drops unknown fields") { _, response in
             guard case .binaryPayload(let bytes)? = response.result,
-                let stripped = UnknownFieldStripper.strip(bytes, schema: Message.schema)
+                let stripped = SchemaWireWalker.strippingUnknownFields(bytes, schema: Message.schema)
             else { return response }
             return ConformanceResponse(result: .binaryPayload(stripped))
         }
@@ -49,16 +66,24 @@ import Testing
         #expect(failures.allSatisfy { unknownFixtures.contains($0.split(separator: ".")[2].description) }, "\(failures)")
     }
 
-    @Test func runnerFailsTesteeThatReordersFields() throws {
+    /// Field order is free in proto3: reordered output passes Required and fails only the
+    /// Recommended canonical-bytes test (a warning unless enforced).
+    @Test func reorderedFieldsPassRequiredAndWarnOnCanonicalBytes() throws {
         let testee = Self.broken("writes top-level fields in reverse order") { _, response in
             guard case .binaryPayload(let bytes)? = response.result else { return response }
-            return ConformanceResponse(result: .binaryPayload(Self.reversedTopLevelFields(bytes)))
+            return ConformanceResponse(result: .binaryPayload(Self.topLevelFieldsInDescendingNumberOrder(bytes)))
         }
         let results = try ConformanceSupport.run(testee)
         let report = ConformanceReport.text(results)
-        #expect(!results.succeeded)
-        #expect(report.contains("FAIL Required.BinaryInput.envelope_all_fields.BinaryOutput: expected binary_payload 0a"))
-        #expect(report.contains("FAIL Required.JsonInput.envelope_all_fields.BinaryOutput: "))
+        #expect(results.succeeded, "\(report)")
+        #expect(results.counts(.required).failed == 0)
+        #expect(report.contains("WARN Recommended.BinaryInput.envelope_all_fields.CanonicalBinaryOutput: expected the canonical binary_payload 0a"))
+        #expect(report.contains("WARN Recommended.JsonInput.envelope_all_fields.CanonicalBinaryOutput: "))
+        #expect(report.contains("(warnings: --enforce-recommended makes them fail the run)"))
+        let enforced = try ConformanceSupport.run(testee, enforceRecommended: true)
+        #expect(!enforced.succeeded)
+        #expect(Self.failures(enforced).allSatisfy { $0.hasSuffix(".CanonicalBinaryOutput") })
+        #expect(Self.failures(enforced).contains("Recommended.BinaryInput.envelope_all_fields.CanonicalBinaryOutput"))
     }
 
     @Test func runnerFailsTesteeThatAcceptsInvalidInput() throws {
@@ -66,14 +91,15 @@ import Testing
             guard case .parseError? = response.result, case .binaryPayload(let input)? = request.payload else { return response }
             return ConformanceResponse(result: .binaryPayload(input))
         }
-        let results = try ConformanceSupport.run(testee, filter: ["*.BinaryInput.*.ParseError", "*.BinaryInput.*.ParseErrorCode"])
+        let results = try ConformanceSupport.run(
+            testee, filter: ["*.BinaryInput.*.ParseError", "*.BinaryInput.*.ParseErrorCode"], enforceRecommended: true)
         let failures = Self.failures(results)
         let invalid = Fixtures.cases(kind: "invalid_binary")
         #expect(!results.succeeded)
         #expect(failures.count == 2 * invalid.count)
         #expect(failures.contains("Required.BinaryInput.truncated_tag_top.ParseError"))
         #expect(ConformanceReport.text(results).contains(
-            "FAIL Required.BinaryInput.utf8_byte_ff.ParseError: expected parse_error, got binary_payload 1201ff (3 bytes)"))
+            "FAIL Required.BinaryInput.truncated_varint_top.ParseError: expected parse_error, got binary_payload 38ff (2 bytes)"))
     }
 
     @Test func runnerFailsTesteeThatAnswersJSONWithBinary() throws {
@@ -107,7 +133,7 @@ import Testing
             guard case .parseError? = response.result else { return response }
             return ConformanceResponse(result: .parseError("truncated: always"))
         }
-        let results = try ConformanceSupport.run(testee, filter: ["*.BinaryInput.utf8_byte_ff"])
+        let results = try ConformanceSupport.run(testee, filter: ["*.BinaryInput.utf8_byte_ff"], enforceRecommended: true)
         #expect(Self.failures(results) == ["Recommended.BinaryInput.utf8_byte_ff.ParseErrorCode"])
         #expect(ConformanceReport.text(results).contains(
             "expected parse_error starting with \"invalid_utf8:\", got parse_error \"truncated: always\""))
@@ -157,6 +183,27 @@ import Testing
         }
     }
 
+    /// A healthy testee whose error text is not UTF-8 fails that case, with the protocol's rule as
+    /// the reason, and is neither restarted nor given up on.
+    @Test func nonUTF8ErrorStringFailsOnlyItsCase() throws {
+        let testee = try Self.brokenSubprocess(mode: "non-utf8")
+        let results = try ConformanceSupport.run(testee, filter: ["Required.BinaryInput.*.BinaryOutput"])
+        let report = ConformanceReport.text(results)
+        #expect(Self.failures(results) == [Self.victim], "\(report)")
+        #expect(results.passedCount == results.results.count - 1)
+        #expect(testee.startCount == 1)
+        #expect(report.contains("FAIL \(Self.victim): testee's response breaks the protocol: error strings must be UTF-8"), "\(report)")
+    }
+
+    @Test func testeeWhoseErrorsAreNeverUTF8IsNotGivenUpOn() throws {
+        let testee = try Self.brokenSubprocess(mode: "non-utf8", at: "*")
+        let results = try ConformanceSupport.run(testee, filter: ["Required.BinaryInput"])
+        #expect(results.failedCount == results.results.count)
+        #expect(results.results.allSatisfy { !$0.notRun })
+        #expect(testee.startCount == 1)
+        #expect(!ConformanceReport.text(results).contains("NOT RUN"))
+    }
+
     @Test func testeeThatNeverAnswersIsGivenUpOn() throws {
         let testee = try Self.brokenSubprocess(mode: "hang", at: "*")
         let started = ContinuousClock.now
@@ -180,10 +227,10 @@ import Testing
 
     // MARK: - Helpers
 
-    /// The top-level fields of canonical bytes in reverse order (unchanged if there is only one, or
-    /// if they hold a group, which this helper does not parse).
-    static func reversedTopLevelFields(_ bytes: [UInt8]) -> [UInt8] {
-        var fields: [ArraySlice<UInt8>] = []
+    /// The top-level fields of `bytes`, each with its tag's field number and wire type, or `nil` if
+    /// they hold a group (which this helper does not parse) or are not well-formed.
+    static func topLevelFields(_ bytes: [UInt8]) -> [(number: UInt64, wireType: UInt64, bytes: ArraySlice<UInt8>, valueStart: Int)]? {
+        var fields: [(number: UInt64, wireType: UInt64, bytes: ArraySlice<UInt8>, valueStart: Int)] = []
         var position = 0
         func varint() -> UInt64? {
             var result: UInt64 = 0
@@ -199,19 +246,40 @@ import Testing
         }
         while position < bytes.count {
             let start = position
-            guard let tag = varint() else { return bytes }
+            guard let tag = varint() else { return nil }
+            let valueStart = position
             switch tag & 7 {
-            case 0: guard varint() != nil else { return bytes }
+            case 0: guard varint() != nil else { return nil }
             case 1: position += 8
             case 5: position += 4
             case 2:
-                guard let length = varint() else { return bytes }
+                guard let length = varint() else { return nil }
                 position += Int(length)
-            default: return bytes
+            default: return nil
             }
-            guard position <= bytes.count else { return bytes }
-            fields.append(bytes[start..<position])
+            guard position <= bytes.count else { return nil }
+            fields.append((tag >> 3, tag & 7, bytes[start..<position], valueStart))
         }
-        return fields.reversed().flatMap { $0 }
+        return fields
+    }
+
+    /// The top-level fields of canonical bytes in descending field-number order, fields with the
+    /// same number (a repeated field's elements) kept in their order: the same message, other bytes.
+    static func topLevelFieldsInDescendingNumberOrder(_ bytes: [UInt8]) -> [UInt8] {
+        guard let fields = topLevelFields(bytes) else { return bytes }
+        let sorted = fields.enumerated().sorted { ($0.element.number, -$0.offset) > ($1.element.number, -$1.offset) }
+        return sorted.flatMap { $0.element.bytes }
+    }
+
+    /// `bytes` with every top-level one-byte varint value padded to two bytes (`05` → `85 00`).
+    static func paddedTopLevelVarints(_ bytes: [UInt8]) -> [UInt8] {
+        guard let fields = topLevelFields(bytes) else { return bytes }
+        var out: [UInt8] = []
+        for field in fields {
+            let value = Array(bytes[field.valueStart..<field.bytes.endIndex])
+            out += bytes[field.bytes.startIndex..<field.valueStart]
+            out += field.wireType == 0 && value.count == 1 ? [value[0] | 0x80, 0x00] : value
+        }
+        return out
     }
 }

@@ -9,6 +9,11 @@ public struct ConformanceCase: Sendable {
     /// What must come back.
     public let expectation: Expectation
 
+    /// The case's level, from the first segment of its name.
+    public var level: TestName.Level {
+        name.hasPrefix(TestName.Level.recommended.rawValue + ".") ? .recommended : .required
+    }
+
     /// A case named `name`; the request's `testName` is set to it.
     public init(name: String, fixture: String, request: ConformanceRequest, expectation: Expectation) {
         self.name = name
@@ -22,8 +27,16 @@ public struct ConformanceCase: Sendable {
 
 /// What a testee must answer to pass a case.
 public enum Expectation: Sendable, Hashable {
-    /// `binary_payload`, byte for byte equal to these canonical bytes.
+    /// `binary_payload` that means the same message as these canonical bytes: both are decoded with
+    /// IMWire's binary decoder, encoded canonically, and their unknown fields put in normal form
+    /// (``SchemaWireWalker/normalizingUnknownFields(_:schema:)``), then compared byte for byte. Field
+    /// order, map entry order, varint padding, NaN payloads and the order of unknown fields with
+    /// different numbers are free; every value, every unknown field's number, wire type and
+    /// content, and the order of unknown fields with the same number must match.
     case binary([UInt8])
+    /// `binary_payload`, byte for byte equal to these canonical bytes (IMWire's canonical form:
+    /// fields in number order, map entries by key, unknown fields as read, after the known ones).
+    case canonicalBinary([UInt8])
     /// `json_payload` that means the same message as this canonical JSON: both are decoded with
     /// IMWire's JSON decoder and the results compared by their canonical binary encoding, so key
     /// order, whitespace, number and string spelling are free, but every value and every string's

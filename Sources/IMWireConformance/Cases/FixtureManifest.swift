@@ -1,7 +1,10 @@
+import CIMWireFixtures
+import IMWire
 import Foundation
 
-/// `Fixtures/manifest.json` (SPEC §4.1, `Fixtures/README.md`): every golden case with its kind and
-/// the paths of its files, relative to the fixtures directory.
+/// `Fixtures/manifest.json` (`Fixtures/README.md`): every golden case with its kind and the paths of
+/// its files, relative to the fixtures directory — read from a directory, or from the copy built
+/// into this binary (``embedded()``).
 public struct FixtureManifest: Sendable {
     /// One case of the manifest.
     public struct Entry: Sendable {
@@ -23,19 +26,41 @@ public struct FixtureManifest: Sendable {
         /// The keys whose value is an object (`options`: decoder options such as
         /// `ignore_unknown_fields`).
         public let objectKeys: Set<String>
+        /// The keys whose value is an object of booleans, with that object (`options`).
+        public let flagObjects: [String: [String: Bool]]
     }
 
-    /// The fixtures directory the paths are relative to.
-    public let directory: String
+    /// Where the fixtures come from: the directory, or `the fixtures built into imwire VERSION`.
+    public let source: String
     /// The cases, in manifest order (sorted by name).
     public let entries: [Entry]
+    /// The bytes of a file, by its path relative to the fixtures directory.
+    private let read: @Sendable (String) -> [UInt8]?
 
-    /// Reads `DIRECTORY/manifest.json`.
+    /// Reads `DIRECTORY/manifest.json`; the files are read from `DIRECTORY` as they are needed.
     public static func load(directory: String) throws(ConformanceSetupError) -> FixtureManifest {
-        let path = (directory as NSString).appendingPathComponent("manifest.json")
-        guard let data = FileManager.default.contents(atPath: path) else {
+        try parse(source: directory) { relativePath in
+            let path = (directory as NSString).appendingPathComponent(relativePath)
+            return FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+        }
+    }
+
+    /// The fixtures this binary was built with (`Scripts/gen_embedded_fixtures.py`), so that the
+    /// suite runs from any directory.
+    public static func embedded() throws(ConformanceSetupError) -> FixtureManifest {
+        try parse(source: "the fixtures built into imwire \(IMWireVersion.current)") { relativePath in
+            EmbeddedFixtures.files[relativePath]
+        }
+    }
+
+    private static func parse(
+        source: String, read: @escaping @Sendable (String) -> [UInt8]?
+    ) throws(ConformanceSetupError) -> FixtureManifest {
+        let path = "manifest.json in \(source)"
+        guard let bytes = read("manifest.json") else {
             throw ConformanceSetupError("cannot read \(path)")
         }
+        let data = Data(bytes)
         let file: ManifestFile
         do {
             file = try JSONDecoder().decode(ManifestFile.self, from: data)
@@ -48,11 +73,15 @@ public struct FixtureManifest: Sendable {
             var flags: [String: Bool] = [:]
             var lists: [String: [String]] = [:]
             var objectKeys: Set<String> = []
+            var flagObjects: [String: [String: Bool]] = [:]
             for (key, value) in entry {
                 switch value {
                 case .string(let string): strings[key] = string
                 case .bool(let flag): flags[key] = flag
                 case .strings(let list): lists[key] = list
+                case .flags(let object):
+                    objectKeys.insert(key)
+                    flagObjects[key] = object
                 case .object: objectKeys.insert(key)
                 case .other: break
                 }
@@ -63,43 +92,43 @@ public struct FixtureManifest: Sendable {
             entries.append(Entry(
                 name: name, kind: kind, category: strings["category"] ?? "",
                 description: strings["description"] ?? "", strings: strings, flags: flags, lists: lists,
-                objectKeys: objectKeys))
+                objectKeys: objectKeys, flagObjects: flagObjects))
         }
-        return FixtureManifest(directory: directory, entries: entries)
+        return FixtureManifest(source: source, entries: entries, read: read)
     }
 
     /// The bytes of the file at `relativePath` (a path from the manifest).
     public func bytes(_ relativePath: String) throws(ConformanceSetupError) -> [UInt8] {
-        let path = (directory as NSString).appendingPathComponent(relativePath)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConformanceSetupError("missing fixture file \(path)")
+        guard let bytes = read(relativePath) else {
+            throw ConformanceSetupError("missing fixture file \(relativePath) in \(source)")
         }
-        return [UInt8](data)
-    }
-
-    /// The fixtures directory for a run started in `currentDirectory`: the first of
-    /// `currentDirectory/Fixtures`, `../Fixtures`, `../../Fixtures`, … that holds a manifest.json.
-    public static func findDirectory(from currentDirectory: String = FileManager.default.currentDirectoryPath) -> String? {
-        var directory = URL(fileURLWithPath: currentDirectory).standardizedFileURL
-        while true {
-            let candidate = directory.appendingPathComponent("Fixtures")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("manifest.json").path) {
-                return candidate.path
-            }
-            let parent = directory.deletingLastPathComponent()
-            if parent.path == directory.path { return nil }
-            directory = parent
-        }
+        return bytes
     }
 }
 
+/// The files of `Sources/CIMWireFixtures`, by path relative to `Fixtures/`.
+private enum EmbeddedFixtures {
+    static let files: [String: [UInt8]] = {
+        var files: [String: [UInt8]] = [:]
+        for index in 0..<imwire_fixture_count() {
+            var count = 0
+            let bytes = imwire_fixture_bytes(index, &count)
+            files[String(cString: imwire_fixture_path(index))] =
+                count == 0 ? [] : Array(UnsafeBufferPointer(start: bytes, count: count))
+        }
+        return files
+    }()
+}
+
 /// The manifest's shape: `{"version": 1, "cases": [{…}, …]}`, each case an object of strings,
-/// booleans, lists of strings and objects (only their presence is kept); other values are ignored.
+/// booleans, lists of strings and objects (objects of booleans are kept, of other objects only their
+/// presence); other values are ignored.
 private struct ManifestFile: Decodable {
     enum Value: Decodable {
         case string(String)
         case bool(Bool)
         case strings([String])
+        case flags([String: Bool])
         case object
         case other
 
@@ -111,6 +140,8 @@ private struct ManifestFile: Decodable {
                 self = .bool(flag)
             } else if let list = try? container.decode([String].self) {
                 self = .strings(list)
+            } else if let object = try? container.decode([String: Bool].self) {
+                self = .flags(object)
             } else if (try? container.decode([String: Value].self)) != nil {
                 self = .object
             } else {

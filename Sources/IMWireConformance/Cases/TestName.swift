@@ -1,14 +1,18 @@
-/// The segments of a conformance test name, `Required|Recommended.<Input>.<Case>.<Output>` (SPEC
-/// §4.2, Google's protobuf conformance scheme): `Required.BinaryInput.elem_text_all_fields.JsonOutput`.
+/// The segments of a conformance test name, `Required|Recommended.<Input>.<Case>.<Output>` (Google's
+/// protobuf conformance scheme): `Required.BinaryInput.elem_text_all_fields.JsonOutput`.
 ///
-/// - Level: `Required` — the contract (SPEC §2.1 and §2.2, §3): a conforming implementation passes it.
-///   `Recommended` — what a good implementation does but the contract does not demand: today, naming
-///   the IMWire error code of a rejection (`ParseErrorCode`, `SerializeErrorCode`).
+/// - Level: `Required` — what proto3 and the `imwire.v1` schema demand of every correct
+///   implementation: a correct protobuf runtime passes, at most with documented options set (a
+///   recursion limit raised so that 100 merger layers decode). `Recommended` — IMWire's stricter
+///   choices: exact error codes, canonical bytes, rejecting input past a depth limit, and the JSON
+///   strictness classes Google's suite also rates Recommended. Recommended failures are warnings
+///   unless the run enforces them (Docs/conformance.md, "Levels").
 /// - Input: the payload member of the request (`BinaryInput`, `JsonInput`, `TimRestInput`).
 /// - Case: the fixture's name in `Fixtures/manifest.json` (lower_snake_case, no dots).
-/// - Output: what is checked — the requested output format (`BinaryOutput`, `JsonOutput`,
-///   `TimRestOutput`), a rejection of the input (`ParseError`, `ParseErrorCode`) or of the output
-///   format (`SerializeError`, `SerializeErrorCode`), or a validation outcome (`Validation`).
+/// - Output: what is checked — the requested output format compared as a parsed message
+///   (`BinaryOutput`, `JsonOutput`, `TimRestOutput`) or byte for byte (`CanonicalBinaryOutput`), a
+///   rejection of the input (`ParseError`, `ParseErrorCode`) or of the output format
+///   (`SerializeError`, `SerializeErrorCode`), or a validation outcome (`Validation`).
 public enum TestName {
     /// The first segment: whether the contract demands it.
     public enum Level: String, Sendable, CaseIterable {
@@ -26,6 +30,7 @@ public enum TestName {
     /// The last segment: what is checked.
     public enum Output: String, Sendable, CaseIterable {
         case binary = "BinaryOutput"
+        case canonicalBinary = "CanonicalBinaryOutput"
         case json = "JsonOutput"
         case timRest = "TimRestOutput"
         case parseError = "ParseError"

@@ -18,8 +18,11 @@ enum ResponseCheck {
         if case .skipped(let reason) = result { return .skipped(reason) }
         switch (expectation, result) {
         case (.binary(let expected), .binaryPayload(let actual)):
+            return compareParsed(expected: expected, actual: actual, format: .binary)
+
+        case (.canonicalBinary(let expected), .binaryPayload(let actual)):
             if actual == expected { return .passed }
-            return .failed("expected binary_payload \(Shorten.countedHex(expected)), got \(Shorten.countedHex(actual)); \(Shorten.firstDifference(expected: expected, actual: actual))")
+            return .failed("expected the canonical binary_payload \(Shorten.countedHex(expected)), got \(Shorten.countedHex(actual)); \(Shorten.firstDifference(expected: expected, actual: actual))")
 
         case (.json(let expected), .jsonPayload(let actual)):
             return compareParsed(expected: expected, actual: actual, format: .json)
@@ -51,44 +54,75 @@ enum ResponseCheck {
         }
     }
 
-    private enum TextFormat {
-        case json, timRest
+    /// A format whose output is compared as a parsed message.
+    private enum ParsedFormat {
+        case binary, json, timRest
 
-        var member: String { self == .json ? "json_payload" : "tim_rest_payload" }
-        var name: String { self == .json ? "proto3 JSON" : "tim-rest JSON" }
-
-        func canonicalBinary(_ text: [UInt8]) throws(IMWireError) -> [UInt8] {
+        var member: String {
             switch self {
-            case .json: try Message(jsonUTF8: text).serializedBytes()
-            case .timRest: try Message(timRESTUTF8: text).serializedBytes()
+            case .binary: "binary_payload"
+            case .json: "json_payload"
+            case .timRest: "tim_rest_payload"
             }
+        }
+
+        var name: String {
+            switch self {
+            case .binary: "protobuf binary"
+            case .json: "proto3 JSON"
+            case .timRest: "tim-rest JSON"
+            }
+        }
+
+        func show(_ bytes: [UInt8]) -> String {
+            self == .binary ? Shorten.countedHex(bytes) : Shorten.text(bytes)
+        }
+
+        /// Generous limits: the output of a correct testee for any fixture decodes.
+        private static let binaryOptions = BinaryDecodingOptions(
+            maxDepth: SchemaWireWalker.maxDepth, maxInputSize: Framing.maxFrameSize)
+
+        /// The message `bytes` stand for, as IMWire's canonical binary with unknown fields in
+        /// normal form.
+        func normalForm(_ bytes: [UInt8]) throws(IMWireError) -> [UInt8] {
+            let message: Message =
+                switch self {
+                case .binary: try Message(serializedBytes: bytes, options: Self.binaryOptions)
+                case .json: try Message(jsonUTF8: bytes)
+                case .timRest: try Message(timRESTUTF8: bytes)
+                }
+            let canonical = try message.serializedBytes(options: BinaryEncodingOptions(maxDepth: SchemaWireWalker.maxDepth))
+            guard let normal = SchemaWireWalker.normalizingUnknownFields(canonical, schema: Message.schema) else {
+                throw IMWireError(code: .depthLimitExceeded, reason: "the message nests deeper than the suite compares (\(SchemaWireWalker.maxDepth) levels)")
+            }
+            return normal
         }
     }
 
-    /// JSON and tim-rest outputs are compared as parsed messages: both texts are decoded by IMWire's
-    /// decoder for the format and the two messages compared by their canonical binary encoding
-    /// (byte identity, so even canonically equivalent strings such as "é" and "e\u{301}" differ, as
-    /// their bytes do).
-    private static func compareParsed(expected: [UInt8], actual: [UInt8], format: TextFormat) -> Verdict {
-        let expectedBinary: [UInt8]
+    /// Outputs are compared as parsed messages: both are decoded by IMWire's decoder for the format
+    /// and compared in normal form (``ParsedFormat/normalForm(_:)``), byte for byte — so even
+    /// canonically equivalent strings such as "é" and "e\u{301}" differ, as their bytes do.
+    private static func compareParsed(expected: [UInt8], actual: [UInt8], format: ParsedFormat) -> Verdict {
+        let expectedForm: [UInt8]
         do {
-            expectedBinary = try format.canonicalBinary(expected)
+            expectedForm = try format.normalForm(expected)
         } catch {
-            return .failed("the fixture's \(format.name) does not decode with IMWire (\(error)): \(Shorten.text(expected))")
+            return .failed("the fixture's \(format.name) does not decode with IMWire (\(error)): \(format.show(expected))")
         }
-        let actualBinary: [UInt8]
+        let actualForm: [UInt8]
         do {
-            actualBinary = try format.canonicalBinary(actual)
+            actualForm = try format.normalForm(actual)
         } catch {
-            return .failed("expected \(format.member) \(Shorten.text(expected)), got \(format.member) that is not valid \(format.name) for imwire.v1.Message (\(error)): \(Shorten.text(actual))")
+            return .failed("expected \(format.member) \(format.show(expected)), got \(format.member) that is not valid \(format.name) for imwire.v1.Message (\(error)): \(format.show(actual))")
         }
-        if actualBinary == expectedBinary { return .passed }
-        return .failed("expected \(format.member) \(Shorten.text(expected)), got \(Shorten.text(actual)) (a different message; as binary, \(Shorten.firstDifference(expected: expectedBinary, actual: actualBinary)))")
+        if actualForm == expectedForm { return .passed }
+        return .failed("expected \(format.member) \(format.show(expected)), got \(format.show(actual)) (a different message; in canonical binary, \(Shorten.firstDifference(expected: expectedForm, actual: actualForm)))")
     }
 
     static func describe(_ expectation: Expectation) -> String {
         switch expectation {
         case .binary(let bytes): "binary_payload \(Shorten.countedHex(bytes))"
+        case .canonicalBinary(let bytes): "the canonical binary_payload \(Shorten.countedHex(bytes))"
         case .json(let bytes): "json_payload \(Shorten.text(bytes))"
         case .timRest(let bytes): "tim_rest_payload \(Shorten.text(bytes))"
         case .parseError: "parse_error"

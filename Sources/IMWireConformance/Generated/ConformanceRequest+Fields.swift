@@ -13,6 +13,7 @@ extension ConformanceRequest: ProtoMessage {
             FieldSchema(4, "tim_rest_payload", "timRestPayload", .bytes, oneof: "payload"),
             FieldSchema(5, "requested_output_format", "requestedOutputFormat", .enumeration(WireFormat.schema)),
             FieldSchema(6, "validation_profile", "validationProfile", .string),
+            FieldSchema(7, "json_ignore_unknown_fields", "jsonIgnoreUnknownFields", .bool),
         ])
 
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
@@ -35,6 +36,7 @@ extension ConformanceRequest: ProtoMessage {
             return true
         case 5: return try decoder.decodeEnum(&requestedOutputFormat)
         case 6: return try decoder.decodeString(&validationProfile)
+        case 7: return try decoder.decodeBool(&jsonIgnoreUnknownFields)
         default: return false
         }
     }
@@ -49,6 +51,7 @@ extension ConformanceRequest: ProtoMessage {
         }
         if requestedOutputFormat.rawValue != 0 { try visitor.visitEnum(requestedOutputFormat, field: 5) }
         if !validationProfile.isEmpty { try visitor.visitString(validationProfile, field: 6) }
+        if jsonIgnoreUnknownFields { try visitor.visitBool(jsonIgnoreUnknownFields, field: 7) }
         if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
     }
 }

@@ -14,8 +14,12 @@ public struct ConformanceRequest: Hashable, Sendable {
     /// The format to answer in: the matching payload member of ConformanceResponse.result.
     public var requestedOutputFormat: WireFormat = .unspecified
     /// Empty: no validation. Otherwise the validation profile to check the decoded message against
-    /// before encoding it (SPEC §3: "tencent", "zim", or "none" for the rules every profile has).
+    /// before encoding it ("tencent", "zim", or "none" for the rules every profile has).
     public var validationProfile: String = ""
+    /// For json_payload: skip JSON keys that name no field of the message (and enum names the schema
+    /// does not know), as proto3 JSON parsers offer as an option ("ignore unknown fields"), instead of
+    /// rejecting them. A testee without that option answers `skipped`.
+    public var jsonIgnoreUnknownFields: Bool = false
     /// Fields this schema does not know, kept and re-emitted after the known ones.
     public var unknownFields = UnknownFields()
 
@@ -36,11 +40,13 @@ public struct ConformanceRequest: Hashable, Sendable {
         testName: String = "",
         payload: Payload? = nil,
         requestedOutputFormat: WireFormat = .unspecified,
-        validationProfile: String = ""
+        validationProfile: String = "",
+        jsonIgnoreUnknownFields: Bool = false
     ) {
         self.testName = testName
         self.payload = payload
         self.requestedOutputFormat = requestedOutputFormat
         self.validationProfile = validationProfile
+        self.jsonIgnoreUnknownFields = jsonIgnoreUnknownFields
     }
 }

@@ -3,11 +3,13 @@
 
 import IMWire
 
-/// The testee's answer to one ConformanceRequest. Exactly one member of `result` is set. Error strings
-/// start with the error code (`truncated: …`, README "Error codes"); for several validation
-/// violations, the distinct codes sorted and joined by commas (`text_too_large,user_id_too_long: …`).
-/// A testee that cannot classify an error starts with any word it likes; the Required tests check the
-/// kind of result only, the Recommended ParseErrorCode tests the code.
+/// The testee's answer to one ConformanceRequest. Exactly one member of `result` is set. Every string
+/// must be valid UTF-8 (a testee whose runtime quotes raw input in its errors replaces the invalid
+/// bytes): a response that breaks this rule fails its case. Error strings start with the error code
+/// (`truncated: …`, Docs/conformance.md "Error codes"); for several validation violations, the
+/// distinct codes sorted and joined by commas (`text_too_large,user_id_too_long: …`). A testee that
+/// cannot classify an error starts with any word it likes (`unclassified: …`): the Required tests check
+/// the kind of result only, the Recommended ParseErrorCode tests the code.
 public struct ConformanceResponse: Hashable, Sendable {
     /// The `result` oneof: at most one member is set.
     public var result: Result? = nil

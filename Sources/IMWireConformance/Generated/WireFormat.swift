@@ -8,13 +8,13 @@ public enum WireFormat: Hashable, Sendable, RawRepresentable, CustomStringConver
     /// Not set: a testee answers with runtime_error.
     /// `WIRE_FORMAT_UNSPECIFIED` = 0.
     case unspecified
-    /// The protobuf binary wire format of imwire.v1.Message (SPEC §2.1).
+    /// The protobuf binary wire format of imwire.v1.Message.
     /// `WIRE_FORMAT_BINARY` = 1.
     case binary
-    /// The proto3 JSON mapping of imwire.v1.Message, UTF-8 (SPEC §2.2).
+    /// The proto3 JSON mapping of imwire.v1.Message, UTF-8.
     /// `WIRE_FORMAT_JSON` = 2.
     case json
-    /// Tencent Cloud IM's REST and webhook JSON, "tim-rest" (SPEC §2.3), UTF-8.
+    /// Tencent Cloud IM's REST and webhook JSON, "tim-rest", UTF-8.
     /// `WIRE_FORMAT_TIM_REST` = 3.
     case timRest
     /// A number this schema does not name, kept as it came (proto3 enums are open).

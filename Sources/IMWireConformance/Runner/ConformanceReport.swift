@@ -1,28 +1,38 @@
 import Foundation
 
-/// The text report of a run: a header, one line per failure, notes, and the closing line
-/// `N passed, N failed, N skipped`.
+/// The text report of a run: a header, one line per failure and per warning, notes, a count per
+/// level, and the closing line `N passed, N failed, N skipped`.
 ///
 /// ```
-/// imwire conformance: 784 cases against `python3 Scripts/testee_python.py`
-/// FAIL Required.BinaryInput.unicode_nul.BinaryOutput: expected binary_payload 0a…, got …; first difference at byte 9: …
+/// imwire conformance: 2905 cases against `python3 Tests/Conformance/testees/python/testee.py`
+/// FAIL Required.BinaryInput.unicode_nul.BinaryOutput: expected binary_payload 0a…, got …
+/// WARN Recommended.BinaryInput.truncated_tag_top.ParseErrorCode: expected parse_error starting with "truncated:", got …
 /// UNEXPECTED PASS Required.BinaryInput.utf8_byte_ff.ParseError (python.txt:12: upb accepts …): every matching test passes now; remove the entry
 /// NOT RUN 120 cases: not run: the testee crashed, hung or broke the framing on 3 cases in a row (…)
 /// expected failures: 37 (Tests/Conformance/expected-failures/python.txt)
+/// Required: 1400 passed, 0 failed, 21 expected failures, 300 skipped
+/// Recommended: 900 passed, 180 failed (warnings: --enforce-recommended makes them fail the run), 16 expected failures, 300 skipped
 /// ran in 1.2 s
-/// 600 passed, 0 failed, 147 skipped
+/// 1400 passed, 0 failed, 300 skipped
 /// ```
 ///
-/// Counting: every case is passed, failed, skipped or an expected failure (a failure the list
-/// names, not counted in the closing line but on the line before it). `failed` counts what fails the
-/// run: unexpected failures, cases of an expected-failure entry that no longer fails, and cases not
-/// run because the testee was given up on.
+/// Counting: every case is passed, failed, skipped, an expected failure (a failure the list names) or
+/// a warning (a Recommended failure in a run that does not enforce them). The closing line counts
+/// the enforced levels — Required, and Recommended with `--enforce-recommended` — and `failed`
+/// there is what fails the run: unexpected failures, cases of an expected-failure entry that no
+/// longer fails, and cases not run because the testee was given up on.
 public enum ConformanceReport {
     /// The report of `results`, ending in a newline.
     public static func text(_ results: ConformanceResults) -> String {
         var lines = ["imwire conformance: \(results.results.count) cases against \(results.testee)"]
-        for result in results.results where result.status == .failed && !result.notRun && result.listEntry == nil {
-            var line = "FAIL \(result.name): \(result.detail)"
+        for result in results.results where !result.notRun && result.listEntry == nil {
+            let prefix: String
+            switch result.status {
+            case .failed: prefix = "FAIL"
+            case .warning: prefix = "WARN"
+            default: continue
+            }
+            var line = "\(prefix) \(result.name): \(result.detail)"
             if !result.stderr.isEmpty { line += " [testee stderr: \(stderrTail(result.stderr))]" }
             lines.append(line)
         }
@@ -41,6 +51,14 @@ public enum ConformanceReport {
         for note in results.notes { lines.append("note: \(note)") }
         if let source = results.expectedFailureSource {
             lines.append("expected failures: \(results.expectedFailureCount) (\(source))")
+        }
+        for level in TestName.Level.allCases {
+            let counts = results.counts(level)
+            var failed = "\(counts.failed) failed"
+            if level == .recommended && !results.enforceRecommended && counts.failed > 0 {
+                failed += " (warnings: --enforce-recommended makes them fail the run)"
+            }
+            lines.append("\(level.rawValue): \(counts.passed) passed, \(failed), \(counts.expectedFailures) expected failures, \(counts.skipped) skipped")
         }
         lines.append("ran in \(ConformanceRunner.seconds(results.duration))")
         lines.append("\(results.passedCount) passed, \(results.failedCount) failed, \(results.skippedCount) skipped")
@@ -64,7 +82,7 @@ public enum JUnitReport {
     /// The JUnit XML document for `results`.
     public static func xml(_ results: ConformanceResults, suiteName: String = "imwire-conformance") -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        let skipped = results.skippedCount + results.expectedFailureCount
+        let skipped = results.results.count { $0.status == .skipped || $0.status == .expectedFailure || $0.status == .warning }
         out += "<testsuites>\n"
         out += "  <testsuite name=\"\(escape(suiteName))\" tests=\"\(results.results.count)\" failures=\"\(results.failedCount)\" errors=\"0\" skipped=\"\(skipped)\" time=\"\(seconds(results.duration))\">\n"
         out += "    <properties><property name=\"testee\" value=\"\(escape(results.testee))\"/></properties>\n"
@@ -82,6 +100,8 @@ public enum JUnitReport {
                 body += "      <skipped message=\"\(escape(result.detail))\"/>\n"
             case .expectedFailure:
                 body += "      <skipped message=\"\(escape("expected failure (\(result.listEntry ?? "")): \(Shorten.text(result.detail, limit: 300))"))\"/>\n"
+            case .warning:
+                body += "      <skipped message=\"\(escape("warning (Recommended, not enforced): \(Shorten.text(result.detail, limit: 300))"))\"/>\n"
             }
             if !result.stderr.isEmpty {
                 body += "      <system-err>\(escape(result.stderr))</system-err>\n"

@@ -1,4 +1,8 @@
-/// Runs conformance cases against a testee and judges the answers (SPEC §4.2).
+/// Runs conformance cases against a testee and judges the answers.
+///
+/// Required failures fail the run. Recommended failures are warnings unless
+/// ``enforceRecommended`` is set (as in Google's runner); either level can be listed as expected
+/// failures.
 public struct ConformanceRunner {
     /// The cases to run, in order.
     public var cases: [ConformanceCase]
@@ -12,18 +16,21 @@ public struct ConformanceRunner {
     public var maxConsecutiveTesteeFailures: Int
     /// Lines for the report about what the suite left out (``ConformanceSuite/notes``).
     public var notes: [String]
+    /// Whether Recommended failures fail the run (otherwise they are warnings).
+    public var enforceRecommended: Bool
 
     /// A runner for `cases` (in that order), with the testee's expected failures if it has a list,
     /// the per-case `timeout`, and `notes` for the report.
     public init(
         cases: [ConformanceCase], expectedFailures: ExpectedFailureList? = nil, timeout: Duration = .seconds(10),
-        maxConsecutiveTesteeFailures: Int = 3, notes: [String] = []
+        maxConsecutiveTesteeFailures: Int = 3, notes: [String] = [], enforceRecommended: Bool = false
     ) {
         self.cases = cases
         self.expectedFailures = expectedFailures
         self.timeout = timeout
         self.maxConsecutiveTesteeFailures = maxConsecutiveTesteeFailures
         self.notes = notes
+        self.enforceRecommended = enforceRecommended
     }
 
     /// Keeps the cases whose names match any of `patterns` (all of them if `patterns` is empty).
@@ -43,12 +50,12 @@ public struct ConformanceRunner {
 
         for testCase in cases {
             if let abandonReason {
-                results.append(CaseResult(name: testCase.name, status: .failed, detail: abandonReason, notRun: true))
+                results.append(CaseResult(name: testCase.name, level: testCase.level, status: .failed, detail: abandonReason, notRun: true))
                 continue
             }
             let caseStart = clock.now
             let outcome = testee.respond(to: testCase.request, timeout: timeout)
-            var result = CaseResult(name: testCase.name, status: .passed, detail: "", stderr: outcome.stderr)
+            var result = CaseResult(name: testCase.name, level: testCase.level, status: .passed, detail: "", stderr: outcome.stderr)
             switch outcome.kind {
             case .response(let response):
                 consecutiveTesteeFailures = 0
@@ -66,6 +73,9 @@ public struct ConformanceRunner {
             case .malformedFrame(let what):
                 consecutiveTesteeFailures += 1
                 (result.status, result.detail) = (.failed, "testee broke the framing: \(what); restarted")
+            case .invalidResponse(let what):
+                consecutiveTesteeFailures = 0
+                (result.status, result.detail) = (.failed, "testee's response breaks the protocol: \(what)")
             }
             result.duration = clock.now - caseStart
             results.append(result)
@@ -77,8 +87,9 @@ public struct ConformanceRunner {
 
         var summary = ConformanceResults(
             testee: testee.description, results: results, expectedFailureSource: expectedFailures?.source,
-            notes: notes, duration: clock.now - started)
+            notes: notes, duration: clock.now - started, enforceRecommended: enforceRecommended)
         if let expectedFailures { summary.apply(expectedFailures) }
+        if !enforceRecommended { summary.demoteRecommendedFailures() }
         return summary
     }
 
@@ -91,18 +102,23 @@ public struct ConformanceRunner {
 
 /// How one case ended.
 public struct CaseResult: Sendable {
-    /// The four ways a case ends; each case is counted in exactly one.
+    /// The five ways a case ends; each case is counted in exactly one.
     public enum Status: Sendable, Equatable {
         case passed
-        /// Failed and not expected to (or expected to fail but passes: an unexpected pass).
+        /// Failed and not expected to (or expected to fail but passes: an unexpected pass). Fails
+        /// the run.
         case failed
         case skipped
         /// Failed, as an entry of the expected-failure list says it does.
         case expectedFailure
+        /// A Recommended case that failed in a run that does not enforce Recommended cases.
+        case warning
     }
 
     /// The test name.
     public let name: String
+    /// The case's level.
+    public let level: TestName.Level
     /// How the case ended.
     public var status: Status
     /// For a failure, what was expected and what came back; for a skip, the testee's reason; for an
@@ -117,8 +133,9 @@ public struct CaseResult: Sendable {
     /// Not sent: the testee was given up on.
     public var notRun: Bool
 
-    init(name: String, status: Status, detail: String, stderr: String = "", notRun: Bool = false) {
+    init(name: String, level: TestName.Level, status: Status, detail: String, stderr: String = "", notRun: Bool = false) {
         self.name = name
+        self.level = level
         self.status = status
         self.detail = detail
         self.stderr = stderr
@@ -151,26 +168,69 @@ public struct ConformanceResults: Sendable {
     public let notes: [String]
     /// How long the whole run took.
     public let duration: Duration
+    /// Whether Recommended failures failed the run.
+    public let enforceRecommended: Bool
 
-    init(testee: String, results: [CaseResult], expectedFailureSource: String?, notes: [String], duration: Duration) {
+    init(
+        testee: String, results: [CaseResult], expectedFailureSource: String?, notes: [String], duration: Duration,
+        enforceRecommended: Bool
+    ) {
         self.testee = testee
         self.results = results
         self.expectedFailureSource = expectedFailureSource
         self.notes = notes
         self.duration = duration
+        self.enforceRecommended = enforceRecommended
     }
 
-    /// Cases that passed.
-    public var passedCount: Int { results.count { $0.status == .passed } }
-    /// Failures that fail the run: unexpected failures, unexpected passes, cases not run.
+    /// The levels whose failures fail the run.
+    public var enforcedLevels: [TestName.Level] { enforceRecommended ? [.required, .recommended] : [.required] }
+
+    /// Cases of the enforced levels that passed.
+    public var passedCount: Int { results.count { $0.status == .passed && enforcedLevels.contains($0.level) } }
+    /// Failures that fail the run: unexpected failures and cases not run in the enforced levels, and
+    /// expected-failure entries of any level that no longer fail.
     public var failedCount: Int { results.count { $0.status == .failed } }
-    /// Cases the testee answered `skipped`.
-    public var skippedCount: Int { results.count { $0.status == .skipped } }
+    /// Cases of the enforced levels the testee answered `skipped`.
+    public var skippedCount: Int { results.count { $0.status == .skipped && enforcedLevels.contains($0.level) } }
     /// Failures an expected-failure entry names.
     public var expectedFailureCount: Int { results.count { $0.status == .expectedFailure } }
+    /// Recommended failures that do not fail the run.
+    public var warningCount: Int { results.count { $0.status == .warning } }
 
     /// Whether the run passes: no unexpected failure and no unexpected pass.
     public var succeeded: Bool { failedCount == 0 }
+
+    /// How the cases of one level ended.
+    public struct LevelCounts: Sendable, Hashable {
+        public var passed = 0
+        /// Unexpected failures (and unexpected passes), and warnings: every failure no list names.
+        public var failed = 0
+        public var expectedFailures = 0
+        public var skipped = 0
+    }
+
+    /// The counts of `level`'s cases.
+    public func counts(_ level: TestName.Level) -> LevelCounts {
+        var counts = LevelCounts()
+        for result in results where result.level == level {
+            switch result.status {
+            case .passed: counts.passed += 1
+            case .failed, .warning: counts.failed += 1
+            case .expectedFailure: counts.expectedFailures += 1
+            case .skipped: counts.skipped += 1
+            }
+        }
+        return counts
+    }
+
+    /// Turns the Recommended failures that are not unexpected passes into warnings.
+    mutating func demoteRecommendedFailures() {
+        for index in results.indices where results[index].level == .recommended && results[index].status == .failed
+            && results[index].listEntry == nil {
+            results[index].status = .warning
+        }
+    }
 
     /// Marks failures the list expects, then flags entries that no longer fail and the tests only
     /// they cover.

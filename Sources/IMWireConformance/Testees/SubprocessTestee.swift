@@ -77,6 +77,12 @@ public final class SubprocessTestee: Testee {
                     do {
                         let response = try Framing.decode(ConformanceResponse.self, from: body)
                         return TesteeOutcome(.response(response), stderr: stderrText)
+                    } catch where error.code == .invalidUTF8 {
+                        // Every string of a ConformanceResponse is an error text: the frame is
+                        // intact and the testee in step, so only this case fails.
+                        return TesteeOutcome(.invalidResponse(
+                            "error strings must be UTF-8, and its \(length)-byte response has one that is not (\(error.reason)): \(Shorten.hex(body))"),
+                            stderr: stderrText)
                     } catch {
                         return end(child, with: .malformedFrame(
                             "its \(length)-byte frame is not a ConformanceResponse (\(error)): \(Shorten.hex(body))"))

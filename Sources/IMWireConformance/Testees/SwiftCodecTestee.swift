@@ -2,7 +2,8 @@ import IMWire
 
 /// IMWire itself as a testee: what `imwire testee` serves and `imwire conformance` tests by default.
 ///
-/// Binary, JSON and tim-rest input and output (default options), validation with the `none`,
+/// Binary, JSON and tim-rest input and output (default options, unknown JSON fields ignored when the
+/// request asks), validation with the `none`,
 /// `tencent` and `zim` profiles. Error strings follow the protocol's
 /// convention: `CODE: reason (at byte N)` for decode and encode errors (``IMWireError/description``),
 /// `CODE[,CODE…]: violation; violation…` for validation (distinct codes sorted, then every
@@ -18,7 +19,8 @@ public enum SwiftCodecTestee {
         do {
             switch request.payload {
             case .binaryPayload(let bytes)?: message = try Message(serializedBytes: bytes)
-            case .jsonPayload(let bytes)?: message = try Message(jsonUTF8: bytes)
+            case .jsonPayload(let bytes)?:
+                message = try Message(jsonUTF8: bytes, options: JSONDecodingOptions(ignoreUnknownFields: request.jsonIgnoreUnknownFields))
             case .timRestPayload(let bytes)?: message = try Message(timRESTUTF8: bytes)
             case nil: return .runtimeError("the request has no payload")
             }

@@ -27,6 +27,9 @@ public struct TesteeOutcome: Sendable {
         /// limit, bytes that do not decode, stray bytes): the text says what (`its 3-byte frame is
         /// not a ConformanceResponse (…)`). The testee is restarted.
         case malformedFrame(String)
+        /// A well-framed ConformanceResponse that breaks a rule of the protocol (an error string that
+        /// is not UTF-8): the text says which. The case fails; the testee is healthy and goes on.
+        case invalidResponse(String)
     }
 
     /// What the testee did.

@@ -98,7 +98,7 @@ void   imwire__conformance__v1__conformance_response__free_unpacked
   assert(message->base.descriptor == &imwire__conformance__v1__conformance_response__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor imwire__conformance__v1__conformance_request__field_descriptors[6] =
+static const ProtobufCFieldDescriptor imwire__conformance__v1__conformance_request__field_descriptors[7] =
 {
   {
     "test_name",
@@ -172,9 +172,22 @@ static const ProtobufCFieldDescriptor imwire__conformance__v1__conformance_reque
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "json_ignore_unknown_fields",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__Conformance__V1__ConformanceRequest, json_ignore_unknown_fields),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imwire__conformance__v1__conformance_request__field_indices_by_name[] = {
   1,   /* field[1] = binary_payload */
+  6,   /* field[6] = json_ignore_unknown_fields */
   2,   /* field[2] = json_payload */
   4,   /* field[4] = requested_output_format */
   0,   /* field[0] = test_name */
@@ -184,7 +197,7 @@ static const unsigned imwire__conformance__v1__conformance_request__field_indice
 static const ProtobufCIntRange imwire__conformance__v1__conformance_request__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 6 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor imwire__conformance__v1__conformance_request__descriptor =
 {
@@ -194,7 +207,7 @@ const ProtobufCMessageDescriptor imwire__conformance__v1__conformance_request__d
   "Imwire__Conformance__V1__ConformanceRequest",
   "imwire.conformance.v1",
   sizeof(Imwire__Conformance__V1__ConformanceRequest),
-  6,
+  7,
   imwire__conformance__v1__conformance_request__field_descriptors,
   imwire__conformance__v1__conformance_request__field_indices_by_name,
   1,  imwire__conformance__v1__conformance_request__number_ranges,

@@ -49,6 +49,27 @@ enum ConformanceSupport {
         productsDirectory.map { ($0 as NSString).appendingPathComponent(name) }
     }
 
+    /// Runs `command` with `/bin/sh -c` and returns its exit status and standard error.
+    static func shell(_ command: String) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+
+    /// The bytes of a file of the repository.
+    static func read(_ relative: String) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path(relative)) else {
+            fatalError("cannot read \(relative)")
+        }
+        return [UInt8](data)
+    }
+
     /// `'path'` for a shell command line.
     static func shellQuoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
@@ -57,9 +78,10 @@ enum ConformanceSupport {
     /// Runs `cases` (or the whole suite) against `testee`.
     static func run(
         _ testee: any Testee, filter: [String] = [], expectedFailures: ExpectedFailureList? = nil,
-        timeout: Duration = .seconds(10)
+        timeout: Duration = .seconds(10), enforceRecommended: Bool = false
     ) throws -> ConformanceResults {
-        var runner = ConformanceRunner(cases: suite.cases, expectedFailures: expectedFailures, timeout: timeout)
+        var runner = ConformanceRunner(
+            cases: suite.cases, expectedFailures: expectedFailures, timeout: timeout, enforceRecommended: enforceRecommended)
         runner.filter(try filter.map { try TestNamePattern($0, matchesPrefix: true) })
         return runner.run(against: testee)
     }

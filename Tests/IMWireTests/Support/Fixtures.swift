@@ -18,10 +18,15 @@ enum Fixtures {
         let kind: String
         let fields: [String: String]
         let hasUnknownFields: Bool
-        /// The manifest's list-valued keys, e.g. `expected_codes` of a `limit` case.
+        /// The manifest's list-valued keys, e.g. `expected_codes` of a `limit` case, and the keys of
+        /// its objects of flags (`options`: `["ignore_unknown_fields"]`).
         var lists: [String: [String]] = [:]
 
         var testDescription: String { name }
+
+        /// The conformance level of the case's acceptance tests (`Required` unless the manifest
+        /// says `"level": "recommended"`).
+        var level: String { fields["level"] == "recommended" ? "Recommended" : "Required" }
 
         func bytes(_ key: String) -> [UInt8] {
             guard let path = fields[key] else { fatalError("fixture \(name) has no \(key)") }
@@ -42,6 +47,8 @@ enum Fixtures {
             for (key, value) in entry {
                 if let string = value as? String { fields[key] = string }
                 if let list = value as? [String] { lists[key] = list }
+                // An object of flags (`options`): its keys, as a list.
+                if let object = value as? [String: Bool] { lists[key] = object.keys.sorted() }
             }
             return Case(
                 name: entry["name"] as! String,

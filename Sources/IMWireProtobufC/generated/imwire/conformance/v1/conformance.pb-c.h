@@ -31,15 +31,15 @@ typedef enum _Imwire__Conformance__V1__WireFormat {
    */
   IMWIRE__CONFORMANCE__V1__WIRE_FORMAT__WIRE_FORMAT_UNSPECIFIED = 0,
   /*
-   * The protobuf binary wire format of imwire.v1.Message (SPEC §2.1).
+   * The protobuf binary wire format of imwire.v1.Message.
    */
   IMWIRE__CONFORMANCE__V1__WIRE_FORMAT__WIRE_FORMAT_BINARY = 1,
   /*
-   * The proto3 JSON mapping of imwire.v1.Message, UTF-8 (SPEC §2.2).
+   * The proto3 JSON mapping of imwire.v1.Message, UTF-8.
    */
   IMWIRE__CONFORMANCE__V1__WIRE_FORMAT__WIRE_FORMAT_JSON = 2,
   /*
-   * Tencent Cloud IM's REST and webhook JSON, "tim-rest" (SPEC §2.3), UTF-8.
+   * Tencent Cloud IM's REST and webhook JSON, "tim-rest", UTF-8.
    */
   IMWIRE__CONFORMANCE__V1__WIRE_FORMAT__WIRE_FORMAT_TIM_REST = 3
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMWIRE__CONFORMANCE__V1__WIRE_FORMAT)
@@ -73,9 +73,15 @@ struct  Imwire__Conformance__V1__ConformanceRequest
   Imwire__Conformance__V1__WireFormat requested_output_format;
   /*
    * Empty: no validation. Otherwise the validation profile to check the decoded message against
-   * before encoding it (SPEC §3: "tencent", "zim", or "none" for the rules every profile has).
+   * before encoding it ("tencent", "zim", or "none" for the rules every profile has).
    */
   char *validation_profile;
+  /*
+   * For json_payload: skip JSON keys that name no field of the message (and enum names the schema
+   * does not know), as proto3 JSON parsers offer as an option ("ignore unknown fields"), instead of
+   * rejecting them. A testee without that option answers `skipped`.
+   */
+  protobuf_c_boolean json_ignore_unknown_fields;
   Imwire__Conformance__V1__ConformanceRequest__PayloadCase payload_case;
   union {
     /*
@@ -94,7 +100,7 @@ struct  Imwire__Conformance__V1__ConformanceRequest
 };
 #define IMWIRE__CONFORMANCE__V1__CONFORMANCE_REQUEST__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imwire__conformance__v1__conformance_request__descriptor) \
-    , (char *)protobuf_c_empty_string, IMWIRE__CONFORMANCE__V1__WIRE_FORMAT__WIRE_FORMAT_UNSPECIFIED, (char *)protobuf_c_empty_string, IMWIRE__CONFORMANCE__V1__CONFORMANCE_REQUEST__PAYLOAD__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, IMWIRE__CONFORMANCE__V1__WIRE_FORMAT__WIRE_FORMAT_UNSPECIFIED, (char *)protobuf_c_empty_string, 0, IMWIRE__CONFORMANCE__V1__CONFORMANCE_REQUEST__PAYLOAD__NOT_SET, {0} }
 
 
 typedef enum {
@@ -111,11 +117,13 @@ typedef enum {
 } Imwire__Conformance__V1__ConformanceResponse__ResultCase;
 
 /*
- * The testee's answer to one ConformanceRequest. Exactly one member of `result` is set. Error strings
- * start with the error code (`truncated: …`, README "Error codes"); for several validation
- * violations, the distinct codes sorted and joined by commas (`text_too_large,user_id_too_long: …`).
- * A testee that cannot classify an error starts with any word it likes; the Required tests check the
- * kind of result only, the Recommended ParseErrorCode tests the code.
+ * The testee's answer to one ConformanceRequest. Exactly one member of `result` is set. Every string
+ * must be valid UTF-8 (a testee whose runtime quotes raw input in its errors replaces the invalid
+ * bytes): a response that breaks this rule fails its case. Error strings start with the error code
+ * (`truncated: …`, Docs/conformance.md "Error codes"); for several validation violations, the
+ * distinct codes sorted and joined by commas (`text_too_large,user_id_too_long: …`). A testee that
+ * cannot classify an error starts with any word it likes (`unclassified: …`): the Required tests check
+ * the kind of result only, the Recommended ParseErrorCode tests the code.
  */
 struct  Imwire__Conformance__V1__ConformanceResponse
 {
