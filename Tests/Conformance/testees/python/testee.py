@@ -10,7 +10,7 @@ Nothing is generated ahead of time: at start-up it compiles Schemas/imwire/v1/me
 conformance schema with protoc into a descriptor set and builds the message classes from it, so it
 always tests the schema in the working tree.
 
-    imwire conformance --testee 'python3 Scripts/testee_python.py' \\
+    imwire conformance --testee 'python3 Tests/Conformance/testees/python/testee.py' \\
         --expected-failures Tests/Conformance/expected-failures/python.txt
 
 Needs python3 with `protobuf` (Scripts/requirements.txt) and protoc on PATH (or $PROTOC).
@@ -25,7 +25,8 @@ import tempfile
 
 from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message, message_factory
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The repository root: this file is Tests/Conformance/testees/python/testee.py.
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
 SCHEMAS = os.path.join(ROOT, "Schemas")
 PROTOS = ["imwire/v1/message.proto", "imwire/conformance/v1/conformance.proto"]
 
@@ -72,7 +73,8 @@ def handle(request):
         if which == "binary_payload":
             msg.ParseFromString(request.binary_payload)
         elif which == "json_payload":
-            json_format.Parse(request.json_payload.decode("utf-8"), msg)
+            json_format.Parse(request.json_payload.decode("utf-8"), msg,
+                              ignore_unknown_fields=request.json_ignore_unknown_fields)
         else:
             response.runtime_error = "the request has no payload"
             return response
