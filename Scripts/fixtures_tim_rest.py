@@ -12,10 +12,9 @@ Source cases (see Fixtures/README.md, "tim-rest"):
     {"name", "description",
      "input": JSON value | "input_text": exact text | "input_recipe": {"type": "nested_relay", "layers": N},
      "message": proto3 JSON of the imwire.v1.Message the input decodes to,
-     "output": JSON value | "output_is_input": true   -- the canonical tim-rest encoding of that message,
-     optional "json_msg_key": {"elem": I, "key": K, "msg_num": N}}
-        (the merger at elems[I] carries Tencent's JsonMsgKey, which the schema keeps as unknown fields
-         1000 (string) and 1001 (varint) of MergerElem; see MergerElem.timRESTJSONMsgKey)
+     "output": JSON value | "output_is_input": true   -- the canonical tim-rest encoding of that message}
+        (a relay's JsonMsgKey and MsgNum are MergerElem.json_msg_key / msg_num, stated in "message" like
+         every other field; proto3 JSON cannot give unknown fields, so no tim-rest case has any)
   kind "tim_rest_reject", one of:
     {"name", "description", "input" | "input_text" | "input_hex" | "input_recipe", "error": CODE, "path": P}
         decoding the input must fail with CODE (at REST path P, "" for none)
@@ -54,9 +53,8 @@ ERROR_CODES = (
 )
 NAME_RE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
 CASE_KEYS = {"name", "description", "input", "input_text", "input_hex", "input_recipe", "message", "output",
-             "output_is_input", "json_msg_key", "error", "path"}
+             "output_is_input", "error", "path"}
 INPUT_KEYS = ("input", "input_text", "input_hex", "input_recipe")
-JSON_MSG_KEY_FIELD, MSG_NUM_FIELD = 1000, 1001
 # Deep relay recipes nest far past upb's default 100 levels.
 MAX_DEPTH = 1000
 
@@ -101,23 +99,9 @@ def build_input(case, where, ctx):
     return compact(rest), (rest, message)
 
 
-def add_json_msg_key(msg, spec, where, ctx):
-    """Give the merger at elems[spec.elem] Tencent's JsonMsgKey (and MsgNum) as unknown fields."""
-    if set(spec) - {"elem", "key", "msg_num"} or not isinstance(spec.get("key"), str):
-        raise ctx.FixtureError(f"{where}: json_msg_key is {{\"elem\": I, \"key\": K, \"msg_num\": N}}")
-    merger = msg.elems[spec["elem"]].merger
-    if len(merger.messages):
-        raise ctx.FixtureError(f"{where}: a merger with a JsonMsgKey has no inline messages")
-    key = spec["key"].encode("utf-8")
-    extra = ctx.varint(JSON_MSG_KEY_FIELD << 3 | 2) + ctx.varint(len(key)) + key
-    if spec.get("msg_num", 0):
-        extra += ctx.varint(MSG_NUM_FIELD << 3) + ctx.varint(spec["msg_num"])
-    merger.MergeFromString(extra)
-
-
 def generate(doc, src_name, ctx):
     """Manifest entries for one tim-rest source. ctx provides: FixtureError, oracle, emit(rel, bytes),
-    names (a set shared with the other sources), parse_hex_lines, varint, canonical_json, check_case."""
+    names (a set shared with the other sources), parse_hex_lines, canonical_json, check_case."""
     error = ctx.FixtureError
     oracle = ctx.oracle
     entries = []
@@ -152,20 +136,20 @@ def generate(doc, src_name, ctx):
             msg = oracle.from_json(expected, where, MAX_DEPTH)
             if oracle.has_unknown_fields(msg)[0]:
                 raise error(f"{where}: proto3 JSON cannot give unknown fields")
-            if "json_msg_key" in case:
-                add_json_msg_key(msg, case["json_msg_key"], where, ctx)
-            unknown, known = oracle.has_unknown_fields(msg)
             binpb, reordered = oracle.canonical_binary(msg, where)
-            js = ctx.canonical_json(known, where)
+            js = ctx.canonical_json(msg, where)
             again, err = oracle.parse(binpb)
             if err is None and again.SerializeToString(deterministic=True) != msg.SerializeToString(deterministic=True):
                 raise error(f"{where}: canonical binary does not round-trip")
+            # binary -> proto3 JSON -> binary keeps every value: the canonical JSON means the same message.
+            back = oracle.from_json(json.loads(js.decode("utf-8")), where, MAX_DEPTH)
+            if oracle.canonical_binary(back, where)[0] != binpb:
+                raise error(f"{where}: canonical JSON does not round-trip to the canonical binary")
             entry = {"name": name, "category": doc["category"], "kind": ACCEPT, "description": description, **level}
             entry["input"] = ctx.emit(f"{OUTPUT_DIR}/{name}.input.json", data)
             entry["json"] = ctx.emit(f"{OUTPUT_DIR}/{name}.json", js)
             entry["binpb"] = ctx.emit(f"{OUTPUT_DIR}/{name}.binpb", binpb)
             entry["tim_rest"] = ctx.emit(f"{OUTPUT_DIR}/{name}.tim_rest.json", output)
-            entry["has_unknown_fields"] = unknown
             if err is not None:
                 entry["python_rejects"] = True  # upb's 100-level limit; the spec admits the depth
             if reordered:
@@ -176,7 +160,7 @@ def generate(doc, src_name, ctx):
                 raise error(f"{where}: unknown error code {code!r}")
             if not isinstance(case.get("path"), str):
                 raise error(f"{where}: give the error's path (\"\" when it has none)")
-            if "output" in case or "output_is_input" in case or "json_msg_key" in case:
+            if "output" in case or "output_is_input" in case:
                 raise error(f"{where}: rejects have no output")
             if "message" in case:
                 if any(k in case for k in INPUT_KEYS):

@@ -258,10 +258,10 @@ def build_recipe(spec, where):
             msg = ld(10, ld(10, ld(5, msg)))
         return msg
     if kind == "nested_unknown_group":
-        # Message field 20 (unknown) as a group, holding groups of field 1 nested to the given depth.
+        # Message field 100 (unknown) as a group, holding groups of field 1 nested to the given depth.
         depth = spec["depth"]
-        return (varint(20 << 3 | 3) + bytes([1 << 3 | 3]) * (depth - 1)
-                + bytes([1 << 3 | 4]) * (depth - 1) + varint(20 << 3 | 4))
+        return (varint(100 << 3 | 3) + bytes([1 << 3 | 3]) * (depth - 1)
+                + bytes([1 << 3 | 4]) * (depth - 1) + varint(100 << 3 | 4))
     raise FixtureError(f"{where}: unknown recipe type {kind!r}")
 
 
@@ -547,7 +547,7 @@ def generate(out_dir):
             continue
         if kind in fixtures_tim_rest.SOURCE_KINDS:
             cases += fixtures_tim_rest.generate(doc, src.name, SimpleNamespace(
-                FixtureError=FixtureError, oracle=oracle, emit=emit, names=names, varint=varint,
+                FixtureError=FixtureError, oracle=oracle, emit=emit, names=names,
                 parse_hex_lines=parse_hex_lines, canonical_json=canonical_json, check_case=check_case))
             continue
         if kind not in KINDS:

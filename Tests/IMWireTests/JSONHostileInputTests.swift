@@ -49,17 +49,6 @@ private func nested(_ prefix: String, _ open: String, _ middle: String, _ close:
     return out
 }
 
-/// The shortest of `runs` timings of `body`, in seconds.
-private func bestTime(runs: Int = 3, _ body: () -> Void) -> Double {
-    var best = Double.infinity
-    for _ in 0..<runs {
-        let duration = ContinuousClock().measure(body)
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
-        best = min(best, seconds)
-    }
-    return best
-}
-
 private final class PaintedStackBox: @unchecked Sendable {
     var body: (@Sendable () -> String)?
     var result: String?

@@ -120,4 +120,54 @@ import Glibc
         // Measured: about 14×.
         #expect(run.peak - Self.baseline < 24 * input.count, "peak \(run.peak) for \(input.count) bytes")
     }
+
+    // MARK: - tim-rest
+
+    static func relay(layers: Int) -> [UInt8] {
+        var text = #"{"MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"x"}}]}"#
+        for _ in 0..<layers { text = #"{"MsgBody":[{"MsgType":"TIMRelayElem","MsgContent":{"MsgList":["# + text + "]}}]}" }
+        return Array(text.utf8)
+    }
+
+    @Test func tensOfThousandsOfTIMRESTKeysStayWithinAConstantFactor() throws {
+        let body = #"{"GroupId":"g","From_Account":"a","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"hi"}}]"#
+        let input = Array((body + (0..<40_000).map { #","k\#($0)":\#($0)"# }.joined() + "}").utf8)
+        let run = try Self.peakMemory(["convert", "--from", "tim-rest", "--to", "binary"], input: input)
+        #expect(run.status == 0)
+        // Measured: about 7× (the input, its tokens at 20 bytes each, the key slots).
+        #expect(run.peak - Self.baseline < 16 * input.count, "peak \(run.peak) for \(input.count) bytes")
+    }
+
+    /// Deep relays: memory grows with the nesting like the input does (it was 1.8 GB for 4,444
+    /// layers when every level built its REST path as a string).
+    @Test func deepTIMRESTRelaysStayWithinAConstantFactor() throws {
+        let depth = ["--max-depth", "20000"]
+        let small = Self.relay(layers: 1_111)
+        let large = Self.relay(layers: 4_444)
+        let smallRun = try Self.peakMemory(["convert", "--from", "tim-rest", "--to", "binary"] + depth, input: small)
+        let largeRun = try Self.peakMemory(["convert", "--from", "tim-rest", "--to", "binary"] + depth, input: large)
+        #expect(smallRun.status == 0 && largeRun.status == 0)
+        // Measured: about 50× (13,000 message levels: the model, the tape, the stack of the descent).
+        #expect(largeRun.peak - Self.baseline < 100 * large.count, "peak \(largeRun.peak) for \(large.count) bytes")
+        #expect(largeRun.peak - Self.baseline < 5 * (smallRun.peak - Self.baseline) + 4 * 1024 * 1024,
+                "4× the layers: \(largeRun.peak - Self.baseline) vs \(smallRun.peak - Self.baseline) bytes")
+    }
+
+    /// Binary → tim-rest of a deep merger: memory grows with the nesting (it was 2.1 GB for 6,000
+    /// layers when the encoder built a value tree and a path string per level).
+    @Test func encodingDeepMergersAsTIMRESTStaysWithinAConstantFactor() throws {
+        func merger(_ layers: Int) -> [UInt8] {
+            func ld(_ field: UInt64, _ payload: [UInt8]) -> [UInt8] { Self.varint(field << 3 | 2) + Self.varint(UInt64(payload.count)) + payload }
+            var message = ld(10, ld(1, ld(1, Array("x".utf8))))
+            for _ in 0..<layers { message = ld(10, ld(10, ld(5, message))) }
+            return message
+        }
+        let depth = ["--max-depth", "20000"]
+        let smallRun = try Self.peakMemory(["convert", "--from", "binary", "--to", "tim-rest"] + depth, input: merger(1_500))
+        let largeRun = try Self.peakMemory(["convert", "--from", "binary", "--to", "tim-rest"] + depth, input: merger(6_000))
+        #expect(smallRun.status == 0 && largeRun.status == 0)
+        #expect(largeRun.peak - Self.baseline < 5 * (smallRun.peak - Self.baseline) + 4 * 1024 * 1024,
+                "4× the layers: \(largeRun.peak - Self.baseline) vs \(smallRun.peak - Self.baseline) bytes")
+        #expect(largeRun.peak - Self.baseline < 64 * 1024 * 1024, "peak \(largeRun.peak)")
+    }
 }

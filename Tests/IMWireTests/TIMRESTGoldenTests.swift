@@ -42,6 +42,30 @@ import Testing
         #expect(try Message(timRESTString: pretty).serializedBytes() == fixture.bytes("binpb"))
     }
 
+    /// Every accepted input survives tim-rest → binary → proto3 JSON → binary → tim-rest: the
+    /// schema carries every key the model reads (JsonMsgKey, MsgNum, TopicId, the APNs keys), in
+    /// every format.
+    @Test(arguments: accepted)
+    func everyValueSurvivesTheTripThroughEveryFormat(_ fixture: Fixtures.Case) throws {
+        let decoded = try Message(timRESTUTF8: fixture.bytes("input"))
+        let viaBinary = try Message(serializedBytes: decoded.serializedBytes())
+        let viaJSON = try Message(jsonUTF8: viaBinary.jsonUTF8Bytes())
+        let back = try Message(serializedBytes: viaJSON.serializedBytes())
+        #expect(back == decoded)
+        #expect(try back.timRESTUTF8Bytes() == fixture.bytes("tim_rest"))
+    }
+
+    @Test func theCombinedCaseCarriesEveryNewKey() throws {
+        let fixture = try #require(Self.accepted.first { $0.name == "tim_rest_combined_topic_apns_relay_json_msg_key" })
+        let message = try Message(timRESTUTF8: fixture.bytes("input"))
+        #expect(!message.topicID.isEmpty)
+        let push = try #require(message.offlinePushInfo)
+        #expect(!push.iosTitle.isEmpty && !push.iosSubtitle.isEmpty && !push.iosImage.isEmpty && push.iosMutableContent)
+        guard case .merger(let merger)? = message.elems.first?.content else { Issue.record("no merger"); return }
+        #expect(!merger.jsonMsgKey.isEmpty && merger.msgNum == 300 && merger.messages.isEmpty)
+        #expect(message.unknownFields.isEmpty && merger.unknownFields.isEmpty)
+    }
+
     @Test(arguments: rejected)
     func rejectedInputsFailWithTheirCodeAndPath(_ fixture: Fixtures.Case) {
         do {

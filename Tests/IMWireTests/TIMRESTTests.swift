@@ -113,46 +113,44 @@ import Testing
 
     // MARK: - JsonMsgKey
 
-    @Test func jsonMsgKeyIsKeptInUnknownFieldsAndWrittenBack() throws {
-        var merger = MergerElem(title: "t", compatibleText: "c")
-        #expect(merger.timRESTJSONMsgKey == nil)
-        merger.timRESTJSONMsgKey = "key-1"
-        merger.timRESTMsgNum = 301
-        #expect(merger.timRESTJSONMsgKey == "key-1" && merger.timRESTMsgNum == 301)
+    @Test func jsonMsgKeyAndMsgNumAreFieldsOfTheMergerInEveryFormat() throws {
+        let merger = MergerElem(title: "t", compatibleText: "c", jsonMsgKey: "key-1", msgNum: 301)
         let message = Message(elems: [.merger(merger)])
-        // Binary carries it (as unknown fields), proto3 JSON cannot.
         let binary = try message.serializedBytes()
         #expect(try Message(serializedBytes: binary) == message)
-        #expect(!(try message.jsonString()).contains("key-1"))
+        let json = try message.jsonString()
+        #expect(json.contains(#""jsonMsgKey":"key-1","msgNum":301"#))
+        #expect(try Message(jsonString: json) == message)
 
         let rest = try message.timRESTString()
         #expect(rest.contains(#""MsgNum":301,"CompatibleText":"c","AbstractList":[],"JsonMsgKey":"key-1"}"#))
         #expect(try Message(timRESTString: rest).serializedBytes() == binary)
-
-        merger.timRESTJSONMsgKey = nil
-        #expect(merger.unknownFields.isEmpty && merger.timRESTMsgNum == 0)
     }
 
     @Test func aMergerWithInlineMessagesAndAJSONMsgKeyIsRefused() {
-        var merger = MergerElem(messages: [Message(elems: [.text("x")])])
-        merger.timRESTJSONMsgKey = "k"
+        let merger = MergerElem(messages: [Message(elems: [.text("x")])], jsonMsgKey: "k")
         #expect(throws: IMWireError(code: .notRepresentable, reason: "")) {
             try Message(elems: [.merger(merger)]).timRESTUTF8Bytes()
         }
     }
 
-    @Test func otherUnknownFieldsOfAMergerSurviveSettingTheKey() throws {
+    @Test func aMsgNumWithoutAKeyIsALossUnlessAllowed() throws {
+        let message = Message(elems: [.merger(MergerElem(messages: [Message(elems: [.text("x")])], msgNum: 7))])
+        #expect(throws: IMWireError(code: .notRepresentable, reason: "")) { try message.timRESTUTF8Bytes() }
+        let lossy = try message.timRESTString(options: TIMRESTEncodingOptions(allowsLossyConversion: true))
+        #expect(lossy.contains(#""MsgNum":1,"#))
+    }
+
+    @Test func unknownFieldsOfAMergerHaveNoRESTForm() throws {
         // Field 2000 (varint 5) arrives as an unknown field of the merger.
         let binary = try Message(elems: [.merger(MergerElem(title: "t"))]).serializedBytes()
-        var carrier = try Message(serializedBytes: spliceIntoFirstMerger(binary, [0x80, 0x7D, 0x05]))
-        guard case .merger(var merger)? = carrier.elems[0].content else { Issue.record("no merger"); return }
-        merger.timRESTJSONMsgKey = "k"
-        #expect(merger.unknownFields.bytes.prefix(3) == [0x80, 0x7D, 0x05])
-        carrier.elems[0] = .merger(merger)
+        let carrier = try Message(serializedBytes: spliceIntoFirstMerger(binary, [0x80, 0x7D, 0x05]))
+        guard case .merger(let merger)? = carrier.elems[0].content else { Issue.record("no merger"); return }
+        #expect(merger.unknownFields.bytes == [0x80, 0x7D, 0x05])
         // The foreign field has no REST form: refused, or left out when loss is allowed.
         #expect(throws: IMWireError(code: .notRepresentable, reason: "")) { try carrier.timRESTUTF8Bytes() }
         let lossy = try carrier.timRESTString(options: TIMRESTEncodingOptions(allowsLossyConversion: true))
-        #expect(lossy.contains(#""JsonMsgKey":"k""#))
+        #expect(lossy.contains(#"{"Title":"t","MsgNum":0,"#))
     }
 
     /// `binary` (a message whose first elem is a merger with only a title "t") with `extra` appended

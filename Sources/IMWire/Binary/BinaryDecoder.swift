@@ -4,7 +4,8 @@
 ///
 /// Safety: every length is checked against the bytes that remain before anything is allocated, so
 /// memory is bounded by the input; nesting is bounded by `maxDepth` on every recursive path
-/// (sub-messages, map entries, unknown groups), so the stack is bounded too.
+/// (sub-messages, map entries, unknown groups), and by what the thread's stack holds
+/// (``StackGuard``), so a raised limit never overflows the stack.
 package struct BinaryDecoder: FieldDecoder {
     private let base: UnsafePointer<UInt8>
     private let inputCount: Int
@@ -16,6 +17,7 @@ package struct BinaryDecoder: FieldDecoder {
     /// Field number and wire type of the tag just read.
     private var fieldNumber = 0
     private var wireType: UInt8 = 0
+    private var stackGuard = StackGuard()
 
     init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         // An empty buffer may have no base address; it is never dereferenced (position == end).
@@ -80,6 +82,7 @@ package struct BinaryDecoder: FieldDecoder {
         let outerEnd = end
         end = position + length
         depth += 1
+        try stackGuard.check(depth: depth, offset: lengthOffset)
         return outerEnd
     }
 
@@ -252,6 +255,7 @@ package struct BinaryDecoder: FieldDecoder {
                 offset: groupStart)
         }
         depth += 1
+        try stackGuard.check(depth: depth, offset: groupStart)
         while true {
             guard position < end else {
                 // Unclosed at the end of the input too: a group needs its end tag (one rule, one code).

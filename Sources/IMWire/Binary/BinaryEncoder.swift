@@ -28,6 +28,7 @@ struct BinarySizer: FieldVisitor {
     var sizes: [Int] = []
     private var depth = 1
     private let maxDepth: Int
+    private var stackGuard = StackGuard()
 
     init(maxDepth: Int) {
         self.maxDepth = maxDepth
@@ -59,6 +60,8 @@ struct BinarySizer: FieldVisitor {
                 reason: "message nesting exceeds the encoder's limit of \(maxDepth) levels")
         }
         depth += 1
+        // The writer recurses exactly as deep, with smaller frames: checking here covers it.
+        try stackGuard.check(depth: depth)
         let slot = sizes.count
         sizes.append(0)
         let outer = total

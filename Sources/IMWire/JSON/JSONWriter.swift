@@ -1,4 +1,4 @@
-/// Writes the canonical proto3 JSON form (SPEC §2.2) while visiting a message's fields:
+/// Writes the canonical proto3 JSON form while visiting a message's fields:
 /// lowerCamelCase keys in field-number order, defaults omitted, 64-bit integers as strings, bytes
 /// as padded standard base64, enums by name (unknown numbers as numbers), doubles in shortest
 /// round-trip form (`NaN`, `Infinity`, `-Infinity` as strings), compact unless pretty-printed.
@@ -14,6 +14,7 @@ package struct JSONWriter: FieldVisitor {
     private var indent = 1
     private let maxDepth: Int
     private let pretty: Bool
+    private var stackGuard = StackGuard()
 
     package static func encode<M: ProtoMessage>(_ message: M, options: JSONEncodingOptions) throws(IMWireError) -> [UInt8] {
         var writer = JSONWriter(schema: M.schema, options: options)
@@ -61,6 +62,7 @@ package struct JSONWriter: FieldVisitor {
         schema = M.schema
         hasMember = false
         depth += 1
+        try stackGuard.check(depth: depth)
         indent += 1
         output.append(UInt8(ascii: "{"))
         try message.traverse(&self)

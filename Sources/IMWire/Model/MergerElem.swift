@@ -8,6 +8,12 @@ public struct MergerElem: Hashable, Sendable {
     public var compatibleText: String = ""
     public var layersOverLimit: Bool = false
     public var messages: [Message] = []
+    /// The download key Tencent sends instead of inline messages when the merged messages total more
+    /// than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
+    public var jsonMsgKey: String = ""
+    /// How many messages the merger holds (REST MsgNum): set with json_msg_key, when the messages are
+    /// not inline; for inline messages it is their count and is left 0.
+    public var msgNum: UInt32 = 0
     /// Fields this schema does not know, kept and re-emitted after the known ones.
     public var unknownFields = UnknownFields()
 
@@ -19,12 +25,16 @@ public struct MergerElem: Hashable, Sendable {
         abstractList: [String] = [],
         compatibleText: String = "",
         layersOverLimit: Bool = false,
-        messages: [Message] = []
+        messages: [Message] = [],
+        jsonMsgKey: String = "",
+        msgNum: UInt32 = 0
     ) {
         self.title = title
         self.abstractList = abstractList
         self.compatibleText = compatibleText
         self.layersOverLimit = layersOverLimit
         self.messages = messages
+        self.jsonMsgKey = jsonMsgKey
+        self.msgNum = msgNum
     }
 }

@@ -31,6 +31,9 @@ public struct Message: Hashable, Sendable {
     public var excludedFromLastMessage: Bool = false
     public var onlineUserOnly: Bool = false
     public var supportMessageExtension: Bool = false
+    /// The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
+    /// the group itself is group_id.
+    public var topicID: String = ""
     /// Fields this schema does not know, kept and re-emitted after the known ones.
     public var unknownFields = UnknownFields()
 
@@ -64,7 +67,8 @@ public struct Message: Hashable, Sendable {
         excludedFromUnreadCount: Bool = false,
         excludedFromLastMessage: Bool = false,
         onlineUserOnly: Bool = false,
-        supportMessageExtension: Bool = false
+        supportMessageExtension: Bool = false,
+        topicID: String = ""
     ) {
         self.msgID = msgID
         self.sender = sender
@@ -83,5 +87,6 @@ public struct Message: Hashable, Sendable {
         self.excludedFromLastMessage = excludedFromLastMessage
         self.onlineUserOnly = onlineUserOnly
         self.supportMessageExtension = supportMessageExtension
+        self.topicID = topicID
     }
 }

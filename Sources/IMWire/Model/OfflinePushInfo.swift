@@ -11,6 +11,15 @@ public struct OfflinePushInfo: Hashable, Sendable {
     public var androidSound: String = ""
     public var ignoreIOSBadge: Bool = false
     public var iosPushType: IOSPushType = .apns
+    /// APNs title on iOS, in place of title (Tencent REST ApnsInfo.Title).
+    public var iosTitle: String = ""
+    /// APNs subtitle (Tencent REST ApnsInfo.SubTitle).
+    public var iosSubtitle: String = ""
+    /// URL of an image an iOS notification service extension shows (REST ApnsInfo.Image, V2TIM iOSImage).
+    public var iosImage: String = ""
+    /// Sets APNs mutable-content, so a notification service extension may modify the push (REST
+    /// ApnsInfo.MutableContent 1).
+    public var iosMutableContent: Bool = false
     /// Fields this schema does not know, kept and re-emitted after the known ones.
     public var unknownFields = UnknownFields()
 
@@ -25,7 +34,11 @@ public struct OfflinePushInfo: Hashable, Sendable {
         iosSound: String = "",
         androidSound: String = "",
         ignoreIOSBadge: Bool = false,
-        iosPushType: IOSPushType = .apns
+        iosPushType: IOSPushType = .apns,
+        iosTitle: String = "",
+        iosSubtitle: String = "",
+        iosImage: String = "",
+        iosMutableContent: Bool = false
     ) {
         self.title = title
         self.desc = desc
@@ -35,5 +48,9 @@ public struct OfflinePushInfo: Hashable, Sendable {
         self.androidSound = androidSound
         self.ignoreIOSBadge = ignoreIOSBadge
         self.iosPushType = iosPushType
+        self.iosTitle = iosTitle
+        self.iosSubtitle = iosSubtitle
+        self.iosImage = iosImage
+        self.iosMutableContent = iosMutableContent
     }
 }

@@ -10,6 +10,8 @@ extension MergerElem: ProtoMessage {
             FieldSchema(3, "compatible_text", "compatibleText", .string),
             FieldSchema(4, "layers_over_limit", "layersOverLimit", .bool),
             FieldSchema(5, "messages", "messages", .message({ Message.schema }), repeated: true),
+            FieldSchema(6, "json_msg_key", "jsonMsgKey", .string),
+            FieldSchema(7, "msg_num", "msgNum", .uint32),
         ])
 
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
@@ -19,6 +21,8 @@ extension MergerElem: ProtoMessage {
         case 3: return try decoder.decodeString(&compatibleText)
         case 4: return try decoder.decodeBool(&layersOverLimit)
         case 5: return try decoder.decodeRepeatedMessage(&messages)
+        case 6: return try decoder.decodeString(&jsonMsgKey)
+        case 7: return try decoder.decodeUInt32(&msgNum)
         default: return false
         }
     }
@@ -29,6 +33,8 @@ extension MergerElem: ProtoMessage {
         if !compatibleText.isEmpty { try visitor.visitString(compatibleText, field: 3) }
         if layersOverLimit { try visitor.visitBool(layersOverLimit, field: 4) }
         if !messages.isEmpty { try visitor.visitRepeatedMessage(messages, field: 5) }
+        if !jsonMsgKey.isEmpty { try visitor.visitString(jsonMsgKey, field: 6) }
+        if msgNum != 0 { try visitor.visitUInt32(msgNum, field: 7) }
         if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
     }
 }

@@ -24,6 +24,7 @@ extension Message: ProtoMessage {
             FieldSchema(17, "excluded_from_last_message", "excludedFromLastMessage", .bool),
             FieldSchema(18, "online_user_only", "onlineUserOnly", .bool),
             FieldSchema(19, "support_message_extension", "supportMessageExtension", .bool),
+            FieldSchema(20, "topic_id", "topicId", .string),
         ])
 
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
@@ -47,6 +48,7 @@ extension Message: ProtoMessage {
         case 17: return try decoder.decodeBool(&excludedFromLastMessage)
         case 18: return try decoder.decodeBool(&onlineUserOnly)
         case 19: return try decoder.decodeBool(&supportMessageExtension)
+        case 20: return try decoder.decodeString(&topicID)
         default: return false
         }
     }
@@ -74,6 +76,7 @@ extension Message: ProtoMessage {
         if excludedFromLastMessage { try visitor.visitBool(excludedFromLastMessage, field: 17) }
         if onlineUserOnly { try visitor.visitBool(onlineUserOnly, field: 18) }
         if supportMessageExtension { try visitor.visitBool(supportMessageExtension, field: 19) }
+        if !topicID.isEmpty { try visitor.visitString(topicID, field: 20) }
         if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
     }
 }

@@ -13,6 +13,10 @@ extension OfflinePushInfo: ProtoMessage {
             FieldSchema(6, "android_sound", "androidSound", .string),
             FieldSchema(7, "ignore_ios_badge", "ignoreIosBadge", .bool),
             FieldSchema(8, "ios_push_type", "iosPushType", .enumeration(IOSPushType.schema)),
+            FieldSchema(9, "ios_title", "iosTitle", .string),
+            FieldSchema(10, "ios_subtitle", "iosSubtitle", .string),
+            FieldSchema(11, "ios_image", "iosImage", .string),
+            FieldSchema(12, "ios_mutable_content", "iosMutableContent", .bool),
         ])
 
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
@@ -25,6 +29,10 @@ extension OfflinePushInfo: ProtoMessage {
         case 6: return try decoder.decodeString(&androidSound)
         case 7: return try decoder.decodeBool(&ignoreIOSBadge)
         case 8: return try decoder.decodeEnum(&iosPushType)
+        case 9: return try decoder.decodeString(&iosTitle)
+        case 10: return try decoder.decodeString(&iosSubtitle)
+        case 11: return try decoder.decodeString(&iosImage)
+        case 12: return try decoder.decodeBool(&iosMutableContent)
         default: return false
         }
     }
@@ -38,6 +46,10 @@ extension OfflinePushInfo: ProtoMessage {
         if !androidSound.isEmpty { try visitor.visitString(androidSound, field: 6) }
         if ignoreIOSBadge { try visitor.visitBool(ignoreIOSBadge, field: 7) }
         if iosPushType.rawValue != 0 { try visitor.visitEnum(iosPushType, field: 8) }
+        if !iosTitle.isEmpty { try visitor.visitString(iosTitle, field: 9) }
+        if !iosSubtitle.isEmpty { try visitor.visitString(iosSubtitle, field: 10) }
+        if !iosImage.isEmpty { try visitor.visitString(iosImage, field: 11) }
+        if iosMutableContent { try visitor.visitBool(iosMutableContent, field: 12) }
         if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
     }
 }

@@ -122,6 +122,7 @@ package final class MessageSchema: Sendable {
     private let nameTable: [(start: Int, count: Int, field: Int)]
 
     package init(fullName: String, fields: [FieldSchema]) {
+        precondition(fields.count <= FieldIndexSet.capacity, "\(fullName) has \(fields.count) fields; the JSON reader tracks at most \(FieldIndexSet.capacity)")
         self.fullName = fullName
         self.fields = fields
         var table = [Int](repeating: -1, count: (fields.map(\.number).max() ?? 0) + 1)

@@ -4,60 +4,60 @@
 /// ``TIMRESTEncoder``; their keys are listed in README "tim-rest".
 enum TIMRESTContent {
     /// `TIMTextElem`.
-    static let text: [TIMRESTField<TextElem>] = [
+    static let text = TIMRESTContentTable<TextElem>([
         .string("Text", "text", \.text, required: true),
-    ]
+    ])
 
     /// `TIMLocationElem`.
-    static let location: [TIMRESTField<LocationElem>] = [
+    static let location = TIMRESTContentTable<LocationElem>([
         .string("Desc", "desc", \.desc),
         .double("Latitude", "latitude", \.latitude, required: true),
         .double("Longitude", "longitude", \.longitude, required: true),
-    ]
+    ])
 
     /// `TIMFaceElem`.
-    static let face: [TIMRESTField<FaceElem>] = [
+    static let face = TIMRESTContentTable<FaceElem>([
         .int32("Index", "index", \.index, required: true),
         .utf8Bytes("Data", "data", \.data),
-    ]
+    ])
 
     /// `TIMCustomElem`.
-    static let custom: [TIMRESTField<CustomElem>] = [
+    static let custom = TIMRESTContentTable<CustomElem>([
         .utf8Bytes("Data", "data", \.data, required: true),
         .string("Desc", "desc", \.desc),
         .string("Ext", "ext", \.ext),
         .string("Sound", "sound", \.sound),
-    ]
+    ])
 
     /// `TIMSoundElem`. SDK 2.x/3.x clients send only `UUID`, `Size` and `Second`.
-    static let sound: [TIMRESTField<SoundElem>] = [
+    static let sound = TIMRESTContentTable<SoundElem>([
         .string("Url", "url", \.url),
         .string("UUID", "uuid", \.uuid, required: true),
         .uint64("Size", "data_size", \.dataSize),
         .uint32("Second", "duration", \.duration),
         .downloadFlag("Download_Flag"),
-    ]
+    ])
 
     /// One entry of a `TIMImageElem`'s `ImageInfoArray` (note `URL`, not `Url`).
-    static let image: [TIMRESTField<Image>] = [
+    static let image = TIMRESTContentTable<Image>([
         .int32("Type", "type", \.timRESTTypeNumber, required: true),
         .uint64("Size", "size", \.size),
         .uint32("Width", "width", \.width),
         .uint32("Height", "height", \.height),
         .string("URL", "url", \.url),
-    ]
+    ])
 
     /// `TIMFileElem`.
-    static let file: [TIMRESTField<FileElem>] = [
+    static let file = TIMRESTContentTable<FileElem>([
         .string("Url", "url", \.url),
         .string("UUID", "uuid", \.uuid, required: true),
         .uint64("FileSize", "file_size", \.fileSize),
         .string("FileName", "file_name", \.fileName),
         .downloadFlag("Download_Flag"),
-    ]
+    ])
 
     /// `TIMVideoFileElem`.
-    static let video: [TIMRESTField<VideoElem>] = [
+    static let video = TIMRESTContentTable<VideoElem>([
         .string("VideoUrl", "video_url", \.videoURL),
         .string("VideoUUID", "video_uuid", \.videoUUID, required: true),
         .uint64("VideoSize", "video_size", \.videoSize),
@@ -71,7 +71,7 @@ enum TIMRESTContent {
         .uint32("ThumbHeight", "snapshot_height", \.snapshotHeight),
         .string("ThumbFormat", "snapshot_format", \.snapshotFormat),
         .downloadFlag("ThumbDownloadFlag"),
-    ]
+    ])
 }
 
 extension Image {

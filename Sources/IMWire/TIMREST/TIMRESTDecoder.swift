@@ -1,19 +1,32 @@
-/// Reads Tencent Cloud IM REST JSON ("tim-rest", SPEC §2.3) into a ``Message``.
+/// Reads Tencent Cloud IM REST JSON ("tim-rest") into a ``Message``.
 ///
-/// The input is parsed by the strict generic JSON reader (UTF-8, escapes, duplicate keys, depth and
-/// size limits as for proto3 JSON), then mapped key by key. Accepted shapes: a bare `MsgBody`
-/// array, a single `{"MsgType", "MsgContent"}` element, or any object holding `MsgBody` (a
-/// `sendmsg` / `send_group_msg` request, a `*.CallbackAfterSendMsg` webhook body, a history entry,
-/// a `MsgList` entry). Keys Tencent defines but the model has no field for, and keys it does not
-/// know, are ignored. README "tim-rest" has the full mapping.
+/// The input is tokenized once into a flat ``JSONTape`` by the lexer both JSON dialects share (UTF-8,
+/// escapes, numbers, duplicate keys, depth and size limits as for proto3 JSON), then mapped key by
+/// key: each object's members are matched against the keys its kind documents in one pass, by their
+/// bytes, and each value is read once, straight into the model. Time and memory are linear in the
+/// input whatever its shape; paths for errors are put together only when there is an error.
+///
+/// Accepted shapes: a bare `MsgBody` array, a single `{"MsgType", "MsgContent"}` element, or any
+/// object holding `MsgBody` (a `sendmsg` / `send_group_msg` request, a `*.CallbackAfterSendMsg`
+/// webhook body, a history entry, a `MsgList` entry). Keys the model has no field for, and keys
+/// Tencent does not document, are ignored (Docs/tim-rest-keys.md lists them).
 struct TIMRESTDecoder {
+    private let tape: JSONTape
     private let maxDepth: Int
+    private var path = TIMRESTPath()
+    private var stackGuard = StackGuard()
 
     static func decode(_ buffer: UnsafeBufferPointer<UInt8>, options: TIMRESTDecodingOptions) throws(IMWireError) -> Message {
-        let jsonOptions = JSONDecodingOptions(maxDepth: Self.jsonDepth(forMessageDepth: options.maxDepth), maxInputSize: options.maxInputSize)
-        let value = try JSONReader.parseValue(buffer, options: jsonOptions)
+        guard buffer.count <= options.maxInputSize else {
+            throw IMWireError(
+                code: .inputTooLarge,
+                reason: "input of \(buffer.count) bytes is larger than the limit of \(options.maxInputSize) bytes",
+                offset: 0)
+        }
+        let tape = try JSONTape(buffer, maxDepth: Self.jsonDepth(forMessageDepth: options.maxDepth))
+        var decoder = TIMRESTDecoder(tape: tape, maxDepth: options.maxDepth)
         do {
-            return try TIMRESTDecoder(maxDepth: options.maxDepth).document(value)
+            return try decoder.document()
         } catch {
             // Errors about the document as a whole have the empty path: locate them at its start.
             guard error.path?.isEmpty ?? true, error.offset == nil else { throw error }
@@ -25,34 +38,35 @@ struct TIMRESTDecoder {
     /// message levels (message, elem, content) and five JSON levels (message object, MsgBody array,
     /// element object, MsgContent object, MsgList array); the deepest leaf (an ImageInfoArray entry,
     /// GroupAtInfo, ApnsInfo) adds a few more. Deeper JSON — also inside ignored keys — is refused
-    /// by the reader before it recurses further.
+    /// by the lexer.
     static func jsonDepth(forMessageDepth messageDepth: Int) -> Int {
         let depth = max(messageDepth, 1)
         return depth > Int.max / 8 ? Int.max : depth * 5 / 3 + 8
     }
 
-    private init(maxDepth: Int) {
+    private init(tape: JSONTape, maxDepth: Int) {
+        self.tape = tape
         self.maxDepth = maxDepth
     }
 
     // MARK: - Shapes
 
-    private func document(_ value: JSONValue) throws(IMWireError) -> Message {
-        switch value {
-        case .array(let body):
-            try checkDepth(1, path: "")
+    private mutating func document() throws(IMWireError) -> Message {
+        switch tape[0].kind {
+        case .array:
+            try checkDepth(1)
             var message = Message()
-            message.elems = try elems(body, path: "", depth: 2)
+            message.elems = try elems(0, depth: 2)
             return message
         case .object:
-            let object = try TIMRESTObject(value, path: "", what: "the input")
-            if object.contains("MsgBody") {
-                return try message(object, depth: 1)
+            let members = self.members(0, TIMRESTEnvelopeKey.self)
+            if members[.msgBody] != nil {
+                return try message(members, depth: 1)
             }
-            if object.contains("MsgType") || object.contains("MsgContent") {
-                try checkDepth(1, path: "")
+            if members[.msgType] != nil || members[.msgContent] != nil {
+                try checkDepth(1)
                 var message = Message()
-                message.elems = [try elem(value, path: "", depth: 2)]
+                message.elems = [try elem(0, depth: 2)]
                 return message
             }
             throw IMWireError(
@@ -62,244 +76,534 @@ struct TIMRESTDecoder {
         default:
             throw IMWireError(
                 code: .invalidValue,
-                reason: "expected a MsgBody array or a JSON object, found \(value.timRESTTypeName)",
+                reason: "expected a MsgBody array or a JSON object, found \(typeName(0))",
                 offset: 0)
         }
     }
 
-    private func checkDepth(_ depth: Int, path: String) throws(IMWireError) {
+    private mutating func checkDepth(_ depth: Int) throws(IMWireError) {
         guard depth <= maxDepth else {
             throw IMWireError(
                 code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(maxDepth) message levels",
-                path: path.isEmpty ? nil : path)
+                path: path.renderedOrNil)
         }
+        try stackGuard.check(depth: depth, path: path.renderedOrNil)
     }
 
     // MARK: - Envelope
 
-    /// A message object: the envelope keys and its `MsgBody`.
-    private func message(_ object: TIMRESTObject, depth: Int) throws(IMWireError) -> Message {
-        try checkDepth(depth, path: object.path)
-        var message = Message()
-        message.sender = try object.string("From_Account") ?? ""
+    /// A message object: the envelope keys and its `MsgBody`. The keys before and after the body
+    /// are read by non-inlined helpers, so that this frame, one per message level on the recursive
+    /// path, stays small.
+    private mutating func message(_ object: TIMRESTMembers<TIMRESTEnvelopeKey>, depth: Int) throws(IMWireError) -> Message {
+        try checkDepth(depth)
+        var message = try envelopeHead(object)
+        guard let body = object[.msgBody] else { throw missing("MsgBody", in: "a message") }
+        guard tape[body].kind == .array else { throw wrongType(body, key: "MsgBody", expected: "an array") }
+        path.push("MsgBody")
+        message.elems = try elems(body, depth: depth + 1)
+        path.pop()
+        try envelopeTail(object, depth: depth, into: &message)
+        return message
+    }
 
-        let groupID = try object.string("GroupId")
+    /// The envelope keys before `MsgBody`: sender, target, sequence, random, time, key, priority.
+    @inline(never)
+    private func envelopeHead(_ object: TIMRESTMembers<TIMRESTEnvelopeKey>) throws(IMWireError) -> Message {
+        var message = Message()
+        message.sender = try string(object, .fromAccount) ?? ""
+
+        let groupID = try string(object, .groupID)
         if let groupID { message.target = .groupID(groupID) }
-        if let to = object["To_Account"] {
-            switch to {
-            case .string(let receiver):
+        if let to = object[.toAccount] {
+            switch tape[to].kind {
+            case .string:
                 guard groupID == nil else {
                     throw IMWireError(
                         code: .oneofConflict,
                         reason: "a message has one target, but it names both a group (GroupId) and a C2C receiver (To_Account)",
-                        path: object.path("To_Account"))
+                        path: path.rendered(appending: "To_Account"))
                 }
-                message.target = .receiver(receiver)
+                message.target = .receiver(tape.string(to))
             case .array:
-                let receivers = try object.strings("To_Account") ?? []
+                let receivers = try strings(object, .toAccount) ?? []
                 guard groupID != nil else {
                     throw IMWireError(
                         code: .notRepresentable,
                         reason: "a To_Account array without GroupId is a batch C2C send (batchsendmsg) to \(receivers.count) users; a message has one receiver",
-                        path: object.path("To_Account"))
+                        path: path.rendered(appending: "To_Account"))
                 }
                 message.targetedReceivers = receivers
             default:
-                throw object.wrongType("To_Account", expected: "a string (C2C) or an array of user IDs (targeted group message)", found: to)
+                throw wrongType(to, key: "To_Account", expected: "a string (C2C) or an array of user IDs (targeted group message)")
             }
         }
+        message.topicID = try string(object, .topicID) ?? ""
 
-        message.seq = try object.unsigned("MsgSeq") ?? 0
+        message.seq = try unsigned(object, .msgSeq) ?? 0
         // C2C and history use MsgRandom, group requests and callbacks Random; MsgRandom wins.
-        let msgRandom = try object.unsigned("MsgRandom", max: UInt64(UInt32.max))
-        let random = try object.unsigned("Random", max: UInt64(UInt32.max))
+        let msgRandom = try unsigned(object, .msgRandom, max: UInt64(UInt32.max))
+        let random = try unsigned(object, .random, max: UInt64(UInt32.max))
         message.random = msgRandom ?? random ?? 0
         // Requests and history use MsgTimeStamp, callbacks MsgTime; MsgTimeStamp wins.
-        let stamp = try object.unsigned("MsgTimeStamp", max: UInt64.max / 1000)
-        let time = try object.unsigned("MsgTime", max: UInt64.max / 1000)
+        let stamp = try unsigned(object, .msgTimeStamp, max: UInt64.max / 1000)
+        let time = try unsigned(object, .msgTime, max: UInt64.max / 1000)
         message.timestampMs = (stamp ?? time ?? 0) * 1000
-        message.msgID = try object.string("MsgKey") ?? ""
+        message.msgID = try string(object, .msgKey) ?? ""
         message.priority = try priority(object) ?? .default
+        return message
+    }
 
-        let body = try object.requiredArray("MsgBody", in: "a message")
-        message.elems = try elems(body, path: object.path("MsgBody"), depth: depth + 1)
-        if let data = try object.string("CloudCustomData") { message.cloudCustomData = Array(data.utf8) }
+    /// The envelope keys after `MsgBody`: custom data, @ list, controls, flags, push info.
+    @inline(never)
+    private mutating func envelopeTail(
+        _ object: TIMRESTMembers<TIMRESTEnvelopeKey>, depth: Int, into message: inout Message
+    ) throws(IMWireError) {
+        if let data = try string(object, .cloudCustomData) { message.cloudCustomData = Array(data.utf8) }
 
-        if let entries = try object.array("GroupAtInfo") {
-            message.atUserList = try atUserList(entries, path: object.path("GroupAtInfo"))
+        if let entries = object[.groupAtInfo] {
+            guard tape[entries].kind == .array else { throw wrongType(entries, key: "GroupAtInfo", expected: "an array") }
+            path.push("GroupAtInfo")
+            message.atUserList = try atUserList(entries)
+            path.pop()
         }
-        if let controls = try object.strings("SendMsgControl") {
+        if let controls = try strings(object, .sendMsgControl) {
             message.excludedFromUnreadCount = controls.contains("NoUnread")
             message.excludedFromLastMessage = controls.contains("NoLastMsg")
         }
         // Group requests and all callbacks say OnlineOnlyFlag (old group docs MsgOnlineOnlyFlag);
         // a C2C sendmsg request says MsgLifeTime 0 ("online users only, not stored").
-        let onlineOnly = try object.flag("OnlineOnlyFlag")
-        let msgOnlineOnly = try object.flag("MsgOnlineOnlyFlag")
-        let lifeTime = try object.unsigned("MsgLifeTime")
+        let onlineOnly = try flag(object, .onlineOnlyFlag)
+        let msgOnlineOnly = try flag(object, .msgOnlineOnlyFlag)
+        let lifeTime = try unsigned(object, .msgLifeTime)
         message.onlineUserOnly = (onlineOnly ?? msgOnlineOnly ?? false) || lifeTime == 0
-        let isNeedReadReceipt = try object.flag("IsNeedReadReceipt")
-        let needReadReceipt = try object.flag("NeedReadReceipt")
+        let isNeedReadReceipt = try flag(object, .isNeedReadReceipt)
+        let needReadReceipt = try flag(object, .needReadReceipt)
         message.needReadReceipt = isNeedReadReceipt ?? needReadReceipt ?? false
-        message.supportMessageExtension = try object.flag("SupportMessageExtension") ?? false
-        if let push = object["OfflinePushInfo"] {
-            try checkDepth(depth + 1, path: object.path("OfflinePushInfo"))
-            message.offlinePushInfo = try offlinePushInfo(TIMRESTObject(push, path: object.path("OfflinePushInfo"), what: "OfflinePushInfo"))
+        message.supportMessageExtension = try flag(object, .supportMessageExtension) ?? false
+        if let push = object[.offlinePushInfo] {
+            path.push("OfflinePushInfo")
+            try checkDepth(depth + 1)
+            message.offlinePushInfo = try offlinePushInfo(try self.object(push, what: "OfflinePushInfo", TIMRESTPushKey.self))
+            path.pop()
         }
-        return message
     }
 
     /// `MsgPriority`: "High" / "Normal" / "Low" / "Lowest" (send requests, case-sensitive) or the
     /// number (history: 1 high … 4 lowest).
-    private func priority(_ object: TIMRESTObject) throws(IMWireError) -> Priority? {
-        guard let value = object["MsgPriority"] else { return nil }
-        if case .string(let name) = value, let priority = TIMRESTPriority.byName[name] {
-            return priority
+    private func priority(_ object: TIMRESTMembers<TIMRESTEnvelopeKey>) throws(IMWireError) -> Priority? {
+        guard let value = object[.msgPriority] else { return nil }
+        if tape[value].kind == .string {
+            let name = tape.string(value)
+            if let priority = TIMRESTPriority.byName[name] { return priority }
+            let numeric = try tape.withBytes(value) { (bytes) throws(IMWireError) in
+                try JSONScanner.withNumber(in: bytes) { (_, _) throws(IMWireError) in true }
+            }
+            if numeric == nil {
+                throw IMWireError(
+                    code: .invalidValue,
+                    reason: "\"MsgPriority\" is \"\(name)\"; Tencent's priorities are High, Normal, Low and Lowest (case-sensitive) or their numbers 1-4",
+                    path: path.rendered(appending: "MsgPriority"))
+            }
         }
-        if case .string(let text) = value, !TIMRESTObject.looksNumeric(text) {
-            throw IMWireError(
-                code: .invalidValue,
-                reason: "\"MsgPriority\" is \"\(text)\"; Tencent's priorities are High, Normal, Low and Lowest (case-sensitive) or their numbers 1-4",
-                path: object.path("MsgPriority"))
-        }
-        return try object.int32("MsgPriority").map(Priority.init(rawValue:))
+        return try int32(object, .msgPriority).map(Priority.init(rawValue:))
     }
 
-    private func atUserList(_ entries: [JSONValue], path: String) throws(IMWireError) -> [String] {
+    private mutating func atUserList(_ array: Int) throws(IMWireError) -> [String] {
         var list: [String] = []
-        list.reserveCapacity(entries.count)
-        for (index, entry) in entries.enumerated() {
-            let object = try TIMRESTObject(entry, path: "\(path)[\(index)]", what: "a GroupAtInfo entry")
-            switch try object.unsigned("GroupAtAllFlag") ?? 0 {
+        list.reserveCapacity(Int(tape[array].count))
+        for (index, entry) in tape.elements(of: array).enumerated() {
+            path.push(index)
+            let object = try self.object(entry, what: "a GroupAtInfo entry", TIMRESTGroupAtKey.self)
+            switch try unsigned(object, .groupAtAllFlag) ?? 0 {
             case 1:
                 list.append(Message.atAllUserID)
             case 0:
-                let id = try object.requiredString("GroupAt_Account", in: "a GroupAtInfo entry with GroupAtAllFlag 0")
+                guard let id = try string(object, .groupAtAccount) else {
+                    throw missing("GroupAt_Account", in: "a GroupAtInfo entry with GroupAtAllFlag 0")
+                }
                 list.append(id == Message.atAllUserIDAlternateSpelling ? Message.atAllUserID : id)
             case let flag:
                 throw IMWireError(
                     code: .invalidValue, reason: "\"GroupAtAllFlag\" is \(flag); it is 1 (@all) or 0 (@GroupAt_Account)",
-                    path: object.path("GroupAtAllFlag"))
+                    path: path.rendered(appending: "GroupAtAllFlag"))
             }
+            path.pop()
         }
         return list
     }
 
-    private func offlinePushInfo(_ object: TIMRESTObject) throws(IMWireError) -> OfflinePushInfo {
+    private mutating func offlinePushInfo(_ object: TIMRESTMembers<TIMRESTPushKey>) throws(IMWireError) -> OfflinePushInfo {
         var info = OfflinePushInfo()
-        info.disablePush = try object.flag("PushFlag") ?? false
-        info.title = try object.string("Title") ?? ""
-        info.desc = try object.string("Desc") ?? ""
-        info.ext = try object.string("Ext") ?? ""
-        if let android = object["AndroidInfo"] {
-            let android = try TIMRESTObject(android, path: object.path("AndroidInfo"), what: "AndroidInfo")
-            info.androidSound = try android.string("Sound") ?? ""
+        info.disablePush = try flag(object, .pushFlag) ?? false
+        info.title = try string(object, .title) ?? ""
+        info.desc = try string(object, .desc) ?? ""
+        info.ext = try string(object, .ext) ?? ""
+        if let android = object[.androidInfo] {
+            path.push("AndroidInfo")
+            let android = try self.object(android, what: "AndroidInfo", TIMRESTAndroidKey.self)
+            info.androidSound = try string(android, .sound) ?? ""
+            path.pop()
         }
-        if let apns = object["ApnsInfo"] {
-            let apns = try TIMRESTObject(apns, path: object.path("ApnsInfo"), what: "ApnsInfo")
-            info.iosSound = try apns.string("Sound") ?? ""
-            info.ignoreIOSBadge = try apns.flag("BadgeMode") ?? false
+        if let apns = object[.apnsInfo] {
+            path.push("ApnsInfo")
+            let apns = try self.object(apns, what: "ApnsInfo", TIMRESTApnsKey.self)
+            info.iosSound = try string(apns, .sound) ?? ""
+            info.ignoreIOSBadge = try flag(apns, .badgeMode) ?? false
+            info.iosTitle = try string(apns, .title) ?? ""
+            info.iosSubtitle = try string(apns, .subTitle) ?? ""
+            info.iosImage = try string(apns, .image) ?? ""
+            info.iosMutableContent = try flag(apns, .mutableContent) ?? false
+            path.pop()
         }
         return info
     }
 
     // MARK: - Elements
 
-    private func elems(_ body: [JSONValue], path: String, depth: Int) throws(IMWireError) -> [Elem] {
+    private mutating func elems(_ array: Int, depth: Int) throws(IMWireError) -> [Elem] {
         var elems: [Elem] = []
-        elems.reserveCapacity(body.count)
-        for (index, value) in body.enumerated() {
-            elems.append(try elem(value, path: "\(path)[\(index)]", depth: depth))
+        elems.reserveCapacity(Int(tape[array].count))
+        for (index, value) in tape.elements(of: array).enumerated() {
+            path.push(index)
+            elems.append(try elem(value, depth: depth))
+            path.pop()
         }
         return elems
     }
 
-    private func elem(_ value: JSONValue, path: String, depth: Int) throws(IMWireError) -> Elem {
-        try checkDepth(depth, path: path)
-        let object = try TIMRESTObject(value, path: path, what: "a MsgBody element")
-        let typeName = try object.requiredString("MsgType", in: "a MsgBody element")
+    private mutating func elem(_ value: Int, depth: Int) throws(IMWireError) -> Elem {
+        try checkDepth(depth)
+        let (type, contentValue) = try elemType(value)
+        path.push("MsgContent")
+        defer { path.pop() }
+        try checkDepth(depth + 1)
+        switch type {
+        case .image: return .image(try image(contentValue, depth: depth + 1))
+        case .relay: return .merger(try relay(contentValue, depth: depth + 1))
+        default: return try flatElem(type, contentValue)
+        }
+    }
+
+    /// A `MsgBody` element's type and the tape index of its `MsgContent` object.
+    @inline(never)
+    private func elemType(_ value: Int) throws(IMWireError) -> (TIMRESTMsgType, Int) {
+        let object = try self.object(value, what: "a MsgBody element", TIMRESTElementKey.self)
+        guard let typeName = try string(object, .msgType) else { throw missing("MsgType", in: "a MsgBody element") }
         guard let type = TIMRESTMsgType(rawValue: typeName) else {
             throw IMWireError(
                 code: .unknownMsgType,
                 reason: "MsgType \"\(typeName)\" is not one of \(TIMRESTMsgType.allCases.map(\.rawValue).joined(separator: ", "))",
-                path: object.path("MsgType"))
+                path: path.rendered(appending: "MsgType"))
         }
-        guard let contentValue = object["MsgContent"] else { throw object.missing("MsgContent", "a \(typeName) element") }
-        let content = try TIMRESTObject(contentValue, path: object.path("MsgContent"), what: "the MsgContent of a \(typeName)")
-        try checkDepth(depth + 1, path: content.path)
+        guard let contentValue = object[.msgContent] else { throw missing("MsgContent", in: "a \(typeName) element") }
+        guard tape[contentValue].kind == .object else {
+            throw IMWireError(
+                code: .invalidValue,
+                reason: "expected the MsgContent of a \(typeName) as a JSON object, found \(self.typeName(contentValue))",
+                path: path.rendered(appending: "MsgContent"))
+        }
+        return (type, contentValue)
+    }
+
+    /// An elem whose content is flat (every type but image and relay).
+    @inline(never)
+    private func flatElem(_ type: TIMRESTMsgType, _ value: Int) throws(IMWireError) -> Elem {
+        let typeName = type.rawValue
         switch type {
-        case .text: return .text(try flat(TIMRESTContent.text, content, typeName))
-        case .location: return .location(try flat(TIMRESTContent.location, content, typeName))
-        case .face: return .face(try flat(TIMRESTContent.face, content, typeName))
-        case .custom: return .custom(try flat(TIMRESTContent.custom, content, typeName))
-        case .sound: return .sound(try flat(TIMRESTContent.sound, content, typeName))
-        case .image: return .image(try image(content, depth: depth + 1))
-        case .file: return .file(try flat(TIMRESTContent.file, content, typeName))
-        case .video: return .video(try flat(TIMRESTContent.video, content, typeName))
-        case .relay: return .merger(try relay(content, depth: depth + 1))
+        case .text: return .text(try flat(TIMRESTContent.text, value, typeName))
+        case .location: return .location(try flat(TIMRESTContent.location, value, typeName))
+        case .face: return .face(try flat(TIMRESTContent.face, value, typeName))
+        case .custom: return .custom(try flat(TIMRESTContent.custom, value, typeName))
+        case .sound: return .sound(try flat(TIMRESTContent.sound, value, typeName))
+        case .file: return .file(try flat(TIMRESTContent.file, value, typeName))
+        case .video: return .video(try flat(TIMRESTContent.video, value, typeName))
+        case .image, .relay: preconditionFailure("not flat")
         }
     }
 
+    /// A flat content object read by its key table.
     private func flat<Content: TIMRESTDefaultInitializable>(
-        _ fields: [TIMRESTField<Content>], _ object: TIMRESTObject, _ typeName: String
+        _ table: TIMRESTContentTable<Content>, _ value: Int, _ typeName: String
     ) throws(IMWireError) -> Content {
+        let object = slots(value, table.keys)
         var content = Content()
-        for field in fields {
-            try field.read(from: object, into: &content, what: "a \(typeName)")
+        for (slot, field) in table.fields.enumerated() {
+            guard let value = object[slot] else {
+                if field.required { throw missing(field.key, in: "a \(typeName)") }
+                continue
+            }
+            switch field.kind {
+            case .string(let keyPath):
+                content[keyPath: keyPath] = try string(value, key: field.key)
+            case .utf8Bytes(let keyPath):
+                content[keyPath: keyPath] = Array(try string(value, key: field.key).utf8)
+            case .uint64(let keyPath):
+                content[keyPath: keyPath] = try unsigned(value, key: field.key, max: .max)
+            case .uint32(let keyPath):
+                content[keyPath: keyPath] = UInt32(try unsigned(value, key: field.key, max: UInt64(UInt32.max)))
+            case .int32(let keyPath):
+                content[keyPath: keyPath] = try int32(value, key: field.key)
+            case .double(let keyPath):
+                content[keyPath: keyPath] = try double(value, key: field.key)
+            case .downloadFlag:
+                _ = try unsigned(value, key: field.key, max: .max)
+            }
         }
         return content
     }
 
-    private func image(_ object: TIMRESTObject, depth: Int) throws(IMWireError) -> ImageElem {
+    private mutating func image(_ value: Int, depth: Int) throws(IMWireError) -> ImageElem {
+        let object = members(value, TIMRESTImageKey.self)
         var image = ImageElem()
-        let uuid = try object.requiredString("UUID", in: "a TIMImageElem")
-        if let format = try object.int32("ImageFormat") { image.format = ImageFormat(rawValue: format) }
-        let infos = try object.requiredArray("ImageInfoArray", in: "a TIMImageElem")
-        if infos.isEmpty, !uuid.isEmpty {
+        guard let uuid = try string(object, .uuid) else { throw missing("UUID", in: "a TIMImageElem") }
+        if let format = try int32(object, .imageFormat) { image.format = ImageFormat(rawValue: format) }
+        guard let infos = object[.imageInfoArray] else { throw missing("ImageInfoArray", in: "a TIMImageElem") }
+        guard tape[infos].kind == .array else { throw wrongType(infos, key: "ImageInfoArray", expected: "an array") }
+        path.push("ImageInfoArray")
+        defer { path.pop() }
+        if tape[infos].count == 0, !uuid.isEmpty {
             // The model keeps REST's one UUID on each Image; with no Image there is nowhere to keep it.
             throw IMWireError(
                 code: .notRepresentable,
                 reason: "a TIMImageElem with a UUID and an empty ImageInfoArray cannot be represented (the UUID is kept on each image)",
-                path: object.path("ImageInfoArray"))
+                path: path.renderedOrNil)
         }
-        image.images.reserveCapacity(infos.count)
-        for (index, info) in infos.enumerated() {
-            let path = object.path("ImageInfoArray") + "[\(index)]"
-            try checkDepth(depth + 1, path: path)
-            var entry: Image = try flat(TIMRESTContent.image, TIMRESTObject(info, path: path, what: "an ImageInfoArray entry"), "ImageInfoArray entry")
+        image.images.reserveCapacity(Int(tape[infos].count))
+        for (index, info) in tape.elements(of: infos).enumerated() {
+            path.push(index)
+            try checkDepth(depth + 1)
+            guard tape[info].kind == .object else {
+                throw IMWireError(
+                    code: .invalidValue, reason: "expected an ImageInfoArray entry as a JSON object, found \(typeName(info))",
+                    path: path.renderedOrNil)
+            }
+            var entry: Image = try flat(TIMRESTContent.image, info, "ImageInfoArray entry")
             entry.uuid = uuid
             image.images.append(entry)
+            path.pop()
         }
         return image
     }
 
-    private func relay(_ object: TIMRESTObject, depth: Int) throws(IMWireError) -> MergerElem {
-        var merger = MergerElem()
-        merger.title = try object.string("Title") ?? ""
-        let messageCount = try object.unsigned("MsgNum", max: UInt64(UInt32.max))
-        merger.compatibleText = try object.string("CompatibleText") ?? ""
-        merger.abstractList = try object.strings("AbstractList") ?? []
-        let list = try object.array("MsgList")
-        let key = try object.string("JsonMsgKey")
-        switch (list, key) {
-        case (let list?, nil):
-            merger.messages.reserveCapacity(list.count)
-            for (index, value) in list.enumerated() {
-                let entry = try TIMRESTObject(value, path: object.path("MsgList") + "[\(index)]", what: "a MsgList message")
-                merger.messages.append(try message(entry, depth: depth + 1))
+    private mutating func relay(_ value: Int, depth: Int) throws(IMWireError) -> MergerElem {
+        let object = members(value, TIMRESTRelayKey.self)
+        var merger = try relayHead(object)
+        if let list = object[.msgList] {
+            path.push("MsgList")
+            merger.messages.reserveCapacity(Int(tape[list].count))
+            for (index, entry) in tape.elements(of: list).enumerated() {
+                path.push(index)
+                let members = try self.object(entry, what: "a MsgList message", TIMRESTEnvelopeKey.self)
+                merger.messages.append(try message(members, depth: depth + 1))
+                path.pop()
             }
+            path.pop()
+        }
+        return merger
+    }
+
+    /// A relay's keys but its `MsgList` (checked: an array, or else a `JsonMsgKey`).
+    @inline(never)
+    private func relayHead(_ object: TIMRESTMembers<TIMRESTRelayKey>) throws(IMWireError) -> MergerElem {
+        var merger = MergerElem()
+        merger.title = try string(object, .title) ?? ""
+        let messageCount = try unsigned(object, .msgNum, max: UInt64(UInt32.max))
+        merger.compatibleText = try string(object, .compatibleText) ?? ""
+        merger.abstractList = try strings(object, .abstractList) ?? []
+        let key = try string(object, .jsonMsgKey)
+        switch (object[.msgList], key) {
+        case (let list?, nil):
+            guard tape[list].kind == .array else { throw wrongType(list, key: "MsgList", expected: "an array") }
         case (nil, let key?):
-            merger.timRESTJSONMsgKey = key
-            merger.timRESTMsgNum = UInt32(messageCount ?? 0)
+            // An empty key would read back as a merger with neither key nor messages.
+            guard !key.isEmpty else {
+                throw IMWireError(
+                    code: .invalidValue, reason: "\"JsonMsgKey\" is empty; Tencent's download keys are not",
+                    path: path.rendered(appending: "JsonMsgKey"))
+            }
+            merger.jsonMsgKey = key
+            merger.msgNum = UInt32(messageCount ?? 0)
         case (nil, nil):
             throw IMWireError(
-                code: .missingField, reason: "a TIMRelayElem has neither \"MsgList\" nor \"JsonMsgKey\"", path: object.path)
+                code: .missingField, reason: "a TIMRelayElem has neither \"MsgList\" nor \"JsonMsgKey\"", path: path.renderedOrNil)
         case (_?, _?):
             throw IMWireError(
                 code: .invalidValue, reason: "a TIMRelayElem has both \"MsgList\" and \"JsonMsgKey\"; Tencent sends one or the other",
-                path: object.path("JsonMsgKey"))
+                path: path.rendered(appending: "JsonMsgKey"))
         }
         return merger
+    }
+
+    // MARK: - Objects
+
+    /// The members of the object at `index` that `table` knows, by slot (a key's slot is its
+    /// index in the table).
+    private func slots(_ index: Int, _ table: TIMRESTKeyTable) -> TIMRESTSlots {
+        var values = [Int32](repeating: -1, count: table.count)
+        for (key, value) in tape.members(of: index) where tape[value].kind != .null {
+            let slot = try? tape.withBytes(key) { (bytes) throws(IMWireError) in table.slot(of: bytes) }
+            if let slot = slot ?? nil { values[slot] = Int32(value) }
+        }
+        return TIMRESTSlots(values: values)
+    }
+
+    /// The members of the object at `index`, by `Key`.
+    private func members<Key: TIMRESTObjectKey>(_ index: Int, _ keys: Key.Type) -> TIMRESTMembers<Key> {
+        TIMRESTMembers(slots: slots(index, Key.table))
+    }
+
+    /// `index` as an object of `Key`s; `invalid_value` (at the current path) otherwise.
+    private func object<Key: TIMRESTObjectKey>(_ index: Int, what: String, _ keys: Key.Type) throws(IMWireError) -> TIMRESTMembers<Key> {
+        guard tape[index].kind == .object else {
+            throw IMWireError(code: .invalidValue, reason: "expected \(what) as a JSON object, found \(typeName(index))", path: path.renderedOrNil)
+        }
+        return members(index, keys)
+    }
+
+    // MARK: - Errors
+
+    private func missing(_ key: String, in what: String) -> IMWireError {
+        IMWireError(code: .missingField, reason: "\(what) has no \"\(key)\"", path: path.renderedOrNil)
+    }
+
+    private func wrongType(_ value: Int, key: String, expected: String) -> IMWireError {
+        IMWireError(code: .invalidValue, reason: "\"\(key)\" must be \(expected), found \(typeName(value))", path: path.rendered(appending: key))
+    }
+
+    /// "an object", "a string", … for error messages.
+    private func typeName(_ index: Int) -> String {
+        switch tape[index].kind {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "the number \(tape.string(index))"
+        case .true: "true"
+        case .false: "false"
+        case .null: "null"
+        }
+    }
+
+    // MARK: - Typed values
+    //
+    // Numbers follow Tencent's habits: an integer may come as a JSON number or as a string holding
+    // one (`"EventTime": "1670574414123"`), a flag as `0`/`1` (any non-zero number is set),
+    // `true`/`false` or such a string. Wrong types fail with `invalid_value`, malformed numbers with
+    // `invalid_number`, numbers beyond the field's range with `number_out_of_range`; every error
+    // names the REST path of the value (`MsgBody[1].MsgContent.Index`).
+
+    private func string<Key>(_ object: TIMRESTMembers<Key>, _ key: Key) throws(IMWireError) -> String? {
+        guard let value = object[key] else { return nil }
+        return try string(value, key: key.name)
+    }
+
+    private func string(_ value: Int, key: String) throws(IMWireError) -> String {
+        guard tape[value].kind == .string else { throw wrongType(value, key: key, expected: "a string") }
+        return tape.string(value)
+    }
+
+    private func strings<Key>(_ object: TIMRESTMembers<Key>, _ key: Key) throws(IMWireError) -> [String]? {
+        guard let array = object[key] else { return nil }
+        guard tape[array].kind == .array else { throw wrongType(array, key: key.name, expected: "an array") }
+        var strings: [String] = []
+        strings.reserveCapacity(Int(tape[array].count))
+        for (index, element) in tape.elements(of: array).enumerated() {
+            guard tape[element].kind == .string else {
+                throw IMWireError(
+                    code: .invalidValue, reason: "\"\(key.name)\" must hold strings, found \(typeName(element))",
+                    path: path.rendered(appending: key.name) + "[\(index)]")
+            }
+            strings.append(tape.string(element))
+        }
+        return strings
+    }
+
+    private func unsigned<Key>(_ object: TIMRESTMembers<Key>, _ key: Key, max: UInt64 = .max) throws(IMWireError) -> UInt64? {
+        guard let value = object[key] else { return nil }
+        return try unsigned(value, key: key.name, max: max)
+    }
+
+    private func unsigned(_ value: Int, key: String, max: UInt64) throws(IMWireError) -> UInt64 {
+        let (magnitude, negative) = try integer(value, key: key)
+        guard !negative || magnitude == 0, magnitude <= max else {
+            throw IMWireError(
+                code: .numberOutOfRange,
+                reason: "\"\(key)\" is \(negative ? "-" : "")\(magnitude), outside 0...\(max)", path: path.rendered(appending: key))
+        }
+        return magnitude
+    }
+
+    private func int32<Key>(_ object: TIMRESTMembers<Key>, _ key: Key) throws(IMWireError) -> Int32? {
+        guard let value = object[key] else { return nil }
+        return try int32(value, key: key.name)
+    }
+
+    private func int32(_ value: Int, key: String) throws(IMWireError) -> Int32 {
+        let (magnitude, negative) = try integer(value, key: key)
+        let limit: UInt64 = negative ? UInt64(Int32.max) + 1 : UInt64(Int32.max)
+        guard magnitude <= limit else {
+            throw IMWireError(
+                code: .numberOutOfRange,
+                reason: "\"\(key)\" is \(negative ? "-" : "")\(magnitude), outside the range of a 32-bit integer",
+                path: path.rendered(appending: key))
+        }
+        return negative ? Int32(truncatingIfNeeded: 0 &- magnitude) : Int32(magnitude)
+    }
+
+    /// A flag: `0`/`1` (any non-zero integer is set), `true`/`false`, or a string of digits.
+    private func flag<Key>(_ object: TIMRESTMembers<Key>, _ key: Key) throws(IMWireError) -> Bool? {
+        guard let value = object[key] else { return nil }
+        switch tape[value].kind {
+        case .true: return true
+        case .false: return false
+        default: return try integer(value, key: key.name).magnitude != 0
+        }
+    }
+
+    /// A finite double: a JSON number or a string holding one.
+    private func double(_ value: Int, key: String) throws(IMWireError) -> Double {
+        let kind = tape[value].kind
+        guard kind == .number || kind == .string else { throw wrongType(value, key: key, expected: "a number") }
+        let parsed = try tape.withBytes(value) { (bytes) throws(IMWireError) in
+            try JSONScanner.withNumber(in: bytes) { (scanner, token) throws(IMWireError) in
+                try? scanner.doubleValue(token)
+            }
+        }
+        guard let parsed else {
+            if kind == .string {
+                throw IMWireError(code: .invalidNumber, reason: "\"\(key)\" is a string that is not a number", path: path.rendered(appending: key))
+            }
+            throw IMWireError(
+                code: .numberOutOfRange, reason: "\"\(key)\" (\(tape.string(value))) is out of the range of a double",
+                path: path.rendered(appending: key))
+        }
+        guard let double = parsed else {
+            throw IMWireError(
+                code: .numberOutOfRange, reason: "\"\(key)\" (\(tape.string(value))) is out of the range of a double",
+                path: path.rendered(appending: key))
+        }
+        return double
+    }
+
+    /// The exact integer a JSON number or a numeric string denotes: fractions and exponents are
+    /// accepted when the value is integral (`1.0`, `1e3`).
+    private func integer(_ value: Int, key: String) throws(IMWireError) -> (magnitude: UInt64, negative: Bool) {
+        let kind = tape[value].kind
+        guard kind == .number || kind == .string else { throw wrongType(value, key: key, expected: "an integer") }
+        let result = try tape.withBytes(value) { (bytes) throws(IMWireError) in
+            try JSONScanner.withNumber(in: bytes) { (scanner, token) throws(IMWireError) in
+                Result { () throws(IMWireError) in try scanner.integerValue(token) }
+            }
+        }
+        let text = tape.string(value)
+        switch result {
+        case .success(let integer)?:
+            return integer
+        case .failure(let error)? where error.code == .numberOutOfRange:
+            throw IMWireError(code: .numberOutOfRange, reason: "\"\(key)\" (\(text)) does not fit in 64 bits", path: path.rendered(appending: key))
+        default:
+            throw IMWireError(code: .invalidNumber, reason: "\"\(key)\" (\(text)) is not an integer", path: path.rendered(appending: key))
+        }
     }
 }
 

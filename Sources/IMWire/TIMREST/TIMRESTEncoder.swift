@@ -1,283 +1,475 @@
-/// Writes a ``Message`` as Tencent Cloud IM REST JSON ("tim-rest", SPEC §2.3) in the canonical
-/// tim-rest form (README "tim-rest", "Canonical output").
+/// Writes a ``Message`` as Tencent Cloud IM REST JSON ("tim-rest") in the canonical tim-rest form,
+/// straight from the model into one byte buffer — no intermediate tree — with model paths for
+/// errors put together only when there is an error, so time and memory are linear in the output
+/// whatever the nesting.
 ///
 /// The target picks the shape: a group message is a `send_group_msg` request (`GroupId`,
-/// `Random`, `OnlineOnlyFlag`, a `To_Account` array for a targeted message), a C2C message a
-/// `sendmsg` request (`To_Account`, `MsgRandom`, `MsgLifeTime` 0 for online-only), a message
-/// without a target the C2C shape without `To_Account`; messages inside a `TIMRelayElem`'s
-/// `MsgList` always say `MsgRandom`, as Tencent writes them. Whatever REST cannot carry fails with
-/// `not_representable` and the model path — or, for the field-level losses listed at
-/// ``TIMRESTEncodingOptions/allowsLossyConversion``, is left out when the caller allows it.
+/// `TopicId`, `Random`, `OnlineOnlyFlag`, a `To_Account` array for a targeted message), a C2C
+/// message a `sendmsg` request (`To_Account`, `MsgRandom`, `MsgLifeTime` 0 for online-only), a
+/// message without a target the C2C shape without `To_Account`; messages inside a
+/// `TIMRelayElem`'s `MsgList` always say `MsgRandom`, as Tencent writes them. Whatever REST cannot
+/// carry fails with `not_representable` and the model path — or, for the field-level losses listed
+/// at ``TIMRESTEncodingOptions/allowsLossyConversion``, is left out when the caller allows it.
 struct TIMRESTEncoder {
     private let options: TIMRESTEncodingOptions
+    private var out: TIMRESTTextWriter
+    private var path = TIMRESTPath()
+    private var stackGuard = StackGuard()
 
     static func encode(_ message: Message, options: TIMRESTEncodingOptions) throws(IMWireError) -> [UInt8] {
-        let encoder = TIMRESTEncoder(options: options)
-        let value = try encoder.message(message, path: "", depth: 1, inMsgList: false)
-        return TIMRESTWriter.write(value, pretty: options.prettyPrinted)
+        var encoder = TIMRESTEncoder(options: options)
+        try encoder.message(message, depth: 1, inMsgList: false)
+        return encoder.out.bytes
     }
 
     private init(options: TIMRESTEncodingOptions) {
         self.options = options
+        out = TIMRESTTextWriter(pretty: options.prettyPrinted)
     }
 
     // MARK: - Errors
 
-    private static func join(_ path: String, _ field: String) -> String {
-        path.isEmpty ? field : path + "." + field
-    }
-
-    private func notRepresentable(_ reason: String, path: String) -> IMWireError {
-        IMWireError(code: .notRepresentable, reason: reason, path: path.isEmpty ? nil : path)
+    private func notRepresentable(_ reason: String, at field: String? = nil) -> IMWireError {
+        let path = field.map { self.path.rendered(appending: $0) } ?? self.path.renderedOrNil
+        return IMWireError(code: .notRepresentable, reason: reason, path: path)
     }
 
     /// A field-level loss: fails unless the options allow it, in which case the caller leaves the
     /// value out.
-    private func lossy(_ reason: String, path: String) throws(IMWireError) {
-        guard options.allowsLossyConversion else { throw notRepresentable(reason, path: path) }
+    private func lossy(_ reason: String, at field: String? = nil) throws(IMWireError) {
+        guard options.allowsLossyConversion else { throw notRepresentable(reason, at: field) }
     }
 
-    private func checkUnknownFields(_ fields: UnknownFields, path: String) throws(IMWireError) {
+    private func checkUnknownFields(_ fields: UnknownFields) throws(IMWireError) {
         if !fields.isEmpty {
-            try lossy("Tencent REST has no form for the \(fields.bytes.count) bytes of fields this schema does not know", path: path)
+            try lossy("Tencent REST has no form for the \(fields.bytes.count) bytes of fields this schema does not know")
         }
     }
 
-    private func checkDepth(_ depth: Int, path: String) throws(IMWireError) {
+    private mutating func checkDepth(_ depth: Int) throws(IMWireError) {
         guard depth <= options.maxDepth else {
             throw IMWireError(
                 code: .depthLimitExceeded, reason: "message nesting exceeds the encoder's limit of \(options.maxDepth) levels",
-                path: path.isEmpty ? nil : path)
+                path: path.renderedOrNil)
         }
+        try stackGuard.check(depth: depth, path: path.renderedOrNil)
+    }
+
+    /// `bytes` as a REST string: their UTF-8, or `not_representable` (at `field`) when they are not.
+    private func utf8(_ bytes: [UInt8], field: String) throws(IMWireError) -> String {
+        guard let string = String(validating: bytes, as: UTF8.self) else {
+            throw notRepresentable(
+                "Tencent REST carries these \(bytes.count) bytes as a JSON string, but they are not valid UTF-8", at: field)
+        }
+        return string
     }
 
     // MARK: - Envelope
 
-    private func message(_ message: Message, path: String, depth: Int, inMsgList: Bool) throws(IMWireError) -> JSONValue {
-        try checkDepth(depth, path: path)
-        try checkUnknownFields(message.unknownFields, path: path)
-        var members: [(key: String, value: JSONValue)] = []
+    private mutating func message(_ message: Message, depth: Int, inMsgList: Bool) throws(IMWireError) {
+        try checkDepth(depth)
+        try checkUnknownFields(message.unknownFields)
         var isGroup = false
         var isC2C = false
+        out.beginObject()
         switch message.target {
         case .groupID(let groupID)?:
             isGroup = true
-            members.append(("GroupId", .string(groupID)))
+            out.member("GroupId", string: groupID)
         case .roomID?:
             throw notRepresentable(
-                "Tencent REST has no live-room target; an AVChatRoom is addressed as a group (set target to .groupID)",
-                path: Self.join(path, "room_id"))
+                "Tencent REST has no live-room target; an AVChatRoom is addressed as a group (set target to .groupID)", at: "room_id")
         case .receiver?:
             isC2C = true
         case nil:
             break
         }
-        if !message.sender.isEmpty { members.append(("From_Account", .string(message.sender))) }
-        if case .receiver(let receiver)? = message.target { members.append(("To_Account", .string(receiver))) }
+        if !message.topicID.isEmpty {
+            guard isGroup else {
+                throw notRepresentable("a topic belongs to a community group: REST writes TopicId next to GroupId", at: "topic_id")
+            }
+            out.member("TopicId", string: message.topicID)
+        }
+        if !message.sender.isEmpty { out.member("From_Account", string: message.sender) }
+        if case .receiver(let receiver)? = message.target { out.member("To_Account", string: receiver) }
         if !message.targetedReceivers.isEmpty {
             guard isGroup else {
                 throw notRepresentable(
                     "targeted receivers are a group feature: REST writes them as a To_Account array next to GroupId",
-                    path: Self.join(path, "targeted_receivers"))
+                    at: "targeted_receivers")
             }
-            members.append(("To_Account", .array(message.targetedReceivers.map(JSONValue.string))))
+            out.member("To_Account", strings: message.targetedReceivers)
         }
-        if message.seq != 0 { members.append(("MsgSeq", .number(String(message.seq)))) }
+        if message.seq != 0 { out.member("MsgSeq", number: message.seq) }
         if message.random > UInt64(UInt32.max) {
             throw notRepresentable(
                 "random is \(message.random); Tencent REST's MsgRandom / Random is a 32-bit unsigned integer (at most 4294967295)",
-                path: Self.join(path, "random"))
+                at: "random")
         }
-        if message.random != 0 {
-            members.append((isGroup && !inMsgList ? "Random" : "MsgRandom", .number(String(message.random))))
-        }
+        if message.random != 0 { out.member(isGroup && !inMsgList ? "Random" : "MsgRandom", number: message.random) }
         if message.timestampMs % 1000 != 0 {
             try lossy(
                 "timestamp_ms \(message.timestampMs) has a sub-second part; Tencent REST's MsgTimeStamp is in whole seconds",
-                path: Self.join(path, "timestamp_ms"))
+                at: "timestamp_ms")
         }
-        if message.timestampMs / 1000 != 0 { members.append(("MsgTimeStamp", .number(String(message.timestampMs / 1000)))) }
-        if !message.msgID.isEmpty { members.append(("MsgKey", .string(message.msgID))) }
+        if message.timestampMs / 1000 != 0 { out.member("MsgTimeStamp", number: message.timestampMs / 1000) }
+        if !message.msgID.isEmpty { out.member("MsgKey", string: message.msgID) }
         if message.priority != .default {
-            let value: JSONValue = TIMRESTPriority.name(of: message.priority).map(JSONValue.string)
-                ?? .number(String(message.priority.rawValue))
-            members.append(("MsgPriority", value))
+            if let name = TIMRESTPriority.name(of: message.priority) {
+                out.member("MsgPriority", string: name)
+            } else {
+                out.key("MsgPriority")
+                out.number(Int64(message.priority.rawValue))
+            }
         }
 
-        var body: [JSONValue] = []
-        body.reserveCapacity(message.elems.count)
+        out.key("MsgBody")
+        out.beginArray()
         for (index, elem) in message.elems.enumerated() {
-            body.append(try self.elem(elem, path: Self.join(path, "elems[\(index)]"), depth: depth + 1))
+            path.push("elems")
+            path.push(index)
+            try self.elem(elem, depth: depth + 1)
+            path.pop()
+            path.pop()
         }
-        members.append(("MsgBody", .array(body)))
+        out.endArray()
         if !message.cloudCustomData.isEmpty {
-            let data = try timRESTString(utf8: message.cloudCustomData, path: Self.join(path, "cloud_custom_data"))
-            members.append(("CloudCustomData", .string(data)))
+            out.member("CloudCustomData", string: try utf8(message.cloudCustomData, field: "cloud_custom_data"))
         }
 
         if !message.atUserList.isEmpty {
-            members.append(("GroupAtInfo", .array(message.atUserList.map(Self.atInfo))))
+            out.key("GroupAtInfo")
+            out.beginArray()
+            for userID in message.atUserList {
+                out.beginObject()
+                if userID == Message.atAllUserID || userID == Message.atAllUserIDAlternateSpelling {
+                    out.member("GroupAtAllFlag", number: 1)
+                } else {
+                    out.member("GroupAtAllFlag", number: 0)
+                    out.member("GroupAt_Account", string: userID)
+                }
+                out.endObject()
+            }
+            out.endArray()
         }
-        var controls: [JSONValue] = []
-        if message.excludedFromUnreadCount { controls.append(.string("NoUnread")) }
-        if message.excludedFromLastMessage { controls.append(.string("NoLastMsg")) }
-        if !controls.isEmpty { members.append(("SendMsgControl", .array(controls))) }
+        if message.excludedFromUnreadCount || message.excludedFromLastMessage {
+            var controls: [String] = []
+            if message.excludedFromUnreadCount { controls.append("NoUnread") }
+            if message.excludedFromLastMessage { controls.append("NoLastMsg") }
+            out.member("SendMsgControl", strings: controls)
+        }
         if message.onlineUserOnly {
             // sendmsg has no online-only flag: a lifetime of 0 means "online users only, not stored".
-            members.append(isC2C ? ("MsgLifeTime", .number("0")) : ("OnlineOnlyFlag", .number("1")))
+            if isC2C { out.member("MsgLifeTime", number: 0) } else { out.member("OnlineOnlyFlag", number: 1) }
         }
-        if message.needReadReceipt { members.append(("IsNeedReadReceipt", .number("1"))) }
-        if message.supportMessageExtension { members.append(("SupportMessageExtension", .number("1"))) }
+        if message.needReadReceipt { out.member("IsNeedReadReceipt", number: 1) }
+        if message.supportMessageExtension { out.member("SupportMessageExtension", number: 1) }
         if let info = message.offlinePushInfo {
-            members.append(("OfflinePushInfo", try offlinePushInfo(info, path: Self.join(path, "offline_push_info"), depth: depth + 1)))
+            path.push("offline_push_info")
+            try offlinePushInfo(info, depth: depth + 1)
+            path.pop()
         }
-        return .object(members)
+        out.endObject()
     }
 
-    private static func atInfo(_ userID: String) -> JSONValue {
-        if userID == Message.atAllUserID || userID == Message.atAllUserIDAlternateSpelling {
-            return .object([("GroupAtAllFlag", .number("1"))])
-        }
-        return .object([("GroupAtAllFlag", .number("0")), ("GroupAt_Account", .string(userID))])
-    }
-
-    private func offlinePushInfo(_ info: OfflinePushInfo, path: String, depth: Int) throws(IMWireError) -> JSONValue {
-        try checkDepth(depth, path: path)
-        try checkUnknownFields(info.unknownFields, path: path)
+    private mutating func offlinePushInfo(_ info: OfflinePushInfo, depth: Int) throws(IMWireError) {
+        try checkDepth(depth)
+        try checkUnknownFields(info.unknownFields)
         if info.iosPushType != .apns {
-            try lossy("Tencent REST's OfflinePushInfo has no iOS push type; only APNs pushes can be written",
-                      path: Self.join(path, "ios_push_type"))
+            try lossy("Tencent REST's OfflinePushInfo has no iOS push type; only APNs pushes can be written", at: "ios_push_type")
         }
-        var members: [(key: String, value: JSONValue)] = []
-        if info.disablePush { members.append(("PushFlag", .number("1"))) }
-        if !info.title.isEmpty { members.append(("Title", .string(info.title))) }
-        if !info.desc.isEmpty { members.append(("Desc", .string(info.desc))) }
-        if !info.ext.isEmpty { members.append(("Ext", .string(info.ext))) }
-        if !info.androidSound.isEmpty { members.append(("AndroidInfo", .object([("Sound", .string(info.androidSound))]))) }
-        var apns: [(key: String, value: JSONValue)] = []
-        if !info.iosSound.isEmpty { apns.append(("Sound", .string(info.iosSound))) }
-        if info.ignoreIOSBadge { apns.append(("BadgeMode", .number("1"))) }
-        if !apns.isEmpty { members.append(("ApnsInfo", .object(apns))) }
-        return .object(members)
+        out.key("OfflinePushInfo")
+        out.beginObject()
+        if info.disablePush { out.member("PushFlag", number: 1) }
+        if !info.title.isEmpty { out.member("Title", string: info.title) }
+        if !info.desc.isEmpty { out.member("Desc", string: info.desc) }
+        if !info.ext.isEmpty { out.member("Ext", string: info.ext) }
+        if !info.androidSound.isEmpty {
+            out.key("AndroidInfo")
+            out.beginObject()
+            out.member("Sound", string: info.androidSound)
+            out.endObject()
+        }
+        if !info.iosSound.isEmpty || info.ignoreIOSBadge || !info.iosTitle.isEmpty || !info.iosSubtitle.isEmpty
+            || !info.iosImage.isEmpty || info.iosMutableContent
+        {
+            out.key("ApnsInfo")
+            out.beginObject()
+            if !info.iosSound.isEmpty { out.member("Sound", string: info.iosSound) }
+            if info.ignoreIOSBadge { out.member("BadgeMode", number: 1) }
+            if !info.iosTitle.isEmpty { out.member("Title", string: info.iosTitle) }
+            if !info.iosSubtitle.isEmpty { out.member("SubTitle", string: info.iosSubtitle) }
+            if !info.iosImage.isEmpty { out.member("Image", string: info.iosImage) }
+            if info.iosMutableContent { out.member("MutableContent", number: 1) }
+            out.endObject()
+        }
+        out.endObject()
     }
 
     // MARK: - Elements
 
-    private func elem(_ elem: Elem, path: String, depth: Int) throws(IMWireError) -> JSONValue {
-        try checkDepth(depth, path: path)
-        try checkUnknownFields(elem.unknownFields, path: path)
+    private mutating func elem(_ elem: Elem, depth: Int) throws(IMWireError) {
+        try checkDepth(depth)
+        try checkUnknownFields(elem.unknownFields)
         guard let content = elem.content else {
-            throw notRepresentable("the elem is of a kind this schema does not know (kept only as unknown fields)", path: path)
+            throw notRepresentable("the elem is of a kind this schema does not know (kept only as unknown fields)")
         }
-        let type: TIMRESTMsgType
-        let value: JSONValue
         let inner = depth + 1
         switch content {
-        case .text(let text):
-            (type, value) = (.text, try flat(TIMRESTContent.text, text, text.unknownFields, Self.join(path, "text"), inner))
-        case .location(let location):
-            (type, value) = (.location, try flat(TIMRESTContent.location, location, location.unknownFields, Self.join(path, "location"), inner))
-        case .face(let face):
-            (type, value) = (.face, try flat(TIMRESTContent.face, face, face.unknownFields, Self.join(path, "face"), inner))
-        case .custom(let custom):
-            (type, value) = (.custom, try flat(TIMRESTContent.custom, custom, custom.unknownFields, Self.join(path, "custom"), inner))
-        case .sound(let sound):
-            if !sound.format.isEmpty {
-                try lossy("Tencent REST's TIMSoundElem has no format key (\"\(sound.format)\")", path: Self.join(path, "sound.format"))
-            }
-            (type, value) = (.sound, try flat(TIMRESTContent.sound, sound, sound.unknownFields, Self.join(path, "sound"), inner))
-        case .image(let image):
-            (type, value) = (.image, try self.image(image, path: Self.join(path, "image"), depth: inner))
-        case .video(let video):
-            (type, value) = (.video, try flat(TIMRESTContent.video, video, video.unknownFields, Self.join(path, "video"), inner))
-        case .file(let file):
-            (type, value) = (.file, try flat(TIMRESTContent.file, file, file.unknownFields, Self.join(path, "file"), inner))
-        case .merger(let merger):
-            (type, value) = (.relay, try relay(merger, path: Self.join(path, "merger"), depth: inner))
         case .groupTips:
-            throw notRepresentable(
-                "Tencent REST has no element for group tips (the server sends them to SDK clients only)",
-                path: Self.join(path, "group_tips"))
+            throw notRepresentable("Tencent REST has no element for group tips (the server sends them to SDK clients only)", at: "group_tips")
         case .groupSystem:
             throw notRepresentable(
                 "Tencent REST has no element for group system notifications (the server sends them to SDK clients only)",
-                path: Self.join(path, "group_system"))
+                at: "group_system")
+        default:
+            break
         }
-        return .object([("MsgType", .string(type.rawValue)), ("MsgContent", value)])
+        out.beginObject()
+        switch content {
+        case .text(let text):
+            try flat(.text, TIMRESTContent.text, text, text.unknownFields, "text", inner)
+        case .location(let location):
+            try flat(.location, TIMRESTContent.location, location, location.unknownFields, "location", inner)
+        case .face(let face):
+            try flat(.face, TIMRESTContent.face, face, face.unknownFields, "face", inner)
+        case .custom(let custom):
+            try flat(.custom, TIMRESTContent.custom, custom, custom.unknownFields, "custom", inner)
+        case .sound(let sound):
+            if !sound.format.isEmpty {
+                try lossy("Tencent REST's TIMSoundElem has no format key (\"\(sound.format)\")", at: "sound.format")
+            }
+            try flat(.sound, TIMRESTContent.sound, sound, sound.unknownFields, "sound", inner)
+        case .image(let image):
+            out.member("MsgType", string: TIMRESTMsgType.image.rawValue)
+            path.push("image")
+            try self.image(image, depth: inner)
+            path.pop()
+        case .video(let video):
+            try flat(.video, TIMRESTContent.video, video, video.unknownFields, "video", inner)
+        case .file(let file):
+            try flat(.file, TIMRESTContent.file, file, file.unknownFields, "file", inner)
+        case .merger(let merger):
+            out.member("MsgType", string: TIMRESTMsgType.relay.rawValue)
+            path.push("merger")
+            try relay(merger, depth: inner)
+            path.pop()
+        case .groupTips, .groupSystem:
+            preconditionFailure("handled above")
+        }
+        out.endObject()
     }
 
-    private func flat<Content>(
-        _ fields: [TIMRESTField<Content>], _ content: Content, _ unknownFields: UnknownFields, _ path: String, _ depth: Int
-    ) throws(IMWireError) -> JSONValue {
-        try checkDepth(depth, path: path)
-        try checkUnknownFields(unknownFields, path: path)
-        var members: [(key: String, value: JSONValue)] = []
-        members.reserveCapacity(fields.count)
-        for field in fields {
-            members.append((field.key, try field.value(of: content, path: path)))
-        }
-        return .object(members)
+    /// `"MsgType": type, "MsgContent": {…}` for a flat content type.
+    private mutating func flat<Content>(
+        _ type: TIMRESTMsgType, _ table: TIMRESTContentTable<Content>, _ content: Content, _ unknownFields: UnknownFields,
+        _ field: String, _ depth: Int
+    ) throws(IMWireError) {
+        out.member("MsgType", string: type.rawValue)
+        path.push(field)
+        out.key("MsgContent")
+        try flatContent(table, content, unknownFields, depth)
+        path.pop()
     }
 
-    private func image(_ image: ImageElem, path: String, depth: Int) throws(IMWireError) -> JSONValue {
-        try checkDepth(depth, path: path)
-        try checkUnknownFields(image.unknownFields, path: path)
+    /// The `{…}` of a flat content object: every key, in the table's order.
+    private mutating func flatContent<Content>(
+        _ table: TIMRESTContentTable<Content>, _ content: Content, _ unknownFields: UnknownFields, _ depth: Int
+    ) throws(IMWireError) {
+        try checkDepth(depth)
+        try checkUnknownFields(unknownFields)
+        out.beginObject()
+        for field in table.fields {
+            out.key(field.key)
+            switch field.kind {
+            case .string(let keyPath):
+                out.string(content[keyPath: keyPath])
+            case .utf8Bytes(let keyPath):
+                out.string(try utf8(content[keyPath: keyPath], field: field.model))
+            case .uint64(let keyPath):
+                out.number(content[keyPath: keyPath])
+            case .uint32(let keyPath):
+                out.number(UInt64(content[keyPath: keyPath]))
+            case .int32(let keyPath):
+                out.number(Int64(content[keyPath: keyPath]))
+            case .double(let keyPath):
+                let value = content[keyPath: keyPath]
+                guard value.isFinite else { throw notRepresentable("JSON numbers cannot be \(value)", at: field.model) }
+                out.number(value)
+            case .downloadFlag:
+                out.number(UInt64(timRESTDownloadFlag))
+            }
+        }
+        out.endObject()
+    }
+
+    private mutating func image(_ image: ImageElem, depth: Int) throws(IMWireError) {
+        try checkDepth(depth)
+        try checkUnknownFields(image.unknownFields)
         // REST has one UUID per image elem; the model one per Image.
         let uuid = image.images.first(where: { !$0.uuid.isEmpty })?.uuid ?? ""
         if let index = image.images.firstIndex(where: { $0.uuid != uuid }) {
             try lossy(
                 "Tencent REST has one UUID per TIMImageElem, but image \(index) has \"\(image.images[index].uuid)\" and another \"\(uuid)\"",
-                path: Self.join(path, "images[\(index)].uuid"))
+                at: "images[\(index)].uuid")
         }
-        var infos: [JSONValue] = []
-        infos.reserveCapacity(image.images.count)
+        out.key("MsgContent")
+        out.beginObject()
+        out.member("UUID", string: uuid)
+        out.key("ImageFormat")
+        out.number(Int64(image.format.rawValue))
+        out.key("ImageInfoArray")
+        out.beginArray()
         for (index, entry) in image.images.enumerated() {
-            infos.append(try flat(TIMRESTContent.image, entry, entry.unknownFields, Self.join(path, "images[\(index)]"), depth + 1))
+            path.push("images")
+            path.push(index)
+            try flatContent(TIMRESTContent.image, entry, entry.unknownFields, depth + 1)
+            path.pop()
+            path.pop()
         }
-        return .object([
-            ("UUID", .string(uuid)),
-            ("ImageFormat", .number(String(image.format.rawValue))),
-            ("ImageInfoArray", .array(infos)),
-        ])
+        out.endArray()
+        out.endObject()
     }
 
-    private func relay(_ merger: MergerElem, path: String, depth: Int) throws(IMWireError) -> JSONValue {
-        try checkDepth(depth, path: path)
-        // JsonMsgKey lives in the merger's unknown fields; anything else there has no REST form.
-        var download = merger.timRESTExactJSONMsgKey
-        if download == nil, !merger.unknownFields.isEmpty {
-            try lossy(
-                "Tencent REST has no form for the \(merger.unknownFields.bytes.count) bytes of fields this schema does not know",
-                path: path)
-            // Keep a key among the foreign bytes only where it cannot clash with an inline list.
-            if merger.messages.isEmpty { download = merger.timRESTJSONMsgKey.map { ($0, merger.timRESTMsgNum) } }
-        }
+    private mutating func relay(_ merger: MergerElem, depth: Int) throws(IMWireError) {
+        try checkDepth(depth)
+        try checkUnknownFields(merger.unknownFields)
         if merger.layersOverLimit {
-            try lossy("Tencent REST's TIMRelayElem has no layers-over-limit key", path: Self.join(path, "layers_over_limit"))
+            try lossy("Tencent REST's TIMRelayElem has no layers-over-limit key", at: "layers_over_limit")
         }
-        let key = download?.key
-        if key != nil, !merger.messages.isEmpty {
+        let hasKey = !merger.jsonMsgKey.isEmpty
+        if hasKey, !merger.messages.isEmpty {
             throw notRepresentable(
                 "a TIMRelayElem has either MsgList or JsonMsgKey; this merger has \(merger.messages.count) inline messages and a JsonMsgKey",
-                path: Self.join(path, "messages"))
+                at: "messages")
         }
-        let count = download.map { Int($0.count) } ?? merger.messages.count
-        var members: [(key: String, value: JSONValue)] = [
-            ("Title", .string(merger.title)),
-            ("MsgNum", .number(String(count))),
-            ("CompatibleText", .string(merger.compatibleText)),
-            ("AbstractList", .array(merger.abstractList.map(JSONValue.string))),
-        ]
-        if let key {
-            members.append(("JsonMsgKey", .string(key)))
+        if !hasKey, merger.msgNum != 0 {
+            try lossy(
+                "msg_num \(merger.msgNum) goes with a JsonMsgKey; for inline messages Tencent REST's MsgNum is their count (\(merger.messages.count))",
+                at: "msg_num")
+        }
+        out.key("MsgContent")
+        out.beginObject()
+        out.member("Title", string: merger.title)
+        out.member("MsgNum", number: hasKey ? UInt64(merger.msgNum) : UInt64(merger.messages.count))
+        out.member("CompatibleText", string: merger.compatibleText)
+        out.member("AbstractList", strings: merger.abstractList)
+        if hasKey {
+            out.member("JsonMsgKey", string: merger.jsonMsgKey)
         } else {
-            var list: [JSONValue] = []
-            list.reserveCapacity(merger.messages.count)
+            out.key("MsgList")
+            out.beginArray()
             for (index, inner) in merger.messages.enumerated() {
-                list.append(try message(inner, path: Self.join(path, "messages[\(index)]"), depth: depth + 1, inMsgList: true))
+                path.push("messages")
+                path.push(index)
+                try message(inner, depth: depth + 1, inMsgList: true)
+                path.pop()
+                path.pop()
             }
-            members.append(("MsgList", .array(list)))
+            out.endArray()
         }
-        return .object(members)
+        out.endObject()
+    }
+}
+
+/// JSON text for the tim-rest encoder: compact, or indented by two spaces with a space after each
+/// `:` when pretty-printing; strings in the canonical escaping shared with proto3 JSON (only `"`,
+/// `\` and U+0000–U+001F escaped, everything else raw UTF-8).
+struct TIMRESTTextWriter {
+    private(set) var bytes: [UInt8] = []
+    private let pretty: Bool
+    /// Per open container, whether it has a member or element yet.
+    private var hasMembers: [Bool] = []
+    /// A key was just written: the next value follows it on the same line.
+    private var afterKey = false
+
+    init(pretty: Bool) {
+        self.pretty = pretty
+        bytes.reserveCapacity(256)
+    }
+
+    /// The separator and line break before a member's key or an array's element.
+    private mutating func beginItem() {
+        if afterKey {
+            afterKey = false
+            return
+        }
+        guard let last = hasMembers.indices.last else { return }
+        if hasMembers[last] { bytes.append(UInt8(ascii: ",")) }
+        hasMembers[last] = true
+        if pretty { newline(hasMembers.count) }
+    }
+
+    private mutating func newline(_ indent: Int) {
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
+    }
+
+    mutating func beginObject() {
+        beginItem()
+        bytes.append(UInt8(ascii: "{"))
+        hasMembers.append(false)
+    }
+
+    mutating func endObject() { end(UInt8(ascii: "}")) }
+
+    mutating func beginArray() {
+        beginItem()
+        bytes.append(UInt8(ascii: "["))
+        hasMembers.append(false)
+    }
+
+    mutating func endArray() { end(UInt8(ascii: "]")) }
+
+    private mutating func end(_ bracket: UInt8) {
+        let hadMembers = hasMembers.removeLast()
+        if pretty, hadMembers { newline(hasMembers.count) }
+        bytes.append(bracket)
+    }
+
+    mutating func key(_ key: String) {
+        beginItem()
+        JSONWriter.appendString(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes.append(UInt8(ascii: " ")) }
+        afterKey = true
+    }
+
+    mutating func string(_ string: String) {
+        beginItem()
+        JSONWriter.appendString(string, to: &bytes)
+    }
+
+    mutating func number(_ value: UInt64) {
+        beginItem()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    mutating func number(_ value: Int64) {
+        beginItem()
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// A finite double in shortest round-trip form.
+    mutating func number(_ value: Double) {
+        beginItem()
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
+    mutating func member(_ name: String, string value: String) {
+        key(name)
+        string(value)
+    }
+
+    mutating func member(_ name: String, number value: UInt64) {
+        key(name)
+        number(value)
+    }
+
+    mutating func member(_ name: String, strings values: [String]) {
+        key(name)
+        beginArray()
+        for value in values { string(value) }
+        endArray()
     }
 }

@@ -64,67 +64,14 @@ struct TIMRESTField<Content>: Sendable {
 /// The value every download flag is written with: "the content can be downloaded from the URL".
 let timRESTDownloadFlag = 2
 
-extension TIMRESTField {
-    /// Reads this key of `object` into `content`.
-    func read(from object: TIMRESTObject, into content: inout Content, what: String) throws(IMWireError) {
-        let need = required ? what : nil
-        switch kind {
-        case .string(let path):
-            if let value = try object.string(key, required: need) { content[keyPath: path] = value }
-        case .utf8Bytes(let path):
-            if let value = try object.string(key, required: need) { content[keyPath: path] = Array(value.utf8) }
-        case .uint64(let path):
-            if let value = try object.unsigned(key, required: need) { content[keyPath: path] = value }
-        case .uint32(let path):
-            if let value = try object.unsigned(key, max: UInt64(UInt32.max), required: need) {
-                content[keyPath: path] = UInt32(value)
-            }
-        case .int32(let path):
-            if let value = try object.int32(key, required: need) { content[keyPath: path] = value }
-        case .double(let path):
-            if let value = try object.double(key, required: need) { content[keyPath: path] = value }
-        case .downloadFlag:
-            _ = try object.unsigned(key)
-        }
-    }
+/// The key list of one flat content type and the table that finds a key's slot (its index in
+/// ``fields``).
+struct TIMRESTContentTable<Content>: Sendable {
+    let fields: [TIMRESTField<Content>]
+    let keys: TIMRESTKeyTable
 
-    /// The JSON value of this key for `content`; `not_representable` (at `path.model`) for bytes
-    /// that are not UTF-8 and doubles that are not finite. `path` is the content's model path.
-    func value(of content: Content, path: @autoclosure () -> String) throws(IMWireError) -> JSONValue {
-        switch kind {
-        case .string(let keyPath):
-            return .string(content[keyPath: keyPath])
-        case .utf8Bytes(let keyPath):
-            return .string(try timRESTString(utf8: content[keyPath: keyPath], path: path() + "." + model))
-        case .uint64(let keyPath):
-            return .number(String(content[keyPath: keyPath]))
-        case .uint32(let keyPath):
-            return .number(String(content[keyPath: keyPath]))
-        case .int32(let keyPath):
-            return .number(String(content[keyPath: keyPath]))
-        case .double(let keyPath):
-            return try timRESTNumber(content[keyPath: keyPath], path: path() + "." + model)
-        case .downloadFlag:
-            return .number(String(timRESTDownloadFlag))
-        }
+    init(_ fields: [TIMRESTField<Content>]) {
+        self.fields = fields
+        self.keys = TIMRESTKeyTable(fields.map(\.key))
     }
-}
-
-/// `bytes` as a REST string: their UTF-8, or `not_representable` when they are not UTF-8.
-func timRESTString(utf8 bytes: [UInt8], path: String) throws(IMWireError) -> String {
-    guard let string = String(validating: bytes, as: UTF8.self) else {
-        throw IMWireError(
-            code: .notRepresentable,
-            reason: "Tencent REST carries these \(bytes.count) bytes as a JSON string, but they are not valid UTF-8",
-            path: path)
-    }
-    return string
-}
-
-/// A finite double as a JSON number in shortest round-trip form; `not_representable` for NaN and ±∞.
-func timRESTNumber(_ value: Double, path: String) throws(IMWireError) -> JSONValue {
-    guard value.isFinite else {
-        throw IMWireError(code: .notRepresentable, reason: "JSON numbers cannot be \(value)", path: path)
-    }
-    return .number(value.description)
 }

@@ -824,7 +824,7 @@ void   imwire__v1__group_system_elem__free_unpacked
   assert(message->base.descriptor == &imwire__v1__group_system_elem__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor imwire__v1__message__field_descriptors[19] =
+static const ProtobufCFieldDescriptor imwire__v1__message__field_descriptors[20] =
 {
   {
     "msg_id",
@@ -1054,6 +1054,18 @@ static const ProtobufCFieldDescriptor imwire__v1__message__field_descriptors[19]
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "topic_id",
+    20,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__Message, topic_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imwire__v1__message__field_indices_by_name[] = {
   10,   /* field[10] = at_user_list */
@@ -1075,11 +1087,12 @@ static const unsigned imwire__v1__message__field_indices_by_name[] = {
   18,   /* field[18] = support_message_extension */
   11,   /* field[11] = targeted_receivers */
   5,   /* field[5] = timestamp_ms */
+  19,   /* field[19] = topic_id */
 };
 static const ProtobufCIntRange imwire__v1__message__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 19 }
+  { 0, 20 }
 };
 const ProtobufCMessageDescriptor imwire__v1__message__descriptor =
 {
@@ -1089,14 +1102,14 @@ const ProtobufCMessageDescriptor imwire__v1__message__descriptor =
   "Imwire__V1__Message",
   "imwire.v1",
   sizeof(Imwire__V1__Message),
-  19,
+  20,
   imwire__v1__message__field_descriptors,
   imwire__v1__message__field_indices_by_name,
   1,  imwire__v1__message__number_ranges,
   (ProtobufCMessageInit) imwire__v1__message__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imwire__v1__offline_push_info__field_descriptors[8] =
+static const ProtobufCFieldDescriptor imwire__v1__offline_push_info__field_descriptors[12] =
 {
   {
     "title",
@@ -1194,6 +1207,54 @@ static const ProtobufCFieldDescriptor imwire__v1__offline_push_info__field_descr
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "ios_title",
+    9,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__OfflinePushInfo, ios_title),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "ios_subtitle",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__OfflinePushInfo, ios_subtitle),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "ios_image",
+    11,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__OfflinePushInfo, ios_image),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "ios_mutable_content",
+    12,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__OfflinePushInfo, ios_mutable_content),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imwire__v1__offline_push_info__field_indices_by_name[] = {
   5,   /* field[5] = android_sound */
@@ -1201,14 +1262,18 @@ static const unsigned imwire__v1__offline_push_info__field_indices_by_name[] = {
   3,   /* field[3] = disable_push */
   2,   /* field[2] = ext */
   6,   /* field[6] = ignore_ios_badge */
+  10,   /* field[10] = ios_image */
+  11,   /* field[11] = ios_mutable_content */
   7,   /* field[7] = ios_push_type */
   4,   /* field[4] = ios_sound */
+  9,   /* field[9] = ios_subtitle */
+  8,   /* field[8] = ios_title */
   0,   /* field[0] = title */
 };
 static const ProtobufCIntRange imwire__v1__offline_push_info__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 8 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor imwire__v1__offline_push_info__descriptor =
 {
@@ -1218,7 +1283,7 @@ const ProtobufCMessageDescriptor imwire__v1__offline_push_info__descriptor =
   "Imwire__V1__OfflinePushInfo",
   "imwire.v1",
   sizeof(Imwire__V1__OfflinePushInfo),
-  8,
+  12,
   imwire__v1__offline_push_info__field_descriptors,
   imwire__v1__offline_push_info__field_indices_by_name,
   1,  imwire__v1__offline_push_info__number_ranges,
@@ -2113,7 +2178,7 @@ const ProtobufCMessageDescriptor imwire__v1__face_elem__descriptor =
   (ProtobufCMessageInit) imwire__v1__face_elem__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imwire__v1__merger_elem__field_descriptors[5] =
+static const ProtobufCFieldDescriptor imwire__v1__merger_elem__field_descriptors[7] =
 {
   {
     "title",
@@ -2175,18 +2240,44 @@ static const ProtobufCFieldDescriptor imwire__v1__merger_elem__field_descriptors
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "json_msg_key",
+    6,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__MergerElem, json_msg_key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "msg_num",
+    7,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT32,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__MergerElem, msg_num),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imwire__v1__merger_elem__field_indices_by_name[] = {
   1,   /* field[1] = abstract_list */
   2,   /* field[2] = compatible_text */
+  5,   /* field[5] = json_msg_key */
   3,   /* field[3] = layers_over_limit */
   4,   /* field[4] = messages */
+  6,   /* field[6] = msg_num */
   0,   /* field[0] = title */
 };
 static const ProtobufCIntRange imwire__v1__merger_elem__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 5 }
+  { 0, 7 }
 };
 const ProtobufCMessageDescriptor imwire__v1__merger_elem__descriptor =
 {
@@ -2196,7 +2287,7 @@ const ProtobufCMessageDescriptor imwire__v1__merger_elem__descriptor =
   "Imwire__V1__MergerElem",
   "imwire.v1",
   sizeof(Imwire__V1__MergerElem),
-  5,
+  7,
   imwire__v1__merger_elem__field_descriptors,
   imwire__v1__merger_elem__field_indices_by_name,
   1,  imwire__v1__merger_elem__number_ranges,

@@ -199,6 +199,11 @@ struct  Imwire__V1__Message
   protobuf_c_boolean excluded_from_last_message;
   protobuf_c_boolean online_user_only;
   protobuf_c_boolean support_message_extension;
+  /*
+   * The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
+   * the group itself is group_id.
+   */
+  char *topic_id;
   Imwire__V1__Message__TargetCase target_case;
   union {
     /*
@@ -217,7 +222,7 @@ struct  Imwire__V1__Message
 };
 #define IMWIRE__V1__MESSAGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imwire__v1__message__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, IMWIRE__V1__PRIORITY__PRIORITY_DEFAULT, 0,NULL, 0,NULL, 0,NULL, {0,NULL}, NULL, 0, 0, 0, 0, 0, IMWIRE__V1__MESSAGE__TARGET__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, IMWIRE__V1__PRIORITY__PRIORITY_DEFAULT, 0,NULL, 0,NULL, 0,NULL, {0,NULL}, NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, IMWIRE__V1__MESSAGE__TARGET__NOT_SET, {0} }
 
 
 /*
@@ -234,10 +239,27 @@ struct  Imwire__V1__OfflinePushInfo
   char *android_sound;
   protobuf_c_boolean ignore_ios_badge;
   Imwire__V1__IosPushType ios_push_type;
+  /*
+   * APNs title on iOS, in place of title (Tencent REST ApnsInfo.Title).
+   */
+  char *ios_title;
+  /*
+   * APNs subtitle (Tencent REST ApnsInfo.SubTitle).
+   */
+  char *ios_subtitle;
+  /*
+   * URL of an image an iOS notification service extension shows (REST ApnsInfo.Image, V2TIM iOSImage).
+   */
+  char *ios_image;
+  /*
+   * Sets APNs mutable-content, so a notification service extension may modify the push (REST
+   * ApnsInfo.MutableContent 1).
+   */
+  protobuf_c_boolean ios_mutable_content;
 };
 #define IMWIRE__V1__OFFLINE_PUSH_INFO__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imwire__v1__offline_push_info__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, IMWIRE__V1__IOS_PUSH_TYPE__IOS_PUSH_TYPE_UNSPECIFIED }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, IMWIRE__V1__IOS_PUSH_TYPE__IOS_PUSH_TYPE_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0 }
 
 
 typedef enum {
@@ -463,10 +485,20 @@ struct  Imwire__V1__MergerElem
   protobuf_c_boolean layers_over_limit;
   size_t n_messages;
   Imwire__V1__Message **messages;
+  /*
+   * The download key Tencent sends instead of inline messages when the merged messages total more
+   * than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
+   */
+  char *json_msg_key;
+  /*
+   * How many messages the merger holds (REST MsgNum): set with json_msg_key, when the messages are
+   * not inline; for inline messages it is their count and is left 0.
+   */
+  uint32_t msg_num;
 };
 #define IMWIRE__V1__MERGER_ELEM__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imwire__v1__merger_elem__descriptor) \
-    , (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL }
+    , (char *)protobuf_c_empty_string, 0,NULL, (char *)protobuf_c_empty_string, 0, 0,NULL, (char *)protobuf_c_empty_string, 0 }
 
 
 struct  Imwire__V1__GroupTipsElem

@@ -30,6 +30,7 @@ PROTOBUF_CONSTEXPR Message::Message(
   , /*decltype(_impl_.msg_id_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.sender_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.cloud_custom_data_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.topic_id_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.offline_push_info_)*/nullptr
   , /*decltype(_impl_.timestamp_ms_)*/uint64_t{0u}
   , /*decltype(_impl_.seq_)*/uint64_t{0u}
@@ -59,8 +60,12 @@ PROTOBUF_CONSTEXPR OfflinePushInfo::OfflinePushInfo(
   , /*decltype(_impl_.ext_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.ios_sound_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.android_sound_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.ios_title_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.ios_subtitle_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.ios_image_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.disable_push_)*/false
   , /*decltype(_impl_.ignore_ios_badge_)*/false
+  , /*decltype(_impl_.ios_mutable_content_)*/false
   , /*decltype(_impl_.ios_push_type_)*/0
   , /*decltype(_impl_._cached_size_)*/{}} {}
 struct OfflinePushInfoDefaultTypeInternal {
@@ -238,7 +243,9 @@ PROTOBUF_CONSTEXPR MergerElem::MergerElem(
   , /*decltype(_impl_.messages_)*/{}
   , /*decltype(_impl_.title_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.compatible_text_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.json_msg_key_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.layers_over_limit_)*/false
+  , /*decltype(_impl_.msg_num_)*/0u
   , /*decltype(_impl_._cached_size_)*/{}} {}
 struct MergerElemDefaultTypeInternal {
   PROTOBUF_CONSTEXPR MergerElemDefaultTypeInternal()
@@ -387,6 +394,7 @@ const uint32_t TableStruct_imwire_2fv1_2fmessage_2eproto::offsets[] PROTOBUF_SEC
   PROTOBUF_FIELD_OFFSET(::imwire::v1::Message, _impl_.excluded_from_last_message_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::Message, _impl_.online_user_only_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::Message, _impl_.support_message_extension_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::Message, _impl_.topic_id_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::Message, _impl_.target_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::imwire::v1::OfflinePushInfo, _internal_metadata_),
@@ -402,6 +410,10 @@ const uint32_t TableStruct_imwire_2fv1_2fmessage_2eproto::offsets[] PROTOBUF_SEC
   PROTOBUF_FIELD_OFFSET(::imwire::v1::OfflinePushInfo, _impl_.android_sound_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::OfflinePushInfo, _impl_.ignore_ios_badge_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::OfflinePushInfo, _impl_.ios_push_type_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::OfflinePushInfo, _impl_.ios_title_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::OfflinePushInfo, _impl_.ios_subtitle_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::OfflinePushInfo, _impl_.ios_image_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::OfflinePushInfo, _impl_.ios_mutable_content_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::imwire::v1::Elem, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -523,6 +535,8 @@ const uint32_t TableStruct_imwire_2fv1_2fmessage_2eproto::offsets[] PROTOBUF_SEC
   PROTOBUF_FIELD_OFFSET(::imwire::v1::MergerElem, _impl_.compatible_text_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::MergerElem, _impl_.layers_over_limit_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::MergerElem, _impl_.messages_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::MergerElem, _impl_.json_msg_key_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::MergerElem, _impl_.msg_num_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupTipsElem, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -601,24 +615,24 @@ const uint32_t TableStruct_imwire_2fv1_2fmessage_2eproto::offsets[] PROTOBUF_SEC
 };
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, -1, -1, sizeof(::imwire::v1::Message)},
-  { 26, -1, -1, sizeof(::imwire::v1::OfflinePushInfo)},
-  { 40, -1, -1, sizeof(::imwire::v1::Elem)},
-  { 58, -1, -1, sizeof(::imwire::v1::TextElem)},
-  { 65, -1, -1, sizeof(::imwire::v1::CustomElem)},
-  { 75, -1, -1, sizeof(::imwire::v1::ImageElem)},
-  { 83, -1, -1, sizeof(::imwire::v1::Image)},
-  { 95, -1, -1, sizeof(::imwire::v1::SoundElem)},
-  { 106, -1, -1, sizeof(::imwire::v1::VideoElem)},
-  { 123, -1, -1, sizeof(::imwire::v1::FileElem)},
-  { 133, -1, -1, sizeof(::imwire::v1::LocationElem)},
-  { 142, -1, -1, sizeof(::imwire::v1::FaceElem)},
-  { 150, -1, -1, sizeof(::imwire::v1::MergerElem)},
-  { 161, -1, -1, sizeof(::imwire::v1::GroupTipsElem)},
-  { 176, 184, -1, sizeof(::imwire::v1::GroupMemberInfo_CustomInfoEntry_DoNotUse)},
-  { 186, -1, -1, sizeof(::imwire::v1::GroupMemberInfo)},
-  { 201, -1, -1, sizeof(::imwire::v1::GroupChangeInfo)},
-  { 213, -1, -1, sizeof(::imwire::v1::MemberChangeInfo)},
-  { 221, -1, -1, sizeof(::imwire::v1::GroupSystemElem)},
+  { 27, -1, -1, sizeof(::imwire::v1::OfflinePushInfo)},
+  { 45, -1, -1, sizeof(::imwire::v1::Elem)},
+  { 63, -1, -1, sizeof(::imwire::v1::TextElem)},
+  { 70, -1, -1, sizeof(::imwire::v1::CustomElem)},
+  { 80, -1, -1, sizeof(::imwire::v1::ImageElem)},
+  { 88, -1, -1, sizeof(::imwire::v1::Image)},
+  { 100, -1, -1, sizeof(::imwire::v1::SoundElem)},
+  { 111, -1, -1, sizeof(::imwire::v1::VideoElem)},
+  { 128, -1, -1, sizeof(::imwire::v1::FileElem)},
+  { 138, -1, -1, sizeof(::imwire::v1::LocationElem)},
+  { 147, -1, -1, sizeof(::imwire::v1::FaceElem)},
+  { 155, -1, -1, sizeof(::imwire::v1::MergerElem)},
+  { 168, -1, -1, sizeof(::imwire::v1::GroupTipsElem)},
+  { 183, 191, -1, sizeof(::imwire::v1::GroupMemberInfo_CustomInfoEntry_DoNotUse)},
+  { 193, -1, -1, sizeof(::imwire::v1::GroupMemberInfo)},
+  { 208, -1, -1, sizeof(::imwire::v1::GroupChangeInfo)},
+  { 220, -1, -1, sizeof(::imwire::v1::MemberChangeInfo)},
+  { 228, -1, -1, sizeof(::imwire::v1::GroupSystemElem)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
@@ -644,7 +658,7 @@ static const ::_pb::Message* const file_default_instances[] = {
 };
 
 const char descriptor_table_protodef_imwire_2fv1_2fmessage_2eproto[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) =
-  "\n\027imwire/v1/message.proto\022\timwire.v1\"\214\004\n"
+  "\n\027imwire/v1/message.proto\022\timwire.v1\"\236\004\n"
   "\007Message\022\016\n\006msg_id\030\001 \001(\t\022\016\n\006sender\030\002 \001(\t"
   "\022\022\n\010receiver\030\003 \001(\tH\000\022\022\n\010group_id\030\004 \001(\tH\000"
   "\022\021\n\007room_id\030\005 \001(\tH\000\022\024\n\014timestamp_ms\030\006 \001("
@@ -657,139 +671,143 @@ const char descriptor_table_protodef_imwire_2fv1_2fmessage_2eproto[] PROTOBUF_SE
   "d_read_receipt\030\017 \001(\010\022\"\n\032excluded_from_un"
   "read_count\030\020 \001(\010\022\"\n\032excluded_from_last_m"
   "essage\030\021 \001(\010\022\030\n\020online_user_only\030\022 \001(\010\022!"
-  "\n\031support_message_extension\030\023 \001(\010B\010\n\006tar"
-  "get\"\304\001\n\017OfflinePushInfo\022\r\n\005title\030\001 \001(\t\022\014"
-  "\n\004desc\030\002 \001(\t\022\013\n\003ext\030\003 \001(\t\022\024\n\014disable_pus"
-  "h\030\004 \001(\010\022\021\n\tios_sound\030\005 \001(\t\022\025\n\randroid_so"
-  "und\030\006 \001(\t\022\030\n\020ignore_ios_badge\030\007 \001(\010\022-\n\ri"
-  "os_push_type\030\010 \001(\0162\026.imwire.v1.IosPushTy"
-  "pe\"\346\003\n\004Elem\022#\n\004text\030\001 \001(\0132\023.imwire.v1.Te"
-  "xtElemH\000\022\'\n\006custom\030\002 \001(\0132\025.imwire.v1.Cus"
-  "tomElemH\000\022%\n\005image\030\003 \001(\0132\024.imwire.v1.Ima"
-  "geElemH\000\022%\n\005sound\030\004 \001(\0132\024.imwire.v1.Soun"
-  "dElemH\000\022%\n\005video\030\005 \001(\0132\024.imwire.v1.Video"
-  "ElemH\000\022#\n\004file\030\006 \001(\0132\023.imwire.v1.FileEle"
-  "mH\000\022+\n\010location\030\007 \001(\0132\027.imwire.v1.Locati"
-  "onElemH\000\022#\n\004face\030\010 \001(\0132\023.imwire.v1.FaceE"
-  "lemH\000\022.\n\ngroup_tips\030\t \001(\0132\030.imwire.v1.Gr"
-  "oupTipsElemH\000\022\'\n\006merger\030\n \001(\0132\025.imwire.v"
-  "1.MergerElemH\000\0222\n\014group_system\030\014 \001(\0132\032.i"
-  "mwire.v1.GroupSystemElemH\000B\t\n\007contentJ\004\010"
-  "\013\020\014R\006stream\"\030\n\010TextElem\022\014\n\004text\030\001 \001(\t\"D\n"
-  "\nCustomElem\022\014\n\004data\030\001 \001(\014\022\014\n\004desc\030\002 \001(\t\022"
-  "\013\n\003ext\030\003 \001(\t\022\r\n\005sound\030\004 \001(\t\"U\n\tImageElem"
-  "\022&\n\006format\030\001 \001(\0162\026.imwire.v1.ImageFormat"
-  "\022 \n\006images\030\002 \003(\0132\020.imwire.v1.Image\"s\n\005Im"
-  "age\022\"\n\004type\030\001 \001(\0162\024.imwire.v1.ImageType\022"
-  "\014\n\004uuid\030\002 \001(\t\022\014\n\004size\030\003 \001(\004\022\r\n\005width\030\004 \001"
-  "(\r\022\016\n\006height\030\005 \001(\r\022\013\n\003url\030\006 \001(\t\"[\n\tSound"
-  "Elem\022\014\n\004uuid\030\001 \001(\t\022\013\n\003url\030\002 \001(\t\022\021\n\tdata_"
-  "size\030\003 \001(\004\022\020\n\010duration\030\004 \001(\r\022\016\n\006format\030\005"
-  " \001(\t\"\374\001\n\tVideoElem\022\022\n\nvideo_uuid\030\001 \001(\t\022\021"
-  "\n\tvideo_url\030\002 \001(\t\022\022\n\nvideo_size\030\003 \001(\004\022\024\n"
-  "\014video_format\030\004 \001(\t\022\020\n\010duration\030\005 \001(\r\022\025\n"
-  "\rsnapshot_uuid\030\006 \001(\t\022\024\n\014snapshot_url\030\007 \001"
-  "(\t\022\025\n\rsnapshot_size\030\010 \001(\004\022\026\n\016snapshot_wi"
-  "dth\030\t \001(\r\022\027\n\017snapshot_height\030\n \001(\r\022\027\n\017sn"
-  "apshot_format\030\013 \001(\t\"K\n\010FileElem\022\014\n\004uuid\030"
-  "\001 \001(\t\022\013\n\003url\030\002 \001(\t\022\021\n\tfile_name\030\003 \001(\t\022\021\n"
-  "\tfile_size\030\004 \001(\004\"A\n\014LocationElem\022\014\n\004desc"
-  "\030\001 \001(\t\022\021\n\tlongitude\030\002 \001(\001\022\020\n\010latitude\030\003 "
-  "\001(\001\"\'\n\010FaceElem\022\r\n\005index\030\001 \001(\005\022\014\n\004data\030\002"
-  " \001(\014\"\214\001\n\nMergerElem\022\r\n\005title\030\001 \001(\t\022\025\n\rab"
-  "stract_list\030\002 \003(\t\022\027\n\017compatible_text\030\003 \001"
-  "(\t\022\031\n\021layers_over_limit\030\004 \001(\010\022$\n\010message"
-  "s\030\005 \003(\0132\022.imwire.v1.Message\"\325\002\n\rGroupTip"
-  "sElem\022\020\n\010group_id\030\001 \001(\t\022&\n\004type\030\002 \001(\0162\030."
-  "imwire.v1.GroupTipsType\022-\n\top_member\030\003 \001"
-  "(\0132\032.imwire.v1.GroupMemberInfo\022/\n\013member"
-  "_list\030\004 \003(\0132\032.imwire.v1.GroupMemberInfo\022"
-  "5\n\021group_change_list\030\005 \003(\0132\032.imwire.v1.G"
-  "roupChangeInfo\0227\n\022member_change_list\030\006 \003"
-  "(\0132\033.imwire.v1.MemberChangeInfo\022\024\n\014membe"
-  "r_count\030\007 \001(\r\022\022\n\ngroup_name\030\010 \001(\t\022\020\n\010pla"
-  "tform\030\t \001(\t\"\266\002\n\017GroupMemberInfo\022\017\n\007user_"
-  "id\030\001 \001(\t\022\021\n\tnick_name\030\002 \001(\t\022\025\n\rfriend_re"
-  "mark\030\003 \001(\t\022\021\n\tname_card\030\004 \001(\t\022\020\n\010face_ur"
-  "l\030\005 \001(\t\022(\n\004role\030\006 \001(\0162\032.imwire.v1.GroupM"
-  "emberRole\022\021\n\tjoin_time\030\007 \001(\004\022\022\n\nmute_unt"
-  "il\030\010 \001(\004\022\?\n\013custom_info\030\t \003(\0132*.imwire.v"
-  "1.GroupMemberInfo.CustomInfoEntry\0321\n\017Cus"
-  "tomInfoEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\014"
-  ":\0028\001\"\230\001\n\017GroupChangeInfo\022,\n\004type\030\001 \001(\0162\036"
-  ".imwire.v1.GroupInfoChangeType\022\r\n\005value\030"
-  "\002 \001(\t\022\013\n\003key\030\003 \001(\t\022\022\n\nbool_value\030\004 \001(\010\022\021"
-  "\n\tint_value\030\005 \001(\r\022\024\n\014uint64_value\030\006 \001(\004\""
-  "6\n\020MemberChangeInfo\022\017\n\007user_id\030\001 \001(\t\022\021\n\t"
-  "mute_time\030\002 \001(\r\"\345\001\n\017GroupSystemElem\022(\n\004t"
-  "ype\030\001 \001(\0162\032.imwire.v1.GroupSystemType\022\020\n"
-  "\010group_id\030\002 \001(\t\022\017\n\007op_user\030\003 \001(\t\022\016\n\006reas"
-  "on\030\004 \001(\t\022\017\n\007msg_key\030\005 \001(\004\022\020\n\010auth_key\030\006 "
-  "\001(\014\022\021\n\tuser_data\030\007 \001(\014\022-\n\top_member\030\010 \001("
-  "\0132\032.imwire.v1.GroupMemberInfo\022\020\n\010platfor"
-  "m\030\t \001(\t*o\n\010Priority\022\024\n\020PRIORITY_DEFAULT\020"
-  "\000\022\021\n\rPRIORITY_HIGH\020\001\022\023\n\017PRIORITY_NORMAL\020"
-  "\002\022\020\n\014PRIORITY_LOW\020\003\022\023\n\017PRIORITY_LOWEST\020\004"
-  "*D\n\013IosPushType\022\035\n\031IOS_PUSH_TYPE_UNSPECI"
-  "FIED\020\000\022\026\n\022IOS_PUSH_TYPE_VOIP\020\001*j\n\tImageT"
-  "ype\022\032\n\026IMAGE_TYPE_UNSPECIFIED\020\000\022\025\n\021IMAGE"
-  "_TYPE_ORIGIN\020\001\022\024\n\020IMAGE_TYPE_LARGE\020\002\022\024\n\020"
-  "IMAGE_TYPE_THUMB\020\003*\312\001\n\013ImageFormat\022\034\n\030IM"
-  "AGE_FORMAT_UNSPECIFIED\020\000\022\024\n\020IMAGE_FORMAT"
-  "_JPG\020\001\022\024\n\020IMAGE_FORMAT_GIF\020\002\022\024\n\020IMAGE_FO"
-  "RMAT_PNG\020\003\022\024\n\020IMAGE_FORMAT_BMP\020\004\022\025\n\021IMAG"
-  "E_FORMAT_TIFF\020\005\022\025\n\021IMAGE_FORMAT_WEBP\020\006\022\027"
-  "\n\022IMAGE_FORMAT_OTHER\020\377\001*\251\003\n\rGroupTipsTyp"
-  "e\022\037\n\033GROUP_TIPS_TYPE_UNSPECIFIED\020\000\022\030\n\024GR"
-  "OUP_TIPS_TYPE_JOIN\020\001\022\032\n\026GROUP_TIPS_TYPE_"
-  "INVITE\020\002\022\030\n\024GROUP_TIPS_TYPE_QUIT\020\003\022\032\n\026GR"
-  "OUP_TIPS_TYPE_KICKED\020\004\022\035\n\031GROUP_TIPS_TYP"
-  "E_SET_ADMIN\020\005\022 \n\034GROUP_TIPS_TYPE_CANCEL_"
-  "ADMIN\020\006\022%\n!GROUP_TIPS_TYPE_GROUP_INFO_CH"
-  "ANGE\020\007\022&\n\"GROUP_TIPS_TYPE_MEMBER_INFO_CH"
-  "ANGE\020\010\022%\n!GROUP_TIPS_TYPE_TOPIC_INFO_CHA"
-  "NGE\020\t\022(\n$GROUP_TIPS_TYPE_PINNED_MESSAGE_"
-  "ADDED\020\n\022*\n&GROUP_TIPS_TYPE_PINNED_MESSAG"
-  "E_DELETED\020\013*\217\001\n\017GroupMemberRole\022!\n\035GROUP"
-  "_MEMBER_ROLE_UNSPECIFIED\020\000\022\035\n\030GROUP_MEMB"
-  "ER_ROLE_MEMBER\020\310\001\022\034\n\027GROUP_MEMBER_ROLE_A"
-  "DMIN\020\254\002\022\034\n\027GROUP_MEMBER_ROLE_OWNER\020\220\003*\376\003"
-  "\n\023GroupInfoChangeType\022&\n\"GROUP_INFO_CHAN"
-  "GE_TYPE_UNSPECIFIED\020\000\022\037\n\033GROUP_INFO_CHAN"
-  "GE_TYPE_NAME\020\001\022\'\n#GROUP_INFO_CHANGE_TYPE"
-  "_INTRODUCTION\020\002\022\'\n#GROUP_INFO_CHANGE_TYP"
-  "E_NOTIFICATION\020\003\022#\n\037GROUP_INFO_CHANGE_TY"
-  "PE_FACE_URL\020\004\022 \n\034GROUP_INFO_CHANGE_TYPE_"
-  "OWNER\020\005\022!\n\035GROUP_INFO_CHANGE_TYPE_CUSTOM"
-  "\020\006\022&\n\"GROUP_INFO_CHANGE_TYPE_SHUT_UP_ALL"
-  "\020\010\022,\n(GROUP_INFO_CHANGE_TYPE_TOPIC_CUSTO"
-  "M_DATA\020\t\022.\n*GROUP_INFO_CHANGE_TYPE_RECEI"
-  "VE_MESSAGE_OPT\020\n\022(\n$GROUP_INFO_CHANGE_TY"
-  "PE_GROUP_ADD_OPT\020\013\022,\n(GROUP_INFO_CHANGE_"
-  "TYPE_GROUP_APPROVE_OPT\020\014\"\004\010\007\020\007*\204\005\n\017Group"
-  "SystemType\022!\n\035GROUP_SYSTEM_TYPE_UNSPECIF"
-  "IED\020\000\022\'\n#GROUP_SYSTEM_TYPE_ADD_GROUP_REQ"
-  "UEST\020\001\022&\n\"GROUP_SYSTEM_TYPE_ADD_GROUP_AC"
-  "CEPT\020\002\022&\n\"GROUP_SYSTEM_TYPE_ADD_GROUP_RE"
-  "FUSE\020\003\022)\n%GROUP_SYSTEM_TYPE_KICK_OFF_FRO"
-  "M_GROUP\020\004\022\"\n\036GROUP_SYSTEM_TYPE_DELETE_GR"
-  "OUP\020\005\022\"\n\036GROUP_SYSTEM_TYPE_CREATE_GROUP\020"
-  "\006\022&\n\"GROUP_SYSTEM_TYPE_INVITED_TO_GROUP\020"
-  "\007\022 \n\034GROUP_SYSTEM_TYPE_QUIT_GROUP\020\010\022!\n\035G"
-  "ROUP_SYSTEM_TYPE_GRANT_ADMIN\020\t\022\"\n\036GROUP_"
-  "SYSTEM_TYPE_CANCEL_ADMIN\020\n\022\"\n\036GROUP_SYST"
-  "EM_TYPE_REVOKE_GROUP\020\013\022-\n)GROUP_SYSTEM_T"
-  "YPE_INVITE_TO_GROUP_REQUEST\020\014\022,\n(GROUP_S"
-  "YSTEM_TYPE_INVITE_TO_GROUP_ACCEPT\020\r\022,\n(G"
-  "ROUP_SYSTEM_TYPE_INVITE_TO_GROUP_REFUSE\020"
-  "\016\022\"\n\035GROUP_SYSTEM_TYPE_CUSTOM_INFO\020\377\001BY\n"
-  "\023io.github.imwire.v1B\014MessageProtoP\001Z2gi"
-  "thub.com/imwire/imwire/gen/go/imwire/v1;"
-  "imwirev1b\006proto3"
+  "\n\031support_message_extension\030\023 \001(\010\022\020\n\010top"
+  "ic_id\030\024 \001(\tB\010\n\006target\"\235\002\n\017OfflinePushInf"
+  "o\022\r\n\005title\030\001 \001(\t\022\014\n\004desc\030\002 \001(\t\022\013\n\003ext\030\003 "
+  "\001(\t\022\024\n\014disable_push\030\004 \001(\010\022\021\n\tios_sound\030\005"
+  " \001(\t\022\025\n\randroid_sound\030\006 \001(\t\022\030\n\020ignore_io"
+  "s_badge\030\007 \001(\010\022-\n\rios_push_type\030\010 \001(\0162\026.i"
+  "mwire.v1.IosPushType\022\021\n\tios_title\030\t \001(\t\022"
+  "\024\n\014ios_subtitle\030\n \001(\t\022\021\n\tios_image\030\013 \001(\t"
+  "\022\033\n\023ios_mutable_content\030\014 \001(\010\"\346\003\n\004Elem\022#"
+  "\n\004text\030\001 \001(\0132\023.imwire.v1.TextElemH\000\022\'\n\006c"
+  "ustom\030\002 \001(\0132\025.imwire.v1.CustomElemH\000\022%\n\005"
+  "image\030\003 \001(\0132\024.imwire.v1.ImageElemH\000\022%\n\005s"
+  "ound\030\004 \001(\0132\024.imwire.v1.SoundElemH\000\022%\n\005vi"
+  "deo\030\005 \001(\0132\024.imwire.v1.VideoElemH\000\022#\n\004fil"
+  "e\030\006 \001(\0132\023.imwire.v1.FileElemH\000\022+\n\010locati"
+  "on\030\007 \001(\0132\027.imwire.v1.LocationElemH\000\022#\n\004f"
+  "ace\030\010 \001(\0132\023.imwire.v1.FaceElemH\000\022.\n\ngrou"
+  "p_tips\030\t \001(\0132\030.imwire.v1.GroupTipsElemH\000"
+  "\022\'\n\006merger\030\n \001(\0132\025.imwire.v1.MergerElemH"
+  "\000\0222\n\014group_system\030\014 \001(\0132\032.imwire.v1.Grou"
+  "pSystemElemH\000B\t\n\007contentJ\004\010\013\020\014R\006stream\"\030"
+  "\n\010TextElem\022\014\n\004text\030\001 \001(\t\"D\n\nCustomElem\022\014"
+  "\n\004data\030\001 \001(\014\022\014\n\004desc\030\002 \001(\t\022\013\n\003ext\030\003 \001(\t\022"
+  "\r\n\005sound\030\004 \001(\t\"U\n\tImageElem\022&\n\006format\030\001 "
+  "\001(\0162\026.imwire.v1.ImageFormat\022 \n\006images\030\002 "
+  "\003(\0132\020.imwire.v1.Image\"s\n\005Image\022\"\n\004type\030\001"
+  " \001(\0162\024.imwire.v1.ImageType\022\014\n\004uuid\030\002 \001(\t"
+  "\022\014\n\004size\030\003 \001(\004\022\r\n\005width\030\004 \001(\r\022\016\n\006height\030"
+  "\005 \001(\r\022\013\n\003url\030\006 \001(\t\"[\n\tSoundElem\022\014\n\004uuid\030"
+  "\001 \001(\t\022\013\n\003url\030\002 \001(\t\022\021\n\tdata_size\030\003 \001(\004\022\020\n"
+  "\010duration\030\004 \001(\r\022\016\n\006format\030\005 \001(\t\"\374\001\n\tVide"
+  "oElem\022\022\n\nvideo_uuid\030\001 \001(\t\022\021\n\tvideo_url\030\002"
+  " \001(\t\022\022\n\nvideo_size\030\003 \001(\004\022\024\n\014video_format"
+  "\030\004 \001(\t\022\020\n\010duration\030\005 \001(\r\022\025\n\rsnapshot_uui"
+  "d\030\006 \001(\t\022\024\n\014snapshot_url\030\007 \001(\t\022\025\n\rsnapsho"
+  "t_size\030\010 \001(\004\022\026\n\016snapshot_width\030\t \001(\r\022\027\n\017"
+  "snapshot_height\030\n \001(\r\022\027\n\017snapshot_format"
+  "\030\013 \001(\t\"K\n\010FileElem\022\014\n\004uuid\030\001 \001(\t\022\013\n\003url\030"
+  "\002 \001(\t\022\021\n\tfile_name\030\003 \001(\t\022\021\n\tfile_size\030\004 "
+  "\001(\004\"A\n\014LocationElem\022\014\n\004desc\030\001 \001(\t\022\021\n\tlon"
+  "gitude\030\002 \001(\001\022\020\n\010latitude\030\003 \001(\001\"\'\n\010FaceEl"
+  "em\022\r\n\005index\030\001 \001(\005\022\014\n\004data\030\002 \001(\014\"\263\001\n\nMerg"
+  "erElem\022\r\n\005title\030\001 \001(\t\022\025\n\rabstract_list\030\002"
+  " \003(\t\022\027\n\017compatible_text\030\003 \001(\t\022\031\n\021layers_"
+  "over_limit\030\004 \001(\010\022$\n\010messages\030\005 \003(\0132\022.imw"
+  "ire.v1.Message\022\024\n\014json_msg_key\030\006 \001(\t\022\017\n\007"
+  "msg_num\030\007 \001(\r\"\325\002\n\rGroupTipsElem\022\020\n\010group"
+  "_id\030\001 \001(\t\022&\n\004type\030\002 \001(\0162\030.imwire.v1.Grou"
+  "pTipsType\022-\n\top_member\030\003 \001(\0132\032.imwire.v1"
+  ".GroupMemberInfo\022/\n\013member_list\030\004 \003(\0132\032."
+  "imwire.v1.GroupMemberInfo\0225\n\021group_chang"
+  "e_list\030\005 \003(\0132\032.imwire.v1.GroupChangeInfo"
+  "\0227\n\022member_change_list\030\006 \003(\0132\033.imwire.v1"
+  ".MemberChangeInfo\022\024\n\014member_count\030\007 \001(\r\022"
+  "\022\n\ngroup_name\030\010 \001(\t\022\020\n\010platform\030\t \001(\t\"\266\002"
+  "\n\017GroupMemberInfo\022\017\n\007user_id\030\001 \001(\t\022\021\n\tni"
+  "ck_name\030\002 \001(\t\022\025\n\rfriend_remark\030\003 \001(\t\022\021\n\t"
+  "name_card\030\004 \001(\t\022\020\n\010face_url\030\005 \001(\t\022(\n\004rol"
+  "e\030\006 \001(\0162\032.imwire.v1.GroupMemberRole\022\021\n\tj"
+  "oin_time\030\007 \001(\004\022\022\n\nmute_until\030\010 \001(\004\022\?\n\013cu"
+  "stom_info\030\t \003(\0132*.imwire.v1.GroupMemberI"
+  "nfo.CustomInfoEntry\0321\n\017CustomInfoEntry\022\013"
+  "\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\014:\0028\001\"\230\001\n\017Group"
+  "ChangeInfo\022,\n\004type\030\001 \001(\0162\036.imwire.v1.Gro"
+  "upInfoChangeType\022\r\n\005value\030\002 \001(\t\022\013\n\003key\030\003"
+  " \001(\t\022\022\n\nbool_value\030\004 \001(\010\022\021\n\tint_value\030\005 "
+  "\001(\r\022\024\n\014uint64_value\030\006 \001(\004\"6\n\020MemberChang"
+  "eInfo\022\017\n\007user_id\030\001 \001(\t\022\021\n\tmute_time\030\002 \001("
+  "\r\"\345\001\n\017GroupSystemElem\022(\n\004type\030\001 \001(\0162\032.im"
+  "wire.v1.GroupSystemType\022\020\n\010group_id\030\002 \001("
+  "\t\022\017\n\007op_user\030\003 \001(\t\022\016\n\006reason\030\004 \001(\t\022\017\n\007ms"
+  "g_key\030\005 \001(\004\022\020\n\010auth_key\030\006 \001(\014\022\021\n\tuser_da"
+  "ta\030\007 \001(\014\022-\n\top_member\030\010 \001(\0132\032.imwire.v1."
+  "GroupMemberInfo\022\020\n\010platform\030\t \001(\t*o\n\010Pri"
+  "ority\022\024\n\020PRIORITY_DEFAULT\020\000\022\021\n\rPRIORITY_"
+  "HIGH\020\001\022\023\n\017PRIORITY_NORMAL\020\002\022\020\n\014PRIORITY_"
+  "LOW\020\003\022\023\n\017PRIORITY_LOWEST\020\004*D\n\013IosPushTyp"
+  "e\022\035\n\031IOS_PUSH_TYPE_UNSPECIFIED\020\000\022\026\n\022IOS_"
+  "PUSH_TYPE_VOIP\020\001*j\n\tImageType\022\032\n\026IMAGE_T"
+  "YPE_UNSPECIFIED\020\000\022\025\n\021IMAGE_TYPE_ORIGIN\020\001"
+  "\022\024\n\020IMAGE_TYPE_LARGE\020\002\022\024\n\020IMAGE_TYPE_THU"
+  "MB\020\003*\312\001\n\013ImageFormat\022\034\n\030IMAGE_FORMAT_UNS"
+  "PECIFIED\020\000\022\024\n\020IMAGE_FORMAT_JPG\020\001\022\024\n\020IMAG"
+  "E_FORMAT_GIF\020\002\022\024\n\020IMAGE_FORMAT_PNG\020\003\022\024\n\020"
+  "IMAGE_FORMAT_BMP\020\004\022\025\n\021IMAGE_FORMAT_TIFF\020"
+  "\005\022\025\n\021IMAGE_FORMAT_WEBP\020\006\022\027\n\022IMAGE_FORMAT"
+  "_OTHER\020\377\001*\251\003\n\rGroupTipsType\022\037\n\033GROUP_TIP"
+  "S_TYPE_UNSPECIFIED\020\000\022\030\n\024GROUP_TIPS_TYPE_"
+  "JOIN\020\001\022\032\n\026GROUP_TIPS_TYPE_INVITE\020\002\022\030\n\024GR"
+  "OUP_TIPS_TYPE_QUIT\020\003\022\032\n\026GROUP_TIPS_TYPE_"
+  "KICKED\020\004\022\035\n\031GROUP_TIPS_TYPE_SET_ADMIN\020\005\022"
+  " \n\034GROUP_TIPS_TYPE_CANCEL_ADMIN\020\006\022%\n!GRO"
+  "UP_TIPS_TYPE_GROUP_INFO_CHANGE\020\007\022&\n\"GROU"
+  "P_TIPS_TYPE_MEMBER_INFO_CHANGE\020\010\022%\n!GROU"
+  "P_TIPS_TYPE_TOPIC_INFO_CHANGE\020\t\022(\n$GROUP"
+  "_TIPS_TYPE_PINNED_MESSAGE_ADDED\020\n\022*\n&GRO"
+  "UP_TIPS_TYPE_PINNED_MESSAGE_DELETED\020\013*\217\001"
+  "\n\017GroupMemberRole\022!\n\035GROUP_MEMBER_ROLE_U"
+  "NSPECIFIED\020\000\022\035\n\030GROUP_MEMBER_ROLE_MEMBER"
+  "\020\310\001\022\034\n\027GROUP_MEMBER_ROLE_ADMIN\020\254\002\022\034\n\027GRO"
+  "UP_MEMBER_ROLE_OWNER\020\220\003*\376\003\n\023GroupInfoCha"
+  "ngeType\022&\n\"GROUP_INFO_CHANGE_TYPE_UNSPEC"
+  "IFIED\020\000\022\037\n\033GROUP_INFO_CHANGE_TYPE_NAME\020\001"
+  "\022\'\n#GROUP_INFO_CHANGE_TYPE_INTRODUCTION\020"
+  "\002\022\'\n#GROUP_INFO_CHANGE_TYPE_NOTIFICATION"
+  "\020\003\022#\n\037GROUP_INFO_CHANGE_TYPE_FACE_URL\020\004\022"
+  " \n\034GROUP_INFO_CHANGE_TYPE_OWNER\020\005\022!\n\035GRO"
+  "UP_INFO_CHANGE_TYPE_CUSTOM\020\006\022&\n\"GROUP_IN"
+  "FO_CHANGE_TYPE_SHUT_UP_ALL\020\010\022,\n(GROUP_IN"
+  "FO_CHANGE_TYPE_TOPIC_CUSTOM_DATA\020\t\022.\n*GR"
+  "OUP_INFO_CHANGE_TYPE_RECEIVE_MESSAGE_OPT"
+  "\020\n\022(\n$GROUP_INFO_CHANGE_TYPE_GROUP_ADD_O"
+  "PT\020\013\022,\n(GROUP_INFO_CHANGE_TYPE_GROUP_APP"
+  "ROVE_OPT\020\014\"\004\010\007\020\007*\204\005\n\017GroupSystemType\022!\n\035"
+  "GROUP_SYSTEM_TYPE_UNSPECIFIED\020\000\022\'\n#GROUP"
+  "_SYSTEM_TYPE_ADD_GROUP_REQUEST\020\001\022&\n\"GROU"
+  "P_SYSTEM_TYPE_ADD_GROUP_ACCEPT\020\002\022&\n\"GROU"
+  "P_SYSTEM_TYPE_ADD_GROUP_REFUSE\020\003\022)\n%GROU"
+  "P_SYSTEM_TYPE_KICK_OFF_FROM_GROUP\020\004\022\"\n\036G"
+  "ROUP_SYSTEM_TYPE_DELETE_GROUP\020\005\022\"\n\036GROUP"
+  "_SYSTEM_TYPE_CREATE_GROUP\020\006\022&\n\"GROUP_SYS"
+  "TEM_TYPE_INVITED_TO_GROUP\020\007\022 \n\034GROUP_SYS"
+  "TEM_TYPE_QUIT_GROUP\020\010\022!\n\035GROUP_SYSTEM_TY"
+  "PE_GRANT_ADMIN\020\t\022\"\n\036GROUP_SYSTEM_TYPE_CA"
+  "NCEL_ADMIN\020\n\022\"\n\036GROUP_SYSTEM_TYPE_REVOKE"
+  "_GROUP\020\013\022-\n)GROUP_SYSTEM_TYPE_INVITE_TO_"
+  "GROUP_REQUEST\020\014\022,\n(GROUP_SYSTEM_TYPE_INV"
+  "ITE_TO_GROUP_ACCEPT\020\r\022,\n(GROUP_SYSTEM_TY"
+  "PE_INVITE_TO_GROUP_REFUSE\020\016\022\"\n\035GROUP_SYS"
+  "TEM_TYPE_CUSTOM_INFO\020\377\001BY\n\023io.github.imw"
+  "ire.v1B\014MessageProtoP\001Z2github.com/imwir"
+  "e/imwire/gen/go/imwire/v1;imwirev1b\006prot"
+  "o3"
   ;
 static ::_pbi::once_flag descriptor_table_imwire_2fv1_2fmessage_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_imwire_2fv1_2fmessage_2eproto = {
-    false, false, 5656, descriptor_table_protodef_imwire_2fv1_2fmessage_2eproto,
+    false, false, 5802, descriptor_table_protodef_imwire_2fv1_2fmessage_2eproto,
     "imwire/v1/message.proto",
     &descriptor_table_imwire_2fv1_2fmessage_2eproto_once, nullptr, 0, 19,
     schemas, file_default_instances, TableStruct_imwire_2fv1_2fmessage_2eproto::offsets,
@@ -991,6 +1009,7 @@ Message::Message(const Message& from)
     , decltype(_impl_.msg_id_){}
     , decltype(_impl_.sender_){}
     , decltype(_impl_.cloud_custom_data_){}
+    , decltype(_impl_.topic_id_){}
     , decltype(_impl_.offline_push_info_){nullptr}
     , decltype(_impl_.timestamp_ms_){}
     , decltype(_impl_.seq_){}
@@ -1028,6 +1047,14 @@ Message::Message(const Message& from)
   #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
   if (!from._internal_cloud_custom_data().empty()) {
     _this->_impl_.cloud_custom_data_.Set(from._internal_cloud_custom_data(), 
+      _this->GetArenaForAllocation());
+  }
+  _impl_.topic_id_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.topic_id_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_topic_id().empty()) {
+    _this->_impl_.topic_id_.Set(from._internal_topic_id(), 
       _this->GetArenaForAllocation());
   }
   if (from._internal_has_offline_push_info()) {
@@ -1068,6 +1095,7 @@ inline void Message::SharedCtor(
     , decltype(_impl_.msg_id_){}
     , decltype(_impl_.sender_){}
     , decltype(_impl_.cloud_custom_data_){}
+    , decltype(_impl_.topic_id_){}
     , decltype(_impl_.offline_push_info_){nullptr}
     , decltype(_impl_.timestamp_ms_){uint64_t{0u}}
     , decltype(_impl_.seq_){uint64_t{0u}}
@@ -1094,6 +1122,10 @@ inline void Message::SharedCtor(
   #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
     _impl_.cloud_custom_data_.Set("", GetArenaForAllocation());
   #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  _impl_.topic_id_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.topic_id_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
   clear_has_target();
 }
 
@@ -1114,6 +1146,7 @@ inline void Message::SharedDtor() {
   _impl_.msg_id_.Destroy();
   _impl_.sender_.Destroy();
   _impl_.cloud_custom_data_.Destroy();
+  _impl_.topic_id_.Destroy();
   if (this != internal_default_instance()) delete _impl_.offline_push_info_;
   if (has_target()) {
     clear_target();
@@ -1159,6 +1192,7 @@ void Message::Clear() {
   _impl_.msg_id_.ClearToEmpty();
   _impl_.sender_.ClearToEmpty();
   _impl_.cloud_custom_data_.ClearToEmpty();
+  _impl_.topic_id_.ClearToEmpty();
   if (GetArenaForAllocation() == nullptr && _impl_.offline_push_info_ != nullptr) {
     delete _impl_.offline_push_info_;
   }
@@ -1359,6 +1393,16 @@ const char* Message::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) 
         } else
           goto handle_unusual;
         continue;
+      // string topic_id = 20;
+      case 20:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 162)) {
+          auto str = _internal_mutable_topic_id();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "imwire.v1.Message.topic_id"));
+        } else
+          goto handle_unusual;
+        continue;
       default:
         goto handle_unusual;
     }  // switch
@@ -1534,6 +1578,16 @@ uint8_t* Message::_InternalSerialize(
     target = ::_pbi::WireFormatLite::WriteBoolToArray(19, this->_internal_support_message_extension(), target);
   }
 
+  // string topic_id = 20;
+  if (!this->_internal_topic_id().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_topic_id().data(), static_cast<int>(this->_internal_topic_id().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "imwire.v1.Message.topic_id");
+    target = stream->WriteStringMaybeAliased(
+        20, this->_internal_topic_id(), target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -1592,6 +1646,13 @@ size_t Message::ByteSizeLong() const {
     total_size += 1 +
       ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::BytesSize(
         this->_internal_cloud_custom_data());
+  }
+
+  // string topic_id = 20;
+  if (!this->_internal_topic_id().empty()) {
+    total_size += 2 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_topic_id());
   }
 
   // .imwire.v1.OfflinePushInfo offline_push_info = 14;
@@ -1703,6 +1764,9 @@ void Message::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOB
   if (!from._internal_cloud_custom_data().empty()) {
     _this->_internal_set_cloud_custom_data(from._internal_cloud_custom_data());
   }
+  if (!from._internal_topic_id().empty()) {
+    _this->_internal_set_topic_id(from._internal_topic_id());
+  }
   if (from._internal_has_offline_push_info()) {
     _this->_internal_mutable_offline_push_info()->::imwire::v1::OfflinePushInfo::MergeFrom(
         from._internal_offline_push_info());
@@ -1785,6 +1849,10 @@ void Message::InternalSwap(Message* other) {
       &_impl_.cloud_custom_data_, lhs_arena,
       &other->_impl_.cloud_custom_data_, rhs_arena
   );
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.topic_id_, lhs_arena,
+      &other->_impl_.topic_id_, rhs_arena
+  );
   ::PROTOBUF_NAMESPACE_ID::internal::memswap<
       PROTOBUF_FIELD_OFFSET(Message, _impl_.support_message_extension_)
       + sizeof(Message::_impl_.support_message_extension_)
@@ -1822,8 +1890,12 @@ OfflinePushInfo::OfflinePushInfo(const OfflinePushInfo& from)
     , decltype(_impl_.ext_){}
     , decltype(_impl_.ios_sound_){}
     , decltype(_impl_.android_sound_){}
+    , decltype(_impl_.ios_title_){}
+    , decltype(_impl_.ios_subtitle_){}
+    , decltype(_impl_.ios_image_){}
     , decltype(_impl_.disable_push_){}
     , decltype(_impl_.ignore_ios_badge_){}
+    , decltype(_impl_.ios_mutable_content_){}
     , decltype(_impl_.ios_push_type_){}
     , /*decltype(_impl_._cached_size_)*/{}};
 
@@ -1868,6 +1940,30 @@ OfflinePushInfo::OfflinePushInfo(const OfflinePushInfo& from)
     _this->_impl_.android_sound_.Set(from._internal_android_sound(), 
       _this->GetArenaForAllocation());
   }
+  _impl_.ios_title_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.ios_title_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_ios_title().empty()) {
+    _this->_impl_.ios_title_.Set(from._internal_ios_title(), 
+      _this->GetArenaForAllocation());
+  }
+  _impl_.ios_subtitle_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.ios_subtitle_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_ios_subtitle().empty()) {
+    _this->_impl_.ios_subtitle_.Set(from._internal_ios_subtitle(), 
+      _this->GetArenaForAllocation());
+  }
+  _impl_.ios_image_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.ios_image_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_ios_image().empty()) {
+    _this->_impl_.ios_image_.Set(from._internal_ios_image(), 
+      _this->GetArenaForAllocation());
+  }
   ::memcpy(&_impl_.disable_push_, &from._impl_.disable_push_,
     static_cast<size_t>(reinterpret_cast<char*>(&_impl_.ios_push_type_) -
     reinterpret_cast<char*>(&_impl_.disable_push_)) + sizeof(_impl_.ios_push_type_));
@@ -1884,8 +1980,12 @@ inline void OfflinePushInfo::SharedCtor(
     , decltype(_impl_.ext_){}
     , decltype(_impl_.ios_sound_){}
     , decltype(_impl_.android_sound_){}
+    , decltype(_impl_.ios_title_){}
+    , decltype(_impl_.ios_subtitle_){}
+    , decltype(_impl_.ios_image_){}
     , decltype(_impl_.disable_push_){false}
     , decltype(_impl_.ignore_ios_badge_){false}
+    , decltype(_impl_.ios_mutable_content_){false}
     , decltype(_impl_.ios_push_type_){0}
     , /*decltype(_impl_._cached_size_)*/{}
   };
@@ -1909,6 +2009,18 @@ inline void OfflinePushInfo::SharedCtor(
   #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
     _impl_.android_sound_.Set("", GetArenaForAllocation());
   #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  _impl_.ios_title_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.ios_title_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  _impl_.ios_subtitle_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.ios_subtitle_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  _impl_.ios_image_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.ios_image_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
 }
 
 OfflinePushInfo::~OfflinePushInfo() {
@@ -1927,6 +2039,9 @@ inline void OfflinePushInfo::SharedDtor() {
   _impl_.ext_.Destroy();
   _impl_.ios_sound_.Destroy();
   _impl_.android_sound_.Destroy();
+  _impl_.ios_title_.Destroy();
+  _impl_.ios_subtitle_.Destroy();
+  _impl_.ios_image_.Destroy();
 }
 
 void OfflinePushInfo::SetCachedSize(int size) const {
@@ -1944,6 +2059,9 @@ void OfflinePushInfo::Clear() {
   _impl_.ext_.ClearToEmpty();
   _impl_.ios_sound_.ClearToEmpty();
   _impl_.android_sound_.ClearToEmpty();
+  _impl_.ios_title_.ClearToEmpty();
+  _impl_.ios_subtitle_.ClearToEmpty();
+  _impl_.ios_image_.ClearToEmpty();
   ::memset(&_impl_.disable_push_, 0, static_cast<size_t>(
       reinterpret_cast<char*>(&_impl_.ios_push_type_) -
       reinterpret_cast<char*>(&_impl_.disable_push_)) + sizeof(_impl_.ios_push_type_));
@@ -2028,6 +2146,44 @@ const char* OfflinePushInfo::_InternalParse(const char* ptr, ::_pbi::ParseContex
           uint64_t val = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
           CHK_(ptr);
           _internal_set_ios_push_type(static_cast<::imwire::v1::IosPushType>(val));
+        } else
+          goto handle_unusual;
+        continue;
+      // string ios_title = 9;
+      case 9:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 74)) {
+          auto str = _internal_mutable_ios_title();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "imwire.v1.OfflinePushInfo.ios_title"));
+        } else
+          goto handle_unusual;
+        continue;
+      // string ios_subtitle = 10;
+      case 10:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 82)) {
+          auto str = _internal_mutable_ios_subtitle();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "imwire.v1.OfflinePushInfo.ios_subtitle"));
+        } else
+          goto handle_unusual;
+        continue;
+      // string ios_image = 11;
+      case 11:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 90)) {
+          auto str = _internal_mutable_ios_image();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "imwire.v1.OfflinePushInfo.ios_image"));
+        } else
+          goto handle_unusual;
+        continue;
+      // bool ios_mutable_content = 12;
+      case 12:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 96)) {
+          _impl_.ios_mutable_content_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
         } else
           goto handle_unusual;
         continue;
@@ -2129,6 +2285,42 @@ uint8_t* OfflinePushInfo::_InternalSerialize(
       8, this->_internal_ios_push_type(), target);
   }
 
+  // string ios_title = 9;
+  if (!this->_internal_ios_title().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_ios_title().data(), static_cast<int>(this->_internal_ios_title().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "imwire.v1.OfflinePushInfo.ios_title");
+    target = stream->WriteStringMaybeAliased(
+        9, this->_internal_ios_title(), target);
+  }
+
+  // string ios_subtitle = 10;
+  if (!this->_internal_ios_subtitle().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_ios_subtitle().data(), static_cast<int>(this->_internal_ios_subtitle().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "imwire.v1.OfflinePushInfo.ios_subtitle");
+    target = stream->WriteStringMaybeAliased(
+        10, this->_internal_ios_subtitle(), target);
+  }
+
+  // string ios_image = 11;
+  if (!this->_internal_ios_image().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_ios_image().data(), static_cast<int>(this->_internal_ios_image().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "imwire.v1.OfflinePushInfo.ios_image");
+    target = stream->WriteStringMaybeAliased(
+        11, this->_internal_ios_image(), target);
+  }
+
+  // bool ios_mutable_content = 12;
+  if (this->_internal_ios_mutable_content() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(12, this->_internal_ios_mutable_content(), target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -2180,6 +2372,27 @@ size_t OfflinePushInfo::ByteSizeLong() const {
         this->_internal_android_sound());
   }
 
+  // string ios_title = 9;
+  if (!this->_internal_ios_title().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_ios_title());
+  }
+
+  // string ios_subtitle = 10;
+  if (!this->_internal_ios_subtitle().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_ios_subtitle());
+  }
+
+  // string ios_image = 11;
+  if (!this->_internal_ios_image().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_ios_image());
+  }
+
   // bool disable_push = 4;
   if (this->_internal_disable_push() != 0) {
     total_size += 1 + 1;
@@ -2187,6 +2400,11 @@ size_t OfflinePushInfo::ByteSizeLong() const {
 
   // bool ignore_ios_badge = 7;
   if (this->_internal_ignore_ios_badge() != 0) {
+    total_size += 1 + 1;
+  }
+
+  // bool ios_mutable_content = 12;
+  if (this->_internal_ios_mutable_content() != 0) {
     total_size += 1 + 1;
   }
 
@@ -2229,11 +2447,23 @@ void OfflinePushInfo::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const 
   if (!from._internal_android_sound().empty()) {
     _this->_internal_set_android_sound(from._internal_android_sound());
   }
+  if (!from._internal_ios_title().empty()) {
+    _this->_internal_set_ios_title(from._internal_ios_title());
+  }
+  if (!from._internal_ios_subtitle().empty()) {
+    _this->_internal_set_ios_subtitle(from._internal_ios_subtitle());
+  }
+  if (!from._internal_ios_image().empty()) {
+    _this->_internal_set_ios_image(from._internal_ios_image());
+  }
   if (from._internal_disable_push() != 0) {
     _this->_internal_set_disable_push(from._internal_disable_push());
   }
   if (from._internal_ignore_ios_badge() != 0) {
     _this->_internal_set_ignore_ios_badge(from._internal_ignore_ios_badge());
+  }
+  if (from._internal_ios_mutable_content() != 0) {
+    _this->_internal_set_ios_mutable_content(from._internal_ios_mutable_content());
   }
   if (from._internal_ios_push_type() != 0) {
     _this->_internal_set_ios_push_type(from._internal_ios_push_type());
@@ -2276,6 +2506,18 @@ void OfflinePushInfo::InternalSwap(OfflinePushInfo* other) {
   ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
       &_impl_.android_sound_, lhs_arena,
       &other->_impl_.android_sound_, rhs_arena
+  );
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.ios_title_, lhs_arena,
+      &other->_impl_.ios_title_, rhs_arena
+  );
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.ios_subtitle_, lhs_arena,
+      &other->_impl_.ios_subtitle_, rhs_arena
+  );
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.ios_image_, lhs_arena,
+      &other->_impl_.ios_image_, rhs_arena
   );
   ::PROTOBUF_NAMESPACE_ID::internal::memswap<
       PROTOBUF_FIELD_OFFSET(OfflinePushInfo, _impl_.ios_push_type_)
@@ -6058,7 +6300,9 @@ MergerElem::MergerElem(const MergerElem& from)
     , decltype(_impl_.messages_){from._impl_.messages_}
     , decltype(_impl_.title_){}
     , decltype(_impl_.compatible_text_){}
+    , decltype(_impl_.json_msg_key_){}
     , decltype(_impl_.layers_over_limit_){}
+    , decltype(_impl_.msg_num_){}
     , /*decltype(_impl_._cached_size_)*/{}};
 
   _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
@@ -6078,7 +6322,17 @@ MergerElem::MergerElem(const MergerElem& from)
     _this->_impl_.compatible_text_.Set(from._internal_compatible_text(), 
       _this->GetArenaForAllocation());
   }
-  _this->_impl_.layers_over_limit_ = from._impl_.layers_over_limit_;
+  _impl_.json_msg_key_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.json_msg_key_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_json_msg_key().empty()) {
+    _this->_impl_.json_msg_key_.Set(from._internal_json_msg_key(), 
+      _this->GetArenaForAllocation());
+  }
+  ::memcpy(&_impl_.layers_over_limit_, &from._impl_.layers_over_limit_,
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.msg_num_) -
+    reinterpret_cast<char*>(&_impl_.layers_over_limit_)) + sizeof(_impl_.msg_num_));
   // @@protoc_insertion_point(copy_constructor:imwire.v1.MergerElem)
 }
 
@@ -6091,7 +6345,9 @@ inline void MergerElem::SharedCtor(
     , decltype(_impl_.messages_){arena}
     , decltype(_impl_.title_){}
     , decltype(_impl_.compatible_text_){}
+    , decltype(_impl_.json_msg_key_){}
     , decltype(_impl_.layers_over_limit_){false}
+    , decltype(_impl_.msg_num_){0u}
     , /*decltype(_impl_._cached_size_)*/{}
   };
   _impl_.title_.InitDefault();
@@ -6101,6 +6357,10 @@ inline void MergerElem::SharedCtor(
   _impl_.compatible_text_.InitDefault();
   #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
     _impl_.compatible_text_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  _impl_.json_msg_key_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.json_msg_key_.Set("", GetArenaForAllocation());
   #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
 }
 
@@ -6119,6 +6379,7 @@ inline void MergerElem::SharedDtor() {
   _impl_.messages_.~RepeatedPtrField();
   _impl_.title_.Destroy();
   _impl_.compatible_text_.Destroy();
+  _impl_.json_msg_key_.Destroy();
 }
 
 void MergerElem::SetCachedSize(int size) const {
@@ -6135,7 +6396,10 @@ void MergerElem::Clear() {
   _impl_.messages_.Clear();
   _impl_.title_.ClearToEmpty();
   _impl_.compatible_text_.ClearToEmpty();
-  _impl_.layers_over_limit_ = false;
+  _impl_.json_msg_key_.ClearToEmpty();
+  ::memset(&_impl_.layers_over_limit_, 0, static_cast<size_t>(
+      reinterpret_cast<char*>(&_impl_.msg_num_) -
+      reinterpret_cast<char*>(&_impl_.layers_over_limit_)) + sizeof(_impl_.msg_num_));
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
 
@@ -6198,6 +6462,24 @@ const char* MergerElem::_InternalParse(const char* ptr, ::_pbi::ParseContext* ct
             CHK_(ptr);
             if (!ctx->DataAvailable(ptr)) break;
           } while (::PROTOBUF_NAMESPACE_ID::internal::ExpectTag<42>(ptr));
+        } else
+          goto handle_unusual;
+        continue;
+      // string json_msg_key = 6;
+      case 6:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 50)) {
+          auto str = _internal_mutable_json_msg_key();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "imwire.v1.MergerElem.json_msg_key"));
+        } else
+          goto handle_unusual;
+        continue;
+      // uint32 msg_num = 7;
+      case 7:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 56)) {
+          _impl_.msg_num_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint32(&ptr);
+          CHK_(ptr);
         } else
           goto handle_unusual;
         continue;
@@ -6274,6 +6556,22 @@ uint8_t* MergerElem::_InternalSerialize(
         InternalWriteMessage(5, repfield, repfield.GetCachedSize(), target, stream);
   }
 
+  // string json_msg_key = 6;
+  if (!this->_internal_json_msg_key().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_json_msg_key().data(), static_cast<int>(this->_internal_json_msg_key().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "imwire.v1.MergerElem.json_msg_key");
+    target = stream->WriteStringMaybeAliased(
+        6, this->_internal_json_msg_key(), target);
+  }
+
+  // uint32 msg_num = 7;
+  if (this->_internal_msg_num() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteUInt32ToArray(7, this->_internal_msg_num(), target);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -6319,9 +6617,21 @@ size_t MergerElem::ByteSizeLong() const {
         this->_internal_compatible_text());
   }
 
+  // string json_msg_key = 6;
+  if (!this->_internal_json_msg_key().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_json_msg_key());
+  }
+
   // bool layers_over_limit = 4;
   if (this->_internal_layers_over_limit() != 0) {
     total_size += 1 + 1;
+  }
+
+  // uint32 msg_num = 7;
+  if (this->_internal_msg_num() != 0) {
+    total_size += ::_pbi::WireFormatLite::UInt32SizePlusOne(this->_internal_msg_num());
   }
 
   return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
@@ -6350,8 +6660,14 @@ void MergerElem::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PRO
   if (!from._internal_compatible_text().empty()) {
     _this->_internal_set_compatible_text(from._internal_compatible_text());
   }
+  if (!from._internal_json_msg_key().empty()) {
+    _this->_internal_set_json_msg_key(from._internal_json_msg_key());
+  }
   if (from._internal_layers_over_limit() != 0) {
     _this->_internal_set_layers_over_limit(from._internal_layers_over_limit());
+  }
+  if (from._internal_msg_num() != 0) {
+    _this->_internal_set_msg_num(from._internal_msg_num());
   }
   _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
 }
@@ -6382,7 +6698,16 @@ void MergerElem::InternalSwap(MergerElem* other) {
       &_impl_.compatible_text_, lhs_arena,
       &other->_impl_.compatible_text_, rhs_arena
   );
-  swap(_impl_.layers_over_limit_, other->_impl_.layers_over_limit_);
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.json_msg_key_, lhs_arena,
+      &other->_impl_.json_msg_key_, rhs_arena
+  );
+  ::PROTOBUF_NAMESPACE_ID::internal::memswap<
+      PROTOBUF_FIELD_OFFSET(MergerElem, _impl_.msg_num_)
+      + sizeof(MergerElem::_impl_.msg_num_)
+      - PROTOBUF_FIELD_OFFSET(MergerElem, _impl_.layers_over_limit_)>(
+          reinterpret_cast<char*>(&_impl_.layers_over_limit_),
+          reinterpret_cast<char*>(&other->_impl_.layers_over_limit_));
 }
 
 ::PROTOBUF_NAMESPACE_ID::Metadata MergerElem::GetMetadata() const {

@@ -516,6 +516,7 @@ class Message final :
     kMsgIdFieldNumber = 1,
     kSenderFieldNumber = 2,
     kCloudCustomDataFieldNumber = 13,
+    kTopicIdFieldNumber = 20,
     kOfflinePushInfoFieldNumber = 14,
     kTimestampMsFieldNumber = 6,
     kSeqFieldNumber = 7,
@@ -636,6 +637,20 @@ class Message final :
   const std::string& _internal_cloud_custom_data() const;
   inline PROTOBUF_ALWAYS_INLINE void _internal_set_cloud_custom_data(const std::string& value);
   std::string* _internal_mutable_cloud_custom_data();
+  public:
+
+  // string topic_id = 20;
+  void clear_topic_id();
+  const std::string& topic_id() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_topic_id(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_topic_id();
+  PROTOBUF_NODISCARD std::string* release_topic_id();
+  void set_allocated_topic_id(std::string* topic_id);
+  private:
+  const std::string& _internal_topic_id() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_topic_id(const std::string& value);
+  std::string* _internal_mutable_topic_id();
   public:
 
   // .imwire.v1.OfflinePushInfo offline_push_info = 14;
@@ -813,6 +828,7 @@ class Message final :
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr msg_id_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr sender_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr cloud_custom_data_;
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr topic_id_;
     ::imwire::v1::OfflinePushInfo* offline_push_info_;
     uint64_t timestamp_ms_;
     uint64_t seq_;
@@ -965,8 +981,12 @@ class OfflinePushInfo final :
     kExtFieldNumber = 3,
     kIosSoundFieldNumber = 5,
     kAndroidSoundFieldNumber = 6,
+    kIosTitleFieldNumber = 9,
+    kIosSubtitleFieldNumber = 10,
+    kIosImageFieldNumber = 11,
     kDisablePushFieldNumber = 4,
     kIgnoreIosBadgeFieldNumber = 7,
+    kIosMutableContentFieldNumber = 12,
     kIosPushTypeFieldNumber = 8,
   };
   // string title = 1;
@@ -1039,6 +1059,48 @@ class OfflinePushInfo final :
   std::string* _internal_mutable_android_sound();
   public:
 
+  // string ios_title = 9;
+  void clear_ios_title();
+  const std::string& ios_title() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_ios_title(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_ios_title();
+  PROTOBUF_NODISCARD std::string* release_ios_title();
+  void set_allocated_ios_title(std::string* ios_title);
+  private:
+  const std::string& _internal_ios_title() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_ios_title(const std::string& value);
+  std::string* _internal_mutable_ios_title();
+  public:
+
+  // string ios_subtitle = 10;
+  void clear_ios_subtitle();
+  const std::string& ios_subtitle() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_ios_subtitle(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_ios_subtitle();
+  PROTOBUF_NODISCARD std::string* release_ios_subtitle();
+  void set_allocated_ios_subtitle(std::string* ios_subtitle);
+  private:
+  const std::string& _internal_ios_subtitle() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_ios_subtitle(const std::string& value);
+  std::string* _internal_mutable_ios_subtitle();
+  public:
+
+  // string ios_image = 11;
+  void clear_ios_image();
+  const std::string& ios_image() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_ios_image(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_ios_image();
+  PROTOBUF_NODISCARD std::string* release_ios_image();
+  void set_allocated_ios_image(std::string* ios_image);
+  private:
+  const std::string& _internal_ios_image() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_ios_image(const std::string& value);
+  std::string* _internal_mutable_ios_image();
+  public:
+
   // bool disable_push = 4;
   void clear_disable_push();
   bool disable_push() const;
@@ -1055,6 +1117,15 @@ class OfflinePushInfo final :
   private:
   bool _internal_ignore_ios_badge() const;
   void _internal_set_ignore_ios_badge(bool value);
+  public:
+
+  // bool ios_mutable_content = 12;
+  void clear_ios_mutable_content();
+  bool ios_mutable_content() const;
+  void set_ios_mutable_content(bool value);
+  private:
+  bool _internal_ios_mutable_content() const;
+  void _internal_set_ios_mutable_content(bool value);
   public:
 
   // .imwire.v1.IosPushType ios_push_type = 8;
@@ -1079,8 +1150,12 @@ class OfflinePushInfo final :
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr ext_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr ios_sound_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr android_sound_;
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr ios_title_;
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr ios_subtitle_;
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr ios_image_;
     bool disable_push_;
     bool ignore_ios_badge_;
+    bool ios_mutable_content_;
     int ios_push_type_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
   };
@@ -3373,7 +3448,9 @@ class MergerElem final :
     kMessagesFieldNumber = 5,
     kTitleFieldNumber = 1,
     kCompatibleTextFieldNumber = 3,
+    kJsonMsgKeyFieldNumber = 6,
     kLayersOverLimitFieldNumber = 4,
+    kMsgNumFieldNumber = 7,
   };
   // repeated string abstract_list = 2;
   int abstract_list_size() const;
@@ -3445,6 +3522,20 @@ class MergerElem final :
   std::string* _internal_mutable_compatible_text();
   public:
 
+  // string json_msg_key = 6;
+  void clear_json_msg_key();
+  const std::string& json_msg_key() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_json_msg_key(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_json_msg_key();
+  PROTOBUF_NODISCARD std::string* release_json_msg_key();
+  void set_allocated_json_msg_key(std::string* json_msg_key);
+  private:
+  const std::string& _internal_json_msg_key() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_json_msg_key(const std::string& value);
+  std::string* _internal_mutable_json_msg_key();
+  public:
+
   // bool layers_over_limit = 4;
   void clear_layers_over_limit();
   bool layers_over_limit() const;
@@ -3452,6 +3543,15 @@ class MergerElem final :
   private:
   bool _internal_layers_over_limit() const;
   void _internal_set_layers_over_limit(bool value);
+  public:
+
+  // uint32 msg_num = 7;
+  void clear_msg_num();
+  uint32_t msg_num() const;
+  void set_msg_num(uint32_t value);
+  private:
+  uint32_t _internal_msg_num() const;
+  void _internal_set_msg_num(uint32_t value);
   public:
 
   // @@protoc_insertion_point(class_scope:imwire.v1.MergerElem)
@@ -3466,7 +3566,9 @@ class MergerElem final :
     ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::Message > messages_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr title_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr compatible_text_;
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr json_msg_key_;
     bool layers_over_limit_;
+    uint32_t msg_num_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
   };
   union { Impl_ _impl_; };
@@ -5565,6 +5667,56 @@ inline void Message::set_support_message_extension(bool value) {
   // @@protoc_insertion_point(field_set:imwire.v1.Message.support_message_extension)
 }
 
+// string topic_id = 20;
+inline void Message::clear_topic_id() {
+  _impl_.topic_id_.ClearToEmpty();
+}
+inline const std::string& Message::topic_id() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.Message.topic_id)
+  return _internal_topic_id();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void Message::set_topic_id(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.topic_id_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:imwire.v1.Message.topic_id)
+}
+inline std::string* Message::mutable_topic_id() {
+  std::string* _s = _internal_mutable_topic_id();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.Message.topic_id)
+  return _s;
+}
+inline const std::string& Message::_internal_topic_id() const {
+  return _impl_.topic_id_.Get();
+}
+inline void Message::_internal_set_topic_id(const std::string& value) {
+  
+  _impl_.topic_id_.Set(value, GetArenaForAllocation());
+}
+inline std::string* Message::_internal_mutable_topic_id() {
+  
+  return _impl_.topic_id_.Mutable(GetArenaForAllocation());
+}
+inline std::string* Message::release_topic_id() {
+  // @@protoc_insertion_point(field_release:imwire.v1.Message.topic_id)
+  return _impl_.topic_id_.Release();
+}
+inline void Message::set_allocated_topic_id(std::string* topic_id) {
+  if (topic_id != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.topic_id_.SetAllocated(topic_id, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.topic_id_.IsDefault()) {
+    _impl_.topic_id_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.Message.topic_id)
+}
+
 inline bool Message::has_target() const {
   return target_case() != TARGET_NOT_SET;
 }
@@ -5886,6 +6038,176 @@ inline void OfflinePushInfo::_internal_set_ios_push_type(::imwire::v1::IosPushTy
 inline void OfflinePushInfo::set_ios_push_type(::imwire::v1::IosPushType value) {
   _internal_set_ios_push_type(value);
   // @@protoc_insertion_point(field_set:imwire.v1.OfflinePushInfo.ios_push_type)
+}
+
+// string ios_title = 9;
+inline void OfflinePushInfo::clear_ios_title() {
+  _impl_.ios_title_.ClearToEmpty();
+}
+inline const std::string& OfflinePushInfo::ios_title() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.OfflinePushInfo.ios_title)
+  return _internal_ios_title();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void OfflinePushInfo::set_ios_title(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.ios_title_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:imwire.v1.OfflinePushInfo.ios_title)
+}
+inline std::string* OfflinePushInfo::mutable_ios_title() {
+  std::string* _s = _internal_mutable_ios_title();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.OfflinePushInfo.ios_title)
+  return _s;
+}
+inline const std::string& OfflinePushInfo::_internal_ios_title() const {
+  return _impl_.ios_title_.Get();
+}
+inline void OfflinePushInfo::_internal_set_ios_title(const std::string& value) {
+  
+  _impl_.ios_title_.Set(value, GetArenaForAllocation());
+}
+inline std::string* OfflinePushInfo::_internal_mutable_ios_title() {
+  
+  return _impl_.ios_title_.Mutable(GetArenaForAllocation());
+}
+inline std::string* OfflinePushInfo::release_ios_title() {
+  // @@protoc_insertion_point(field_release:imwire.v1.OfflinePushInfo.ios_title)
+  return _impl_.ios_title_.Release();
+}
+inline void OfflinePushInfo::set_allocated_ios_title(std::string* ios_title) {
+  if (ios_title != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.ios_title_.SetAllocated(ios_title, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.ios_title_.IsDefault()) {
+    _impl_.ios_title_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.OfflinePushInfo.ios_title)
+}
+
+// string ios_subtitle = 10;
+inline void OfflinePushInfo::clear_ios_subtitle() {
+  _impl_.ios_subtitle_.ClearToEmpty();
+}
+inline const std::string& OfflinePushInfo::ios_subtitle() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.OfflinePushInfo.ios_subtitle)
+  return _internal_ios_subtitle();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void OfflinePushInfo::set_ios_subtitle(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.ios_subtitle_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:imwire.v1.OfflinePushInfo.ios_subtitle)
+}
+inline std::string* OfflinePushInfo::mutable_ios_subtitle() {
+  std::string* _s = _internal_mutable_ios_subtitle();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.OfflinePushInfo.ios_subtitle)
+  return _s;
+}
+inline const std::string& OfflinePushInfo::_internal_ios_subtitle() const {
+  return _impl_.ios_subtitle_.Get();
+}
+inline void OfflinePushInfo::_internal_set_ios_subtitle(const std::string& value) {
+  
+  _impl_.ios_subtitle_.Set(value, GetArenaForAllocation());
+}
+inline std::string* OfflinePushInfo::_internal_mutable_ios_subtitle() {
+  
+  return _impl_.ios_subtitle_.Mutable(GetArenaForAllocation());
+}
+inline std::string* OfflinePushInfo::release_ios_subtitle() {
+  // @@protoc_insertion_point(field_release:imwire.v1.OfflinePushInfo.ios_subtitle)
+  return _impl_.ios_subtitle_.Release();
+}
+inline void OfflinePushInfo::set_allocated_ios_subtitle(std::string* ios_subtitle) {
+  if (ios_subtitle != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.ios_subtitle_.SetAllocated(ios_subtitle, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.ios_subtitle_.IsDefault()) {
+    _impl_.ios_subtitle_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.OfflinePushInfo.ios_subtitle)
+}
+
+// string ios_image = 11;
+inline void OfflinePushInfo::clear_ios_image() {
+  _impl_.ios_image_.ClearToEmpty();
+}
+inline const std::string& OfflinePushInfo::ios_image() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.OfflinePushInfo.ios_image)
+  return _internal_ios_image();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void OfflinePushInfo::set_ios_image(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.ios_image_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:imwire.v1.OfflinePushInfo.ios_image)
+}
+inline std::string* OfflinePushInfo::mutable_ios_image() {
+  std::string* _s = _internal_mutable_ios_image();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.OfflinePushInfo.ios_image)
+  return _s;
+}
+inline const std::string& OfflinePushInfo::_internal_ios_image() const {
+  return _impl_.ios_image_.Get();
+}
+inline void OfflinePushInfo::_internal_set_ios_image(const std::string& value) {
+  
+  _impl_.ios_image_.Set(value, GetArenaForAllocation());
+}
+inline std::string* OfflinePushInfo::_internal_mutable_ios_image() {
+  
+  return _impl_.ios_image_.Mutable(GetArenaForAllocation());
+}
+inline std::string* OfflinePushInfo::release_ios_image() {
+  // @@protoc_insertion_point(field_release:imwire.v1.OfflinePushInfo.ios_image)
+  return _impl_.ios_image_.Release();
+}
+inline void OfflinePushInfo::set_allocated_ios_image(std::string* ios_image) {
+  if (ios_image != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.ios_image_.SetAllocated(ios_image, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.ios_image_.IsDefault()) {
+    _impl_.ios_image_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.OfflinePushInfo.ios_image)
+}
+
+// bool ios_mutable_content = 12;
+inline void OfflinePushInfo::clear_ios_mutable_content() {
+  _impl_.ios_mutable_content_ = false;
+}
+inline bool OfflinePushInfo::_internal_ios_mutable_content() const {
+  return _impl_.ios_mutable_content_;
+}
+inline bool OfflinePushInfo::ios_mutable_content() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.OfflinePushInfo.ios_mutable_content)
+  return _internal_ios_mutable_content();
+}
+inline void OfflinePushInfo::_internal_set_ios_mutable_content(bool value) {
+  
+  _impl_.ios_mutable_content_ = value;
+}
+inline void OfflinePushInfo::set_ios_mutable_content(bool value) {
+  _internal_set_ios_mutable_content(value);
+  // @@protoc_insertion_point(field_set:imwire.v1.OfflinePushInfo.ios_mutable_content)
 }
 
 // -------------------------------------------------------------------
@@ -8398,6 +8720,76 @@ inline const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::Message >&
 MergerElem::messages() const {
   // @@protoc_insertion_point(field_list:imwire.v1.MergerElem.messages)
   return _impl_.messages_;
+}
+
+// string json_msg_key = 6;
+inline void MergerElem::clear_json_msg_key() {
+  _impl_.json_msg_key_.ClearToEmpty();
+}
+inline const std::string& MergerElem::json_msg_key() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.MergerElem.json_msg_key)
+  return _internal_json_msg_key();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void MergerElem::set_json_msg_key(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.json_msg_key_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:imwire.v1.MergerElem.json_msg_key)
+}
+inline std::string* MergerElem::mutable_json_msg_key() {
+  std::string* _s = _internal_mutable_json_msg_key();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.MergerElem.json_msg_key)
+  return _s;
+}
+inline const std::string& MergerElem::_internal_json_msg_key() const {
+  return _impl_.json_msg_key_.Get();
+}
+inline void MergerElem::_internal_set_json_msg_key(const std::string& value) {
+  
+  _impl_.json_msg_key_.Set(value, GetArenaForAllocation());
+}
+inline std::string* MergerElem::_internal_mutable_json_msg_key() {
+  
+  return _impl_.json_msg_key_.Mutable(GetArenaForAllocation());
+}
+inline std::string* MergerElem::release_json_msg_key() {
+  // @@protoc_insertion_point(field_release:imwire.v1.MergerElem.json_msg_key)
+  return _impl_.json_msg_key_.Release();
+}
+inline void MergerElem::set_allocated_json_msg_key(std::string* json_msg_key) {
+  if (json_msg_key != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.json_msg_key_.SetAllocated(json_msg_key, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.json_msg_key_.IsDefault()) {
+    _impl_.json_msg_key_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.MergerElem.json_msg_key)
+}
+
+// uint32 msg_num = 7;
+inline void MergerElem::clear_msg_num() {
+  _impl_.msg_num_ = 0u;
+}
+inline uint32_t MergerElem::_internal_msg_num() const {
+  return _impl_.msg_num_;
+}
+inline uint32_t MergerElem::msg_num() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.MergerElem.msg_num)
+  return _internal_msg_num();
+}
+inline void MergerElem::_internal_set_msg_num(uint32_t value) {
+  
+  _impl_.msg_num_ = value;
+}
+inline void MergerElem::set_msg_num(uint32_t value) {
+  _internal_set_msg_num(value);
+  // @@protoc_insertion_point(field_set:imwire.v1.MergerElem.msg_num)
 }
 
 // -------------------------------------------------------------------

@@ -24,6 +24,7 @@ private static final long serialVersionUID = 0L;
     abstractList_ = com.google.protobuf.LazyStringArrayList.EMPTY;
     compatibleText_ = "";
     messages_ = java.util.Collections.emptyList();
+    jsonMsgKey_ = "";
   }
 
   @java.lang.Override
@@ -217,6 +218,71 @@ private static final long serialVersionUID = 0L;
     return messages_.get(index);
   }
 
+  public static final int JSON_MSG_KEY_FIELD_NUMBER = 6;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object jsonMsgKey_ = "";
+  /**
+   * <pre>
+   * The download key Tencent sends instead of inline messages when the merged messages total more
+   * than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
+   * </pre>
+   *
+   * <code>string json_msg_key = 6;</code>
+   * @return The jsonMsgKey.
+   */
+  @java.lang.Override
+  public java.lang.String getJsonMsgKey() {
+    java.lang.Object ref = jsonMsgKey_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      jsonMsgKey_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The download key Tencent sends instead of inline messages when the merged messages total more
+   * than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
+   * </pre>
+   *
+   * <code>string json_msg_key = 6;</code>
+   * @return The bytes for jsonMsgKey.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getJsonMsgKeyBytes() {
+    java.lang.Object ref = jsonMsgKey_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      jsonMsgKey_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int MSG_NUM_FIELD_NUMBER = 7;
+  private int msgNum_ = 0;
+  /**
+   * <pre>
+   * How many messages the merger holds (REST MsgNum): set with json_msg_key, when the messages are
+   * not inline; for inline messages it is their count and is left 0.
+   * </pre>
+   *
+   * <code>uint32 msg_num = 7;</code>
+   * @return The msgNum.
+   */
+  @java.lang.Override
+  public int getMsgNum() {
+    return msgNum_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -245,6 +311,12 @@ private static final long serialVersionUID = 0L;
     }
     for (int i = 0; i < messages_.size(); i++) {
       output.writeMessage(5, messages_.get(i));
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(jsonMsgKey_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 6, jsonMsgKey_);
+    }
+    if (msgNum_ != 0) {
+      output.writeUInt32(7, msgNum_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -277,6 +349,13 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(5, messages_.get(i));
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(jsonMsgKey_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(6, jsonMsgKey_);
+    }
+    if (msgNum_ != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeUInt32Size(7, msgNum_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -302,6 +381,10 @@ private static final long serialVersionUID = 0L;
         != other.getLayersOverLimit()) return false;
     if (!getMessagesList()
         .equals(other.getMessagesList())) return false;
+    if (!getJsonMsgKey()
+        .equals(other.getJsonMsgKey())) return false;
+    if (getMsgNum()
+        != other.getMsgNum()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -328,6 +411,10 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + MESSAGES_FIELD_NUMBER;
       hash = (53 * hash) + getMessagesList().hashCode();
     }
+    hash = (37 * hash) + JSON_MSG_KEY_FIELD_NUMBER;
+    hash = (53 * hash) + getJsonMsgKey().hashCode();
+    hash = (37 * hash) + MSG_NUM_FIELD_NUMBER;
+    hash = (53 * hash) + getMsgNum();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -473,6 +560,8 @@ private static final long serialVersionUID = 0L;
         messagesBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x00000010);
+      jsonMsgKey_ = "";
+      msgNum_ = 0;
       return this;
     }
 
@@ -532,6 +621,12 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.layersOverLimit_ = layersOverLimit_;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        result.jsonMsgKey_ = jsonMsgKey_;
+      }
+      if (((from_bitField0_ & 0x00000040) != 0)) {
+        result.msgNum_ = msgNum_;
       }
     }
 
@@ -628,6 +723,14 @@ private static final long serialVersionUID = 0L;
           }
         }
       }
+      if (!other.getJsonMsgKey().isEmpty()) {
+        jsonMsgKey_ = other.jsonMsgKey_;
+        bitField0_ |= 0x00000020;
+        onChanged();
+      }
+      if (other.getMsgNum() != 0) {
+        setMsgNum(other.getMsgNum());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -688,6 +791,16 @@ private static final long serialVersionUID = 0L;
               }
               break;
             } // case 42
+            case 50: {
+              jsonMsgKey_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000020;
+              break;
+            } // case 50
+            case 56: {
+              msgNum_ = input.readUInt32();
+              bitField0_ |= 0x00000040;
+              break;
+            } // case 56
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1223,6 +1336,150 @@ private static final long serialVersionUID = 0L;
         messages_ = null;
       }
       return messagesBuilder_;
+    }
+
+    private java.lang.Object jsonMsgKey_ = "";
+    /**
+     * <pre>
+     * The download key Tencent sends instead of inline messages when the merged messages total more
+     * than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
+     * </pre>
+     *
+     * <code>string json_msg_key = 6;</code>
+     * @return The jsonMsgKey.
+     */
+    public java.lang.String getJsonMsgKey() {
+      java.lang.Object ref = jsonMsgKey_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        jsonMsgKey_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The download key Tencent sends instead of inline messages when the merged messages total more
+     * than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
+     * </pre>
+     *
+     * <code>string json_msg_key = 6;</code>
+     * @return The bytes for jsonMsgKey.
+     */
+    public com.google.protobuf.ByteString
+        getJsonMsgKeyBytes() {
+      java.lang.Object ref = jsonMsgKey_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        jsonMsgKey_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The download key Tencent sends instead of inline messages when the merged messages total more
+     * than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
+     * </pre>
+     *
+     * <code>string json_msg_key = 6;</code>
+     * @param value The jsonMsgKey to set.
+     * @return This builder for chaining.
+     */
+    public Builder setJsonMsgKey(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      jsonMsgKey_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The download key Tencent sends instead of inline messages when the merged messages total more
+     * than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
+     * </pre>
+     *
+     * <code>string json_msg_key = 6;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearJsonMsgKey() {
+      jsonMsgKey_ = getDefaultInstance().getJsonMsgKey();
+      bitField0_ = (bitField0_ & ~0x00000020);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The download key Tencent sends instead of inline messages when the merged messages total more
+     * than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
+     * </pre>
+     *
+     * <code>string json_msg_key = 6;</code>
+     * @param value The bytes for jsonMsgKey to set.
+     * @return This builder for chaining.
+     */
+    public Builder setJsonMsgKeyBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      jsonMsgKey_ = value;
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+
+    private int msgNum_ ;
+    /**
+     * <pre>
+     * How many messages the merger holds (REST MsgNum): set with json_msg_key, when the messages are
+     * not inline; for inline messages it is their count and is left 0.
+     * </pre>
+     *
+     * <code>uint32 msg_num = 7;</code>
+     * @return The msgNum.
+     */
+    @java.lang.Override
+    public int getMsgNum() {
+      return msgNum_;
+    }
+    /**
+     * <pre>
+     * How many messages the merger holds (REST MsgNum): set with json_msg_key, when the messages are
+     * not inline; for inline messages it is their count and is left 0.
+     * </pre>
+     *
+     * <code>uint32 msg_num = 7;</code>
+     * @param value The msgNum to set.
+     * @return This builder for chaining.
+     */
+    public Builder setMsgNum(int value) {
+      
+      msgNum_ = value;
+      bitField0_ |= 0x00000040;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How many messages the merger holds (REST MsgNum): set with json_msg_key, when the messages are
+     * not inline; for inline messages it is their count and is left 0.
+     * </pre>
+     *
+     * <code>uint32 msg_num = 7;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearMsgNum() {
+      bitField0_ = (bitField0_ & ~0x00000040);
+      msgNum_ = 0;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -85,4 +85,37 @@ public interface MergerElemOrBuilder extends
    */
   io.github.imwire.v1.MessageOrBuilder getMessagesOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * The download key Tencent sends instead of inline messages when the merged messages total more
+   * than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
+   * </pre>
+   *
+   * <code>string json_msg_key = 6;</code>
+   * @return The jsonMsgKey.
+   */
+  java.lang.String getJsonMsgKey();
+  /**
+   * <pre>
+   * The download key Tencent sends instead of inline messages when the merged messages total more
+   * than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
+   * </pre>
+   *
+   * <code>string json_msg_key = 6;</code>
+   * @return The bytes for jsonMsgKey.
+   */
+  com.google.protobuf.ByteString
+      getJsonMsgKeyBytes();
+
+  /**
+   * <pre>
+   * How many messages the merger holds (REST MsgNum): set with json_msg_key, when the messages are
+   * not inline; for inline messages it is their count and is left 0.
+   * </pre>
+   *
+   * <code>uint32 msg_num = 7;</code>
+   * @return The msgNum.
+   */
+  int getMsgNum();
 }

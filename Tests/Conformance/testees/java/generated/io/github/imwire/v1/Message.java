@@ -28,6 +28,7 @@ private static final long serialVersionUID = 0L;
     atUserList_ = com.google.protobuf.LazyStringArrayList.EMPTY;
     targetedReceivers_ = com.google.protobuf.LazyStringArrayList.EMPTY;
     cloudCustomData_ = com.google.protobuf.ByteString.EMPTY;
+    topicId_ = "";
   }
 
   @java.lang.Override
@@ -672,6 +673,55 @@ private static final long serialVersionUID = 0L;
     return supportMessageExtension_;
   }
 
+  public static final int TOPIC_ID_FIELD_NUMBER = 20;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object topicId_ = "";
+  /**
+   * <pre>
+   * The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
+   * the group itself is group_id.
+   * </pre>
+   *
+   * <code>string topic_id = 20;</code>
+   * @return The topicId.
+   */
+  @java.lang.Override
+  public java.lang.String getTopicId() {
+    java.lang.Object ref = topicId_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      topicId_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
+   * the group itself is group_id.
+   * </pre>
+   *
+   * <code>string topic_id = 20;</code>
+   * @return The bytes for topicId.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getTopicIdBytes() {
+    java.lang.Object ref = topicId_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      topicId_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -742,6 +792,9 @@ private static final long serialVersionUID = 0L;
     }
     if (supportMessageExtension_ != false) {
       output.writeBool(19, supportMessageExtension_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(topicId_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 20, topicId_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -831,6 +884,9 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(19, supportMessageExtension_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(topicId_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(20, topicId_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -880,6 +936,8 @@ private static final long serialVersionUID = 0L;
         != other.getOnlineUserOnly()) return false;
     if (getSupportMessageExtension()
         != other.getSupportMessageExtension()) return false;
+    if (!getTopicId()
+        .equals(other.getTopicId())) return false;
     if (!getTargetCase().equals(other.getTargetCase())) return false;
     switch (targetCase_) {
       case 3:
@@ -956,6 +1014,8 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + SUPPORT_MESSAGE_EXTENSION_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getSupportMessageExtension());
+    hash = (37 * hash) + TOPIC_ID_FIELD_NUMBER;
+    hash = (53 * hash) + getTopicId().hashCode();
     switch (targetCase_) {
       case 3:
         hash = (37 * hash) + RECEIVER_FIELD_NUMBER;
@@ -1134,6 +1194,7 @@ private static final long serialVersionUID = 0L;
       excludedFromLastMessage_ = false;
       onlineUserOnly_ = false;
       supportMessageExtension_ = false;
+      topicId_ = "";
       targetCase_ = 0;
       target_ = null;
       return this;
@@ -1233,6 +1294,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00040000) != 0)) {
         result.supportMessageExtension_ = supportMessageExtension_;
+      }
+      if (((from_bitField0_ & 0x00080000) != 0)) {
+        result.topicId_ = topicId_;
       }
     }
 
@@ -1373,6 +1437,11 @@ private static final long serialVersionUID = 0L;
       }
       if (other.getSupportMessageExtension() != false) {
         setSupportMessageExtension(other.getSupportMessageExtension());
+      }
+      if (!other.getTopicId().isEmpty()) {
+        topicId_ = other.topicId_;
+        bitField0_ |= 0x00080000;
+        onChanged();
       }
       switch (other.getTargetCase()) {
         case RECEIVER: {
@@ -1533,6 +1602,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00040000;
               break;
             } // case 152
+            case 162: {
+              topicId_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00080000;
+              break;
+            } // case 162
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -3080,6 +3154,103 @@ private static final long serialVersionUID = 0L;
     public Builder clearSupportMessageExtension() {
       bitField0_ = (bitField0_ & ~0x00040000);
       supportMessageExtension_ = false;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object topicId_ = "";
+    /**
+     * <pre>
+     * The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
+     * the group itself is group_id.
+     * </pre>
+     *
+     * <code>string topic_id = 20;</code>
+     * @return The topicId.
+     */
+    public java.lang.String getTopicId() {
+      java.lang.Object ref = topicId_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        topicId_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
+     * the group itself is group_id.
+     * </pre>
+     *
+     * <code>string topic_id = 20;</code>
+     * @return The bytes for topicId.
+     */
+    public com.google.protobuf.ByteString
+        getTopicIdBytes() {
+      java.lang.Object ref = topicId_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        topicId_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
+     * the group itself is group_id.
+     * </pre>
+     *
+     * <code>string topic_id = 20;</code>
+     * @param value The topicId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setTopicId(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      topicId_ = value;
+      bitField0_ |= 0x00080000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
+     * the group itself is group_id.
+     * </pre>
+     *
+     * <code>string topic_id = 20;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearTopicId() {
+      topicId_ = getDefaultInstance().getTopicId();
+      bitField0_ = (bitField0_ & ~0x00080000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
+     * the group itself is group_id.
+     * </pre>
+     *
+     * <code>string topic_id = 20;</code>
+     * @param value The bytes for topicId to set.
+     * @return This builder for chaining.
+     */
+    public Builder setTopicIdBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      topicId_ = value;
+      bitField0_ |= 0x00080000;
       onChanged();
       return this;
     }

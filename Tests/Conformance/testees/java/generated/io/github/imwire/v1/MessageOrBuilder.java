@@ -320,5 +320,27 @@ public interface MessageOrBuilder extends
    */
   boolean getSupportMessageExtension();
 
+  /**
+   * <pre>
+   * The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
+   * the group itself is group_id.
+   * </pre>
+   *
+   * <code>string topic_id = 20;</code>
+   * @return The topicId.
+   */
+  java.lang.String getTopicId();
+  /**
+   * <pre>
+   * The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
+   * the group itself is group_id.
+   * </pre>
+   *
+   * <code>string topic_id = 20;</code>
+   * @return The bytes for topicId.
+   */
+  com.google.protobuf.ByteString
+      getTopicIdBytes();
+
   public io.github.imwire.v1.Message.TargetCase getTargetCase();
 }

@@ -118,7 +118,7 @@ public final class MessageProto {
       descriptor;
   static {
     java.lang.String[] descriptorData = {
-      "\n\027imwire/v1/message.proto\022\timwire.v1\"\214\004\n" +
+      "\n\027imwire/v1/message.proto\022\timwire.v1\"\236\004\n" +
       "\007Message\022\016\n\006msg_id\030\001 \001(\t\022\016\n\006sender\030\002 \001(\t" +
       "\022\022\n\010receiver\030\003 \001(\tH\000\022\022\n\010group_id\030\004 \001(\tH\000" +
       "\022\021\n\007room_id\030\005 \001(\tH\000\022\024\n\014timestamp_ms\030\006 \001(" +
@@ -131,135 +131,139 @@ public final class MessageProto {
       "d_read_receipt\030\017 \001(\010\022\"\n\032excluded_from_un" +
       "read_count\030\020 \001(\010\022\"\n\032excluded_from_last_m" +
       "essage\030\021 \001(\010\022\030\n\020online_user_only\030\022 \001(\010\022!" +
-      "\n\031support_message_extension\030\023 \001(\010B\010\n\006tar" +
-      "get\"\304\001\n\017OfflinePushInfo\022\r\n\005title\030\001 \001(\t\022\014" +
-      "\n\004desc\030\002 \001(\t\022\013\n\003ext\030\003 \001(\t\022\024\n\014disable_pus" +
-      "h\030\004 \001(\010\022\021\n\tios_sound\030\005 \001(\t\022\025\n\randroid_so" +
-      "und\030\006 \001(\t\022\030\n\020ignore_ios_badge\030\007 \001(\010\022-\n\ri" +
-      "os_push_type\030\010 \001(\0162\026.imwire.v1.IosPushTy" +
-      "pe\"\346\003\n\004Elem\022#\n\004text\030\001 \001(\0132\023.imwire.v1.Te" +
-      "xtElemH\000\022\'\n\006custom\030\002 \001(\0132\025.imwire.v1.Cus" +
-      "tomElemH\000\022%\n\005image\030\003 \001(\0132\024.imwire.v1.Ima" +
-      "geElemH\000\022%\n\005sound\030\004 \001(\0132\024.imwire.v1.Soun" +
-      "dElemH\000\022%\n\005video\030\005 \001(\0132\024.imwire.v1.Video" +
-      "ElemH\000\022#\n\004file\030\006 \001(\0132\023.imwire.v1.FileEle" +
-      "mH\000\022+\n\010location\030\007 \001(\0132\027.imwire.v1.Locati" +
-      "onElemH\000\022#\n\004face\030\010 \001(\0132\023.imwire.v1.FaceE" +
-      "lemH\000\022.\n\ngroup_tips\030\t \001(\0132\030.imwire.v1.Gr" +
-      "oupTipsElemH\000\022\'\n\006merger\030\n \001(\0132\025.imwire.v" +
-      "1.MergerElemH\000\0222\n\014group_system\030\014 \001(\0132\032.i" +
-      "mwire.v1.GroupSystemElemH\000B\t\n\007contentJ\004\010" +
-      "\013\020\014R\006stream\"\030\n\010TextElem\022\014\n\004text\030\001 \001(\t\"D\n" +
-      "\nCustomElem\022\014\n\004data\030\001 \001(\014\022\014\n\004desc\030\002 \001(\t\022" +
-      "\013\n\003ext\030\003 \001(\t\022\r\n\005sound\030\004 \001(\t\"U\n\tImageElem" +
-      "\022&\n\006format\030\001 \001(\0162\026.imwire.v1.ImageFormat" +
-      "\022 \n\006images\030\002 \003(\0132\020.imwire.v1.Image\"s\n\005Im" +
-      "age\022\"\n\004type\030\001 \001(\0162\024.imwire.v1.ImageType\022" +
-      "\014\n\004uuid\030\002 \001(\t\022\014\n\004size\030\003 \001(\004\022\r\n\005width\030\004 \001" +
-      "(\r\022\016\n\006height\030\005 \001(\r\022\013\n\003url\030\006 \001(\t\"[\n\tSound" +
-      "Elem\022\014\n\004uuid\030\001 \001(\t\022\013\n\003url\030\002 \001(\t\022\021\n\tdata_" +
-      "size\030\003 \001(\004\022\020\n\010duration\030\004 \001(\r\022\016\n\006format\030\005" +
-      " \001(\t\"\374\001\n\tVideoElem\022\022\n\nvideo_uuid\030\001 \001(\t\022\021" +
-      "\n\tvideo_url\030\002 \001(\t\022\022\n\nvideo_size\030\003 \001(\004\022\024\n" +
-      "\014video_format\030\004 \001(\t\022\020\n\010duration\030\005 \001(\r\022\025\n" +
-      "\rsnapshot_uuid\030\006 \001(\t\022\024\n\014snapshot_url\030\007 \001" +
-      "(\t\022\025\n\rsnapshot_size\030\010 \001(\004\022\026\n\016snapshot_wi" +
-      "dth\030\t \001(\r\022\027\n\017snapshot_height\030\n \001(\r\022\027\n\017sn" +
-      "apshot_format\030\013 \001(\t\"K\n\010FileElem\022\014\n\004uuid\030" +
-      "\001 \001(\t\022\013\n\003url\030\002 \001(\t\022\021\n\tfile_name\030\003 \001(\t\022\021\n" +
-      "\tfile_size\030\004 \001(\004\"A\n\014LocationElem\022\014\n\004desc" +
-      "\030\001 \001(\t\022\021\n\tlongitude\030\002 \001(\001\022\020\n\010latitude\030\003 " +
-      "\001(\001\"\'\n\010FaceElem\022\r\n\005index\030\001 \001(\005\022\014\n\004data\030\002" +
-      " \001(\014\"\214\001\n\nMergerElem\022\r\n\005title\030\001 \001(\t\022\025\n\rab" +
-      "stract_list\030\002 \003(\t\022\027\n\017compatible_text\030\003 \001" +
-      "(\t\022\031\n\021layers_over_limit\030\004 \001(\010\022$\n\010message" +
-      "s\030\005 \003(\0132\022.imwire.v1.Message\"\325\002\n\rGroupTip" +
-      "sElem\022\020\n\010group_id\030\001 \001(\t\022&\n\004type\030\002 \001(\0162\030." +
-      "imwire.v1.GroupTipsType\022-\n\top_member\030\003 \001" +
-      "(\0132\032.imwire.v1.GroupMemberInfo\022/\n\013member" +
-      "_list\030\004 \003(\0132\032.imwire.v1.GroupMemberInfo\022" +
-      "5\n\021group_change_list\030\005 \003(\0132\032.imwire.v1.G" +
-      "roupChangeInfo\0227\n\022member_change_list\030\006 \003" +
-      "(\0132\033.imwire.v1.MemberChangeInfo\022\024\n\014membe" +
-      "r_count\030\007 \001(\r\022\022\n\ngroup_name\030\010 \001(\t\022\020\n\010pla" +
-      "tform\030\t \001(\t\"\266\002\n\017GroupMemberInfo\022\017\n\007user_" +
-      "id\030\001 \001(\t\022\021\n\tnick_name\030\002 \001(\t\022\025\n\rfriend_re" +
-      "mark\030\003 \001(\t\022\021\n\tname_card\030\004 \001(\t\022\020\n\010face_ur" +
-      "l\030\005 \001(\t\022(\n\004role\030\006 \001(\0162\032.imwire.v1.GroupM" +
-      "emberRole\022\021\n\tjoin_time\030\007 \001(\004\022\022\n\nmute_unt" +
-      "il\030\010 \001(\004\022?\n\013custom_info\030\t \003(\0132*.imwire.v" +
-      "1.GroupMemberInfo.CustomInfoEntry\0321\n\017Cus" +
-      "tomInfoEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\014" +
-      ":\0028\001\"\230\001\n\017GroupChangeInfo\022,\n\004type\030\001 \001(\0162\036" +
-      ".imwire.v1.GroupInfoChangeType\022\r\n\005value\030" +
-      "\002 \001(\t\022\013\n\003key\030\003 \001(\t\022\022\n\nbool_value\030\004 \001(\010\022\021" +
-      "\n\tint_value\030\005 \001(\r\022\024\n\014uint64_value\030\006 \001(\004\"" +
-      "6\n\020MemberChangeInfo\022\017\n\007user_id\030\001 \001(\t\022\021\n\t" +
-      "mute_time\030\002 \001(\r\"\345\001\n\017GroupSystemElem\022(\n\004t" +
-      "ype\030\001 \001(\0162\032.imwire.v1.GroupSystemType\022\020\n" +
-      "\010group_id\030\002 \001(\t\022\017\n\007op_user\030\003 \001(\t\022\016\n\006reas" +
-      "on\030\004 \001(\t\022\017\n\007msg_key\030\005 \001(\004\022\020\n\010auth_key\030\006 " +
-      "\001(\014\022\021\n\tuser_data\030\007 \001(\014\022-\n\top_member\030\010 \001(" +
-      "\0132\032.imwire.v1.GroupMemberInfo\022\020\n\010platfor" +
-      "m\030\t \001(\t*o\n\010Priority\022\024\n\020PRIORITY_DEFAULT\020" +
-      "\000\022\021\n\rPRIORITY_HIGH\020\001\022\023\n\017PRIORITY_NORMAL\020" +
-      "\002\022\020\n\014PRIORITY_LOW\020\003\022\023\n\017PRIORITY_LOWEST\020\004" +
-      "*D\n\013IosPushType\022\035\n\031IOS_PUSH_TYPE_UNSPECI" +
-      "FIED\020\000\022\026\n\022IOS_PUSH_TYPE_VOIP\020\001*j\n\tImageT" +
-      "ype\022\032\n\026IMAGE_TYPE_UNSPECIFIED\020\000\022\025\n\021IMAGE" +
-      "_TYPE_ORIGIN\020\001\022\024\n\020IMAGE_TYPE_LARGE\020\002\022\024\n\020" +
-      "IMAGE_TYPE_THUMB\020\003*\312\001\n\013ImageFormat\022\034\n\030IM" +
-      "AGE_FORMAT_UNSPECIFIED\020\000\022\024\n\020IMAGE_FORMAT" +
-      "_JPG\020\001\022\024\n\020IMAGE_FORMAT_GIF\020\002\022\024\n\020IMAGE_FO" +
-      "RMAT_PNG\020\003\022\024\n\020IMAGE_FORMAT_BMP\020\004\022\025\n\021IMAG" +
-      "E_FORMAT_TIFF\020\005\022\025\n\021IMAGE_FORMAT_WEBP\020\006\022\027" +
-      "\n\022IMAGE_FORMAT_OTHER\020\377\001*\251\003\n\rGroupTipsTyp" +
-      "e\022\037\n\033GROUP_TIPS_TYPE_UNSPECIFIED\020\000\022\030\n\024GR" +
-      "OUP_TIPS_TYPE_JOIN\020\001\022\032\n\026GROUP_TIPS_TYPE_" +
-      "INVITE\020\002\022\030\n\024GROUP_TIPS_TYPE_QUIT\020\003\022\032\n\026GR" +
-      "OUP_TIPS_TYPE_KICKED\020\004\022\035\n\031GROUP_TIPS_TYP" +
-      "E_SET_ADMIN\020\005\022 \n\034GROUP_TIPS_TYPE_CANCEL_" +
-      "ADMIN\020\006\022%\n!GROUP_TIPS_TYPE_GROUP_INFO_CH" +
-      "ANGE\020\007\022&\n\"GROUP_TIPS_TYPE_MEMBER_INFO_CH" +
-      "ANGE\020\010\022%\n!GROUP_TIPS_TYPE_TOPIC_INFO_CHA" +
-      "NGE\020\t\022(\n$GROUP_TIPS_TYPE_PINNED_MESSAGE_" +
-      "ADDED\020\n\022*\n&GROUP_TIPS_TYPE_PINNED_MESSAG" +
-      "E_DELETED\020\013*\217\001\n\017GroupMemberRole\022!\n\035GROUP" +
-      "_MEMBER_ROLE_UNSPECIFIED\020\000\022\035\n\030GROUP_MEMB" +
-      "ER_ROLE_MEMBER\020\310\001\022\034\n\027GROUP_MEMBER_ROLE_A" +
-      "DMIN\020\254\002\022\034\n\027GROUP_MEMBER_ROLE_OWNER\020\220\003*\376\003" +
-      "\n\023GroupInfoChangeType\022&\n\"GROUP_INFO_CHAN" +
-      "GE_TYPE_UNSPECIFIED\020\000\022\037\n\033GROUP_INFO_CHAN" +
-      "GE_TYPE_NAME\020\001\022\'\n#GROUP_INFO_CHANGE_TYPE" +
-      "_INTRODUCTION\020\002\022\'\n#GROUP_INFO_CHANGE_TYP" +
-      "E_NOTIFICATION\020\003\022#\n\037GROUP_INFO_CHANGE_TY" +
-      "PE_FACE_URL\020\004\022 \n\034GROUP_INFO_CHANGE_TYPE_" +
-      "OWNER\020\005\022!\n\035GROUP_INFO_CHANGE_TYPE_CUSTOM" +
-      "\020\006\022&\n\"GROUP_INFO_CHANGE_TYPE_SHUT_UP_ALL" +
-      "\020\010\022,\n(GROUP_INFO_CHANGE_TYPE_TOPIC_CUSTO" +
-      "M_DATA\020\t\022.\n*GROUP_INFO_CHANGE_TYPE_RECEI" +
-      "VE_MESSAGE_OPT\020\n\022(\n$GROUP_INFO_CHANGE_TY" +
-      "PE_GROUP_ADD_OPT\020\013\022,\n(GROUP_INFO_CHANGE_" +
-      "TYPE_GROUP_APPROVE_OPT\020\014\"\004\010\007\020\007*\204\005\n\017Group" +
-      "SystemType\022!\n\035GROUP_SYSTEM_TYPE_UNSPECIF" +
-      "IED\020\000\022\'\n#GROUP_SYSTEM_TYPE_ADD_GROUP_REQ" +
-      "UEST\020\001\022&\n\"GROUP_SYSTEM_TYPE_ADD_GROUP_AC" +
-      "CEPT\020\002\022&\n\"GROUP_SYSTEM_TYPE_ADD_GROUP_RE" +
-      "FUSE\020\003\022)\n%GROUP_SYSTEM_TYPE_KICK_OFF_FRO" +
-      "M_GROUP\020\004\022\"\n\036GROUP_SYSTEM_TYPE_DELETE_GR" +
-      "OUP\020\005\022\"\n\036GROUP_SYSTEM_TYPE_CREATE_GROUP\020" +
-      "\006\022&\n\"GROUP_SYSTEM_TYPE_INVITED_TO_GROUP\020" +
-      "\007\022 \n\034GROUP_SYSTEM_TYPE_QUIT_GROUP\020\010\022!\n\035G" +
-      "ROUP_SYSTEM_TYPE_GRANT_ADMIN\020\t\022\"\n\036GROUP_" +
-      "SYSTEM_TYPE_CANCEL_ADMIN\020\n\022\"\n\036GROUP_SYST" +
-      "EM_TYPE_REVOKE_GROUP\020\013\022-\n)GROUP_SYSTEM_T" +
-      "YPE_INVITE_TO_GROUP_REQUEST\020\014\022,\n(GROUP_S" +
-      "YSTEM_TYPE_INVITE_TO_GROUP_ACCEPT\020\r\022,\n(G" +
-      "ROUP_SYSTEM_TYPE_INVITE_TO_GROUP_REFUSE\020" +
-      "\016\022\"\n\035GROUP_SYSTEM_TYPE_CUSTOM_INFO\020\377\001BY\n" +
-      "\023io.github.imwire.v1B\014MessageProtoP\001Z2gi" +
-      "thub.com/imwire/imwire/gen/go/imwire/v1;" +
-      "imwirev1b\006proto3"
+      "\n\031support_message_extension\030\023 \001(\010\022\020\n\010top" +
+      "ic_id\030\024 \001(\tB\010\n\006target\"\235\002\n\017OfflinePushInf" +
+      "o\022\r\n\005title\030\001 \001(\t\022\014\n\004desc\030\002 \001(\t\022\013\n\003ext\030\003 " +
+      "\001(\t\022\024\n\014disable_push\030\004 \001(\010\022\021\n\tios_sound\030\005" +
+      " \001(\t\022\025\n\randroid_sound\030\006 \001(\t\022\030\n\020ignore_io" +
+      "s_badge\030\007 \001(\010\022-\n\rios_push_type\030\010 \001(\0162\026.i" +
+      "mwire.v1.IosPushType\022\021\n\tios_title\030\t \001(\t\022" +
+      "\024\n\014ios_subtitle\030\n \001(\t\022\021\n\tios_image\030\013 \001(\t" +
+      "\022\033\n\023ios_mutable_content\030\014 \001(\010\"\346\003\n\004Elem\022#" +
+      "\n\004text\030\001 \001(\0132\023.imwire.v1.TextElemH\000\022\'\n\006c" +
+      "ustom\030\002 \001(\0132\025.imwire.v1.CustomElemH\000\022%\n\005" +
+      "image\030\003 \001(\0132\024.imwire.v1.ImageElemH\000\022%\n\005s" +
+      "ound\030\004 \001(\0132\024.imwire.v1.SoundElemH\000\022%\n\005vi" +
+      "deo\030\005 \001(\0132\024.imwire.v1.VideoElemH\000\022#\n\004fil" +
+      "e\030\006 \001(\0132\023.imwire.v1.FileElemH\000\022+\n\010locati" +
+      "on\030\007 \001(\0132\027.imwire.v1.LocationElemH\000\022#\n\004f" +
+      "ace\030\010 \001(\0132\023.imwire.v1.FaceElemH\000\022.\n\ngrou" +
+      "p_tips\030\t \001(\0132\030.imwire.v1.GroupTipsElemH\000" +
+      "\022\'\n\006merger\030\n \001(\0132\025.imwire.v1.MergerElemH" +
+      "\000\0222\n\014group_system\030\014 \001(\0132\032.imwire.v1.Grou" +
+      "pSystemElemH\000B\t\n\007contentJ\004\010\013\020\014R\006stream\"\030" +
+      "\n\010TextElem\022\014\n\004text\030\001 \001(\t\"D\n\nCustomElem\022\014" +
+      "\n\004data\030\001 \001(\014\022\014\n\004desc\030\002 \001(\t\022\013\n\003ext\030\003 \001(\t\022" +
+      "\r\n\005sound\030\004 \001(\t\"U\n\tImageElem\022&\n\006format\030\001 " +
+      "\001(\0162\026.imwire.v1.ImageFormat\022 \n\006images\030\002 " +
+      "\003(\0132\020.imwire.v1.Image\"s\n\005Image\022\"\n\004type\030\001" +
+      " \001(\0162\024.imwire.v1.ImageType\022\014\n\004uuid\030\002 \001(\t" +
+      "\022\014\n\004size\030\003 \001(\004\022\r\n\005width\030\004 \001(\r\022\016\n\006height\030" +
+      "\005 \001(\r\022\013\n\003url\030\006 \001(\t\"[\n\tSoundElem\022\014\n\004uuid\030" +
+      "\001 \001(\t\022\013\n\003url\030\002 \001(\t\022\021\n\tdata_size\030\003 \001(\004\022\020\n" +
+      "\010duration\030\004 \001(\r\022\016\n\006format\030\005 \001(\t\"\374\001\n\tVide" +
+      "oElem\022\022\n\nvideo_uuid\030\001 \001(\t\022\021\n\tvideo_url\030\002" +
+      " \001(\t\022\022\n\nvideo_size\030\003 \001(\004\022\024\n\014video_format" +
+      "\030\004 \001(\t\022\020\n\010duration\030\005 \001(\r\022\025\n\rsnapshot_uui" +
+      "d\030\006 \001(\t\022\024\n\014snapshot_url\030\007 \001(\t\022\025\n\rsnapsho" +
+      "t_size\030\010 \001(\004\022\026\n\016snapshot_width\030\t \001(\r\022\027\n\017" +
+      "snapshot_height\030\n \001(\r\022\027\n\017snapshot_format" +
+      "\030\013 \001(\t\"K\n\010FileElem\022\014\n\004uuid\030\001 \001(\t\022\013\n\003url\030" +
+      "\002 \001(\t\022\021\n\tfile_name\030\003 \001(\t\022\021\n\tfile_size\030\004 " +
+      "\001(\004\"A\n\014LocationElem\022\014\n\004desc\030\001 \001(\t\022\021\n\tlon" +
+      "gitude\030\002 \001(\001\022\020\n\010latitude\030\003 \001(\001\"\'\n\010FaceEl" +
+      "em\022\r\n\005index\030\001 \001(\005\022\014\n\004data\030\002 \001(\014\"\263\001\n\nMerg" +
+      "erElem\022\r\n\005title\030\001 \001(\t\022\025\n\rabstract_list\030\002" +
+      " \003(\t\022\027\n\017compatible_text\030\003 \001(\t\022\031\n\021layers_" +
+      "over_limit\030\004 \001(\010\022$\n\010messages\030\005 \003(\0132\022.imw" +
+      "ire.v1.Message\022\024\n\014json_msg_key\030\006 \001(\t\022\017\n\007" +
+      "msg_num\030\007 \001(\r\"\325\002\n\rGroupTipsElem\022\020\n\010group" +
+      "_id\030\001 \001(\t\022&\n\004type\030\002 \001(\0162\030.imwire.v1.Grou" +
+      "pTipsType\022-\n\top_member\030\003 \001(\0132\032.imwire.v1" +
+      ".GroupMemberInfo\022/\n\013member_list\030\004 \003(\0132\032." +
+      "imwire.v1.GroupMemberInfo\0225\n\021group_chang" +
+      "e_list\030\005 \003(\0132\032.imwire.v1.GroupChangeInfo" +
+      "\0227\n\022member_change_list\030\006 \003(\0132\033.imwire.v1" +
+      ".MemberChangeInfo\022\024\n\014member_count\030\007 \001(\r\022" +
+      "\022\n\ngroup_name\030\010 \001(\t\022\020\n\010platform\030\t \001(\t\"\266\002" +
+      "\n\017GroupMemberInfo\022\017\n\007user_id\030\001 \001(\t\022\021\n\tni" +
+      "ck_name\030\002 \001(\t\022\025\n\rfriend_remark\030\003 \001(\t\022\021\n\t" +
+      "name_card\030\004 \001(\t\022\020\n\010face_url\030\005 \001(\t\022(\n\004rol" +
+      "e\030\006 \001(\0162\032.imwire.v1.GroupMemberRole\022\021\n\tj" +
+      "oin_time\030\007 \001(\004\022\022\n\nmute_until\030\010 \001(\004\022?\n\013cu" +
+      "stom_info\030\t \003(\0132*.imwire.v1.GroupMemberI" +
+      "nfo.CustomInfoEntry\0321\n\017CustomInfoEntry\022\013" +
+      "\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\014:\0028\001\"\230\001\n\017Group" +
+      "ChangeInfo\022,\n\004type\030\001 \001(\0162\036.imwire.v1.Gro" +
+      "upInfoChangeType\022\r\n\005value\030\002 \001(\t\022\013\n\003key\030\003" +
+      " \001(\t\022\022\n\nbool_value\030\004 \001(\010\022\021\n\tint_value\030\005 " +
+      "\001(\r\022\024\n\014uint64_value\030\006 \001(\004\"6\n\020MemberChang" +
+      "eInfo\022\017\n\007user_id\030\001 \001(\t\022\021\n\tmute_time\030\002 \001(" +
+      "\r\"\345\001\n\017GroupSystemElem\022(\n\004type\030\001 \001(\0162\032.im" +
+      "wire.v1.GroupSystemType\022\020\n\010group_id\030\002 \001(" +
+      "\t\022\017\n\007op_user\030\003 \001(\t\022\016\n\006reason\030\004 \001(\t\022\017\n\007ms" +
+      "g_key\030\005 \001(\004\022\020\n\010auth_key\030\006 \001(\014\022\021\n\tuser_da" +
+      "ta\030\007 \001(\014\022-\n\top_member\030\010 \001(\0132\032.imwire.v1." +
+      "GroupMemberInfo\022\020\n\010platform\030\t \001(\t*o\n\010Pri" +
+      "ority\022\024\n\020PRIORITY_DEFAULT\020\000\022\021\n\rPRIORITY_" +
+      "HIGH\020\001\022\023\n\017PRIORITY_NORMAL\020\002\022\020\n\014PRIORITY_" +
+      "LOW\020\003\022\023\n\017PRIORITY_LOWEST\020\004*D\n\013IosPushTyp" +
+      "e\022\035\n\031IOS_PUSH_TYPE_UNSPECIFIED\020\000\022\026\n\022IOS_" +
+      "PUSH_TYPE_VOIP\020\001*j\n\tImageType\022\032\n\026IMAGE_T" +
+      "YPE_UNSPECIFIED\020\000\022\025\n\021IMAGE_TYPE_ORIGIN\020\001" +
+      "\022\024\n\020IMAGE_TYPE_LARGE\020\002\022\024\n\020IMAGE_TYPE_THU" +
+      "MB\020\003*\312\001\n\013ImageFormat\022\034\n\030IMAGE_FORMAT_UNS" +
+      "PECIFIED\020\000\022\024\n\020IMAGE_FORMAT_JPG\020\001\022\024\n\020IMAG" +
+      "E_FORMAT_GIF\020\002\022\024\n\020IMAGE_FORMAT_PNG\020\003\022\024\n\020" +
+      "IMAGE_FORMAT_BMP\020\004\022\025\n\021IMAGE_FORMAT_TIFF\020" +
+      "\005\022\025\n\021IMAGE_FORMAT_WEBP\020\006\022\027\n\022IMAGE_FORMAT" +
+      "_OTHER\020\377\001*\251\003\n\rGroupTipsType\022\037\n\033GROUP_TIP" +
+      "S_TYPE_UNSPECIFIED\020\000\022\030\n\024GROUP_TIPS_TYPE_" +
+      "JOIN\020\001\022\032\n\026GROUP_TIPS_TYPE_INVITE\020\002\022\030\n\024GR" +
+      "OUP_TIPS_TYPE_QUIT\020\003\022\032\n\026GROUP_TIPS_TYPE_" +
+      "KICKED\020\004\022\035\n\031GROUP_TIPS_TYPE_SET_ADMIN\020\005\022" +
+      " \n\034GROUP_TIPS_TYPE_CANCEL_ADMIN\020\006\022%\n!GRO" +
+      "UP_TIPS_TYPE_GROUP_INFO_CHANGE\020\007\022&\n\"GROU" +
+      "P_TIPS_TYPE_MEMBER_INFO_CHANGE\020\010\022%\n!GROU" +
+      "P_TIPS_TYPE_TOPIC_INFO_CHANGE\020\t\022(\n$GROUP" +
+      "_TIPS_TYPE_PINNED_MESSAGE_ADDED\020\n\022*\n&GRO" +
+      "UP_TIPS_TYPE_PINNED_MESSAGE_DELETED\020\013*\217\001" +
+      "\n\017GroupMemberRole\022!\n\035GROUP_MEMBER_ROLE_U" +
+      "NSPECIFIED\020\000\022\035\n\030GROUP_MEMBER_ROLE_MEMBER" +
+      "\020\310\001\022\034\n\027GROUP_MEMBER_ROLE_ADMIN\020\254\002\022\034\n\027GRO" +
+      "UP_MEMBER_ROLE_OWNER\020\220\003*\376\003\n\023GroupInfoCha" +
+      "ngeType\022&\n\"GROUP_INFO_CHANGE_TYPE_UNSPEC" +
+      "IFIED\020\000\022\037\n\033GROUP_INFO_CHANGE_TYPE_NAME\020\001" +
+      "\022\'\n#GROUP_INFO_CHANGE_TYPE_INTRODUCTION\020" +
+      "\002\022\'\n#GROUP_INFO_CHANGE_TYPE_NOTIFICATION" +
+      "\020\003\022#\n\037GROUP_INFO_CHANGE_TYPE_FACE_URL\020\004\022" +
+      " \n\034GROUP_INFO_CHANGE_TYPE_OWNER\020\005\022!\n\035GRO" +
+      "UP_INFO_CHANGE_TYPE_CUSTOM\020\006\022&\n\"GROUP_IN" +
+      "FO_CHANGE_TYPE_SHUT_UP_ALL\020\010\022,\n(GROUP_IN" +
+      "FO_CHANGE_TYPE_TOPIC_CUSTOM_DATA\020\t\022.\n*GR" +
+      "OUP_INFO_CHANGE_TYPE_RECEIVE_MESSAGE_OPT" +
+      "\020\n\022(\n$GROUP_INFO_CHANGE_TYPE_GROUP_ADD_O" +
+      "PT\020\013\022,\n(GROUP_INFO_CHANGE_TYPE_GROUP_APP" +
+      "ROVE_OPT\020\014\"\004\010\007\020\007*\204\005\n\017GroupSystemType\022!\n\035" +
+      "GROUP_SYSTEM_TYPE_UNSPECIFIED\020\000\022\'\n#GROUP" +
+      "_SYSTEM_TYPE_ADD_GROUP_REQUEST\020\001\022&\n\"GROU" +
+      "P_SYSTEM_TYPE_ADD_GROUP_ACCEPT\020\002\022&\n\"GROU" +
+      "P_SYSTEM_TYPE_ADD_GROUP_REFUSE\020\003\022)\n%GROU" +
+      "P_SYSTEM_TYPE_KICK_OFF_FROM_GROUP\020\004\022\"\n\036G" +
+      "ROUP_SYSTEM_TYPE_DELETE_GROUP\020\005\022\"\n\036GROUP" +
+      "_SYSTEM_TYPE_CREATE_GROUP\020\006\022&\n\"GROUP_SYS" +
+      "TEM_TYPE_INVITED_TO_GROUP\020\007\022 \n\034GROUP_SYS" +
+      "TEM_TYPE_QUIT_GROUP\020\010\022!\n\035GROUP_SYSTEM_TY" +
+      "PE_GRANT_ADMIN\020\t\022\"\n\036GROUP_SYSTEM_TYPE_CA" +
+      "NCEL_ADMIN\020\n\022\"\n\036GROUP_SYSTEM_TYPE_REVOKE" +
+      "_GROUP\020\013\022-\n)GROUP_SYSTEM_TYPE_INVITE_TO_" +
+      "GROUP_REQUEST\020\014\022,\n(GROUP_SYSTEM_TYPE_INV" +
+      "ITE_TO_GROUP_ACCEPT\020\r\022,\n(GROUP_SYSTEM_TY" +
+      "PE_INVITE_TO_GROUP_REFUSE\020\016\022\"\n\035GROUP_SYS" +
+      "TEM_TYPE_CUSTOM_INFO\020\377\001BY\n\023io.github.imw" +
+      "ire.v1B\014MessageProtoP\001Z2github.com/imwir" +
+      "e/imwire/gen/go/imwire/v1;imwirev1b\006prot" +
+      "o3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -270,13 +274,13 @@ public final class MessageProto {
     internal_static_imwire_v1_Message_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_Message_descriptor,
-        new java.lang.String[] { "MsgId", "Sender", "Receiver", "GroupId", "RoomId", "TimestampMs", "Seq", "Random", "Priority", "Elems", "AtUserList", "TargetedReceivers", "CloudCustomData", "OfflinePushInfo", "NeedReadReceipt", "ExcludedFromUnreadCount", "ExcludedFromLastMessage", "OnlineUserOnly", "SupportMessageExtension", "Target", });
+        new java.lang.String[] { "MsgId", "Sender", "Receiver", "GroupId", "RoomId", "TimestampMs", "Seq", "Random", "Priority", "Elems", "AtUserList", "TargetedReceivers", "CloudCustomData", "OfflinePushInfo", "NeedReadReceipt", "ExcludedFromUnreadCount", "ExcludedFromLastMessage", "OnlineUserOnly", "SupportMessageExtension", "TopicId", "Target", });
     internal_static_imwire_v1_OfflinePushInfo_descriptor =
       getDescriptor().getMessageTypes().get(1);
     internal_static_imwire_v1_OfflinePushInfo_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_OfflinePushInfo_descriptor,
-        new java.lang.String[] { "Title", "Desc", "Ext", "DisablePush", "IosSound", "AndroidSound", "IgnoreIosBadge", "IosPushType", });
+        new java.lang.String[] { "Title", "Desc", "Ext", "DisablePush", "IosSound", "AndroidSound", "IgnoreIosBadge", "IosPushType", "IosTitle", "IosSubtitle", "IosImage", "IosMutableContent", });
     internal_static_imwire_v1_Elem_descriptor =
       getDescriptor().getMessageTypes().get(2);
     internal_static_imwire_v1_Elem_fieldAccessorTable = new
@@ -342,7 +346,7 @@ public final class MessageProto {
     internal_static_imwire_v1_MergerElem_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_MergerElem_descriptor,
-        new java.lang.String[] { "Title", "AbstractList", "CompatibleText", "LayersOverLimit", "Messages", });
+        new java.lang.String[] { "Title", "AbstractList", "CompatibleText", "LayersOverLimit", "Messages", "JsonMsgKey", "MsgNum", });
     internal_static_imwire_v1_GroupTipsElem_descriptor =
       getDescriptor().getMessageTypes().get(13);
     internal_static_imwire_v1_GroupTipsElem_fieldAccessorTable = new

@@ -26,6 +26,9 @@ private static final long serialVersionUID = 0L;
     iosSound_ = "";
     androidSound_ = "";
     iosPushType_ = 0;
+    iosTitle_ = "";
+    iosSubtitle_ = "";
+    iosImage_ = "";
   }
 
   @java.lang.Override
@@ -288,6 +291,163 @@ private static final long serialVersionUID = 0L;
     return result == null ? io.github.imwire.v1.IosPushType.UNRECOGNIZED : result;
   }
 
+  public static final int IOS_TITLE_FIELD_NUMBER = 9;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object iosTitle_ = "";
+  /**
+   * <pre>
+   * APNs title on iOS, in place of title (Tencent REST ApnsInfo.Title).
+   * </pre>
+   *
+   * <code>string ios_title = 9;</code>
+   * @return The iosTitle.
+   */
+  @java.lang.Override
+  public java.lang.String getIosTitle() {
+    java.lang.Object ref = iosTitle_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      iosTitle_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * APNs title on iOS, in place of title (Tencent REST ApnsInfo.Title).
+   * </pre>
+   *
+   * <code>string ios_title = 9;</code>
+   * @return The bytes for iosTitle.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getIosTitleBytes() {
+    java.lang.Object ref = iosTitle_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      iosTitle_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int IOS_SUBTITLE_FIELD_NUMBER = 10;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object iosSubtitle_ = "";
+  /**
+   * <pre>
+   * APNs subtitle (Tencent REST ApnsInfo.SubTitle).
+   * </pre>
+   *
+   * <code>string ios_subtitle = 10;</code>
+   * @return The iosSubtitle.
+   */
+  @java.lang.Override
+  public java.lang.String getIosSubtitle() {
+    java.lang.Object ref = iosSubtitle_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      iosSubtitle_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * APNs subtitle (Tencent REST ApnsInfo.SubTitle).
+   * </pre>
+   *
+   * <code>string ios_subtitle = 10;</code>
+   * @return The bytes for iosSubtitle.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getIosSubtitleBytes() {
+    java.lang.Object ref = iosSubtitle_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      iosSubtitle_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int IOS_IMAGE_FIELD_NUMBER = 11;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object iosImage_ = "";
+  /**
+   * <pre>
+   * URL of an image an iOS notification service extension shows (REST ApnsInfo.Image, V2TIM iOSImage).
+   * </pre>
+   *
+   * <code>string ios_image = 11;</code>
+   * @return The iosImage.
+   */
+  @java.lang.Override
+  public java.lang.String getIosImage() {
+    java.lang.Object ref = iosImage_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      iosImage_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * URL of an image an iOS notification service extension shows (REST ApnsInfo.Image, V2TIM iOSImage).
+   * </pre>
+   *
+   * <code>string ios_image = 11;</code>
+   * @return The bytes for iosImage.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getIosImageBytes() {
+    java.lang.Object ref = iosImage_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      iosImage_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int IOS_MUTABLE_CONTENT_FIELD_NUMBER = 12;
+  private boolean iosMutableContent_ = false;
+  /**
+   * <pre>
+   * Sets APNs mutable-content, so a notification service extension may modify the push (REST
+   * ApnsInfo.MutableContent 1).
+   * </pre>
+   *
+   * <code>bool ios_mutable_content = 12;</code>
+   * @return The iosMutableContent.
+   */
+  @java.lang.Override
+  public boolean getIosMutableContent() {
+    return iosMutableContent_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -326,6 +486,18 @@ private static final long serialVersionUID = 0L;
     if (iosPushType_ != io.github.imwire.v1.IosPushType.IOS_PUSH_TYPE_UNSPECIFIED.getNumber()) {
       output.writeEnum(8, iosPushType_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(iosTitle_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 9, iosTitle_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(iosSubtitle_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 10, iosSubtitle_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(iosImage_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 11, iosImage_);
+    }
+    if (iosMutableContent_ != false) {
+      output.writeBool(12, iosMutableContent_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -362,6 +534,19 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeEnumSize(8, iosPushType_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(iosTitle_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(9, iosTitle_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(iosSubtitle_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(10, iosSubtitle_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(iosImage_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(11, iosImage_);
+    }
+    if (iosMutableContent_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(12, iosMutableContent_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -392,6 +577,14 @@ private static final long serialVersionUID = 0L;
     if (getIgnoreIosBadge()
         != other.getIgnoreIosBadge()) return false;
     if (iosPushType_ != other.iosPushType_) return false;
+    if (!getIosTitle()
+        .equals(other.getIosTitle())) return false;
+    if (!getIosSubtitle()
+        .equals(other.getIosSubtitle())) return false;
+    if (!getIosImage()
+        .equals(other.getIosImage())) return false;
+    if (getIosMutableContent()
+        != other.getIosMutableContent()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -421,6 +614,15 @@ private static final long serialVersionUID = 0L;
         getIgnoreIosBadge());
     hash = (37 * hash) + IOS_PUSH_TYPE_FIELD_NUMBER;
     hash = (53 * hash) + iosPushType_;
+    hash = (37 * hash) + IOS_TITLE_FIELD_NUMBER;
+    hash = (53 * hash) + getIosTitle().hashCode();
+    hash = (37 * hash) + IOS_SUBTITLE_FIELD_NUMBER;
+    hash = (53 * hash) + getIosSubtitle().hashCode();
+    hash = (37 * hash) + IOS_IMAGE_FIELD_NUMBER;
+    hash = (53 * hash) + getIosImage().hashCode();
+    hash = (37 * hash) + IOS_MUTABLE_CONTENT_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getIosMutableContent());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -562,6 +764,10 @@ private static final long serialVersionUID = 0L;
       androidSound_ = "";
       ignoreIosBadge_ = false;
       iosPushType_ = 0;
+      iosTitle_ = "";
+      iosSubtitle_ = "";
+      iosImage_ = "";
+      iosMutableContent_ = false;
       return this;
     }
 
@@ -618,6 +824,18 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000080) != 0)) {
         result.iosPushType_ = iosPushType_;
+      }
+      if (((from_bitField0_ & 0x00000100) != 0)) {
+        result.iosTitle_ = iosTitle_;
+      }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.iosSubtitle_ = iosSubtitle_;
+      }
+      if (((from_bitField0_ & 0x00000400) != 0)) {
+        result.iosImage_ = iosImage_;
+      }
+      if (((from_bitField0_ & 0x00000800) != 0)) {
+        result.iosMutableContent_ = iosMutableContent_;
       }
     }
 
@@ -699,6 +917,24 @@ private static final long serialVersionUID = 0L;
       if (other.iosPushType_ != 0) {
         setIosPushTypeValue(other.getIosPushTypeValue());
       }
+      if (!other.getIosTitle().isEmpty()) {
+        iosTitle_ = other.iosTitle_;
+        bitField0_ |= 0x00000100;
+        onChanged();
+      }
+      if (!other.getIosSubtitle().isEmpty()) {
+        iosSubtitle_ = other.iosSubtitle_;
+        bitField0_ |= 0x00000200;
+        onChanged();
+      }
+      if (!other.getIosImage().isEmpty()) {
+        iosImage_ = other.iosImage_;
+        bitField0_ |= 0x00000400;
+        onChanged();
+      }
+      if (other.getIosMutableContent() != false) {
+        setIosMutableContent(other.getIosMutableContent());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -765,6 +1001,26 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000080;
               break;
             } // case 64
+            case 74: {
+              iosTitle_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000100;
+              break;
+            } // case 74
+            case 82: {
+              iosSubtitle_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 82
+            case 90: {
+              iosImage_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000400;
+              break;
+            } // case 90
+            case 96: {
+              iosMutableContent_ = input.readBool();
+              bitField0_ |= 0x00000800;
+              break;
+            } // case 96
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1255,6 +1511,329 @@ private static final long serialVersionUID = 0L;
     public Builder clearIosPushType() {
       bitField0_ = (bitField0_ & ~0x00000080);
       iosPushType_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object iosTitle_ = "";
+    /**
+     * <pre>
+     * APNs title on iOS, in place of title (Tencent REST ApnsInfo.Title).
+     * </pre>
+     *
+     * <code>string ios_title = 9;</code>
+     * @return The iosTitle.
+     */
+    public java.lang.String getIosTitle() {
+      java.lang.Object ref = iosTitle_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        iosTitle_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * APNs title on iOS, in place of title (Tencent REST ApnsInfo.Title).
+     * </pre>
+     *
+     * <code>string ios_title = 9;</code>
+     * @return The bytes for iosTitle.
+     */
+    public com.google.protobuf.ByteString
+        getIosTitleBytes() {
+      java.lang.Object ref = iosTitle_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        iosTitle_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * APNs title on iOS, in place of title (Tencent REST ApnsInfo.Title).
+     * </pre>
+     *
+     * <code>string ios_title = 9;</code>
+     * @param value The iosTitle to set.
+     * @return This builder for chaining.
+     */
+    public Builder setIosTitle(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      iosTitle_ = value;
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * APNs title on iOS, in place of title (Tencent REST ApnsInfo.Title).
+     * </pre>
+     *
+     * <code>string ios_title = 9;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearIosTitle() {
+      iosTitle_ = getDefaultInstance().getIosTitle();
+      bitField0_ = (bitField0_ & ~0x00000100);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * APNs title on iOS, in place of title (Tencent REST ApnsInfo.Title).
+     * </pre>
+     *
+     * <code>string ios_title = 9;</code>
+     * @param value The bytes for iosTitle to set.
+     * @return This builder for chaining.
+     */
+    public Builder setIosTitleBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      iosTitle_ = value;
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object iosSubtitle_ = "";
+    /**
+     * <pre>
+     * APNs subtitle (Tencent REST ApnsInfo.SubTitle).
+     * </pre>
+     *
+     * <code>string ios_subtitle = 10;</code>
+     * @return The iosSubtitle.
+     */
+    public java.lang.String getIosSubtitle() {
+      java.lang.Object ref = iosSubtitle_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        iosSubtitle_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * APNs subtitle (Tencent REST ApnsInfo.SubTitle).
+     * </pre>
+     *
+     * <code>string ios_subtitle = 10;</code>
+     * @return The bytes for iosSubtitle.
+     */
+    public com.google.protobuf.ByteString
+        getIosSubtitleBytes() {
+      java.lang.Object ref = iosSubtitle_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        iosSubtitle_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * APNs subtitle (Tencent REST ApnsInfo.SubTitle).
+     * </pre>
+     *
+     * <code>string ios_subtitle = 10;</code>
+     * @param value The iosSubtitle to set.
+     * @return This builder for chaining.
+     */
+    public Builder setIosSubtitle(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      iosSubtitle_ = value;
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * APNs subtitle (Tencent REST ApnsInfo.SubTitle).
+     * </pre>
+     *
+     * <code>string ios_subtitle = 10;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearIosSubtitle() {
+      iosSubtitle_ = getDefaultInstance().getIosSubtitle();
+      bitField0_ = (bitField0_ & ~0x00000200);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * APNs subtitle (Tencent REST ApnsInfo.SubTitle).
+     * </pre>
+     *
+     * <code>string ios_subtitle = 10;</code>
+     * @param value The bytes for iosSubtitle to set.
+     * @return This builder for chaining.
+     */
+    public Builder setIosSubtitleBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      iosSubtitle_ = value;
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object iosImage_ = "";
+    /**
+     * <pre>
+     * URL of an image an iOS notification service extension shows (REST ApnsInfo.Image, V2TIM iOSImage).
+     * </pre>
+     *
+     * <code>string ios_image = 11;</code>
+     * @return The iosImage.
+     */
+    public java.lang.String getIosImage() {
+      java.lang.Object ref = iosImage_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        iosImage_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * URL of an image an iOS notification service extension shows (REST ApnsInfo.Image, V2TIM iOSImage).
+     * </pre>
+     *
+     * <code>string ios_image = 11;</code>
+     * @return The bytes for iosImage.
+     */
+    public com.google.protobuf.ByteString
+        getIosImageBytes() {
+      java.lang.Object ref = iosImage_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        iosImage_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * URL of an image an iOS notification service extension shows (REST ApnsInfo.Image, V2TIM iOSImage).
+     * </pre>
+     *
+     * <code>string ios_image = 11;</code>
+     * @param value The iosImage to set.
+     * @return This builder for chaining.
+     */
+    public Builder setIosImage(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      iosImage_ = value;
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * URL of an image an iOS notification service extension shows (REST ApnsInfo.Image, V2TIM iOSImage).
+     * </pre>
+     *
+     * <code>string ios_image = 11;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearIosImage() {
+      iosImage_ = getDefaultInstance().getIosImage();
+      bitField0_ = (bitField0_ & ~0x00000400);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * URL of an image an iOS notification service extension shows (REST ApnsInfo.Image, V2TIM iOSImage).
+     * </pre>
+     *
+     * <code>string ios_image = 11;</code>
+     * @param value The bytes for iosImage to set.
+     * @return This builder for chaining.
+     */
+    public Builder setIosImageBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      iosImage_ = value;
+      bitField0_ |= 0x00000400;
+      onChanged();
+      return this;
+    }
+
+    private boolean iosMutableContent_ ;
+    /**
+     * <pre>
+     * Sets APNs mutable-content, so a notification service extension may modify the push (REST
+     * ApnsInfo.MutableContent 1).
+     * </pre>
+     *
+     * <code>bool ios_mutable_content = 12;</code>
+     * @return The iosMutableContent.
+     */
+    @java.lang.Override
+    public boolean getIosMutableContent() {
+      return iosMutableContent_;
+    }
+    /**
+     * <pre>
+     * Sets APNs mutable-content, so a notification service extension may modify the push (REST
+     * ApnsInfo.MutableContent 1).
+     * </pre>
+     *
+     * <code>bool ios_mutable_content = 12;</code>
+     * @param value The iosMutableContent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setIosMutableContent(boolean value) {
+      
+      iosMutableContent_ = value;
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Sets APNs mutable-content, so a notification service extension may modify the push (REST
+     * ApnsInfo.MutableContent 1).
+     * </pre>
+     *
+     * <code>bool ios_mutable_content = 12;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearIosMutableContent() {
+      bitField0_ = (bitField0_ & ~0x00000800);
+      iosMutableContent_ = false;
       onChanged();
       return this;
     }

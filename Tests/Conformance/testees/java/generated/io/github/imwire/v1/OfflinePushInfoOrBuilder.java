@@ -89,4 +89,75 @@ public interface OfflinePushInfoOrBuilder extends
    * @return The iosPushType.
    */
   io.github.imwire.v1.IosPushType getIosPushType();
+
+  /**
+   * <pre>
+   * APNs title on iOS, in place of title (Tencent REST ApnsInfo.Title).
+   * </pre>
+   *
+   * <code>string ios_title = 9;</code>
+   * @return The iosTitle.
+   */
+  java.lang.String getIosTitle();
+  /**
+   * <pre>
+   * APNs title on iOS, in place of title (Tencent REST ApnsInfo.Title).
+   * </pre>
+   *
+   * <code>string ios_title = 9;</code>
+   * @return The bytes for iosTitle.
+   */
+  com.google.protobuf.ByteString
+      getIosTitleBytes();
+
+  /**
+   * <pre>
+   * APNs subtitle (Tencent REST ApnsInfo.SubTitle).
+   * </pre>
+   *
+   * <code>string ios_subtitle = 10;</code>
+   * @return The iosSubtitle.
+   */
+  java.lang.String getIosSubtitle();
+  /**
+   * <pre>
+   * APNs subtitle (Tencent REST ApnsInfo.SubTitle).
+   * </pre>
+   *
+   * <code>string ios_subtitle = 10;</code>
+   * @return The bytes for iosSubtitle.
+   */
+  com.google.protobuf.ByteString
+      getIosSubtitleBytes();
+
+  /**
+   * <pre>
+   * URL of an image an iOS notification service extension shows (REST ApnsInfo.Image, V2TIM iOSImage).
+   * </pre>
+   *
+   * <code>string ios_image = 11;</code>
+   * @return The iosImage.
+   */
+  java.lang.String getIosImage();
+  /**
+   * <pre>
+   * URL of an image an iOS notification service extension shows (REST ApnsInfo.Image, V2TIM iOSImage).
+   * </pre>
+   *
+   * <code>string ios_image = 11;</code>
+   * @return The bytes for iosImage.
+   */
+  com.google.protobuf.ByteString
+      getIosImageBytes();
+
+  /**
+   * <pre>
+   * Sets APNs mutable-content, so a notification service extension may modify the push (REST
+   * ApnsInfo.MutableContent 1).
+   * </pre>
+   *
+   * <code>bool ios_mutable_content = 12;</code>
+   * @return The iosMutableContent.
+   */
+  boolean getIosMutableContent();
 }
