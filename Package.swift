@@ -15,6 +15,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         // Tests only.
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
+        // Tests only: decoding straight from a real `ByteBuffer`.
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
         .target(name: "IMWire"),
@@ -60,6 +62,7 @@ let package = Package(
                 "IMWireProtobufC",
                 "IMWireFuzzSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
     ],

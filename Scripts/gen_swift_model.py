@@ -381,7 +381,8 @@ def visit_call(field, value=None):
 
 
 def gen_fields(msg):
-    out = [HEADER, "\n", f"extension {msg.name}: ProtoMessage {{\n"]
+    out = [HEADER, "\n", f"extension {msg.name}: IMWireMessage, ProtoMessage {{\n",
+           f"    public static let _imwireCodec = _IMWireMessageCodec<{msg.name}>()\n\n"]
     out.append(f"    package static let schema: MessageSchema = MessageSchema(\n        fullName: \"{msg.full_name}\",\n        fields: [\n")
     for f in msg.fields:
         extra = ""
@@ -389,6 +390,8 @@ def gen_fields(msg):
             extra += ", repeated: true"
         if f.oneof is not None:
             extra += f", oneof: \"{msg.oneofs[f.oneof][0]}\""
+        if f.name_plain() != f.json:
+            extra += f", swift: \"{f.name_plain()}\""
         out.append(f"            FieldSchema({f.number}, \"{f.name}\", \"{f.json}\", {f.kind_expr()}{extra}),\n")
     out.append("        ])\n\n")
     out.append("    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {\n")
@@ -410,7 +413,7 @@ def gen_fields(msg):
         else:
             out.append(f"        case {f.number}: return {decode_call(f)}\n")
     out.append("        default: return false\n        }\n    }\n\n")
-    out.append("    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {\n")
+    out.append("    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {\n")
     done = set()
     for f in msg.fields:
         if f.oneof is not None:

@@ -22,9 +22,10 @@ public enum CLI {
             var command = try IMWireCommand.parseAsRoot(arguments)
             if let subcommand = command as? any IMWireSubcommand {
                 // On a thread whose stack fits the nesting the command may meet, whatever the
-                // caller's stack (SPEC §5: never a crash, also with a raised --max-depth).
-                let stackSize = 8 * 1024 * 1024 + subcommand.maxNestingDepth * StackThread.bytesPerLevel
-                let outcome = StackThread.run(stackSize: stackSize) { () -> Swift.Result<CLIOutput, CLIError> in
+                // caller's stack; a smaller one when the system cannot grant it (the codecs'
+                // stack checks turn a depth the stack cannot hold into depth_limit_exceeded).
+                let stackSize = StackThread.fallbackStackSize + subcommand.maxNestingDepth * StackThread.bytesPerLevel
+                let outcome = StackThread.runPreferring(stackSize: stackSize) { () -> Swift.Result<CLIOutput, CLIError> in
                     var output = CLIOutput()
                     do {
                         try subcommand.execute(input: io, output: &output)

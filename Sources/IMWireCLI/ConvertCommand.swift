@@ -45,10 +45,10 @@ struct MessageInput: ParsableArguments {
             return try Message(serializedBytes: bytes, options: BinaryDecodingOptions(maxDepth: maxDepth, maxInputSize: maxInputSize))
         case .json:
             return try Message(
-                jsonUTF8: bytes,
+                jsonUTF8Bytes: bytes,
                 options: JSONDecodingOptions(ignoreUnknownFields: ignoreUnknownFields, maxDepth: maxDepth, maxInputSize: maxInputSize))
         case .timRest:
-            return try Message(timRESTUTF8: bytes, options: TIMRESTDecodingOptions(maxDepth: maxDepth, maxInputSize: maxInputSize))
+            return try Message(timRESTUTF8Bytes: bytes, options: TIMRESTDecodingOptions(maxDepth: maxDepth, maxInputSize: maxInputSize))
         }
     }
 }

@@ -34,7 +34,7 @@ public enum Invariants {
     public static func jsonAgreesWithBinary(_ message: Message) throws(Violation) {
         let options = JSONEncodingOptions(maxDepth: encodeDepth)
         guard let json = try? message.jsonUTF8Bytes(options: options) else { throw Violation(description: "a decoded message has no JSON form") }
-        guard let fromJSON = try? Message(jsonUTF8: json, options: lenientJSON) else {
+        guard let fromJSON = try? Message(jsonUTF8Bytes: json, options: lenientJSON) else {
             throw Violation(description: "canonical JSON does not decode: \(String(decoding: json, as: UTF8.self))")
         }
         guard let again = try? fromJSON.jsonUTF8Bytes(options: options), again == json else {
@@ -85,7 +85,7 @@ public enum FuzzChecks {
 
     public static func json(_ bytes: [UInt8]) throws(Invariants.Violation) {
         try decoding(bytes) { () throws in
-            let message = try Message(jsonUTF8: bytes)
+            let message = try Message(jsonUTF8Bytes: bytes)
             try Invariants.jsonAgreesWithBinary(message)
             try Invariants.binaryFixedPoint(message)
         }
@@ -96,7 +96,7 @@ public enum FuzzChecks {
     /// be written back as REST, that output must decode to the same message and be a fixed point.
     public static func timREST(_ bytes: [UInt8]) throws(Invariants.Violation) {
         try decoding(bytes) { () throws in
-            let message = try Message(timRESTUTF8: bytes)
+            let message = try Message(timRESTUTF8Bytes: bytes)
             try Invariants.binaryFixedPoint(message)
             try Invariants.jsonAgreesWithBinary(message)
             let rest: [UInt8]
@@ -109,7 +109,7 @@ public enum FuzzChecks {
                 }
                 return
             }
-            guard let again = try? Message(timRESTUTF8: rest) else {
+            guard let again = try? Message(timRESTUTF8Bytes: rest) else {
                 throw Invariants.Violation(description: "canonical tim-rest does not decode: \(String(decoding: rest, as: UTF8.self))")
             }
             guard again == message else { throw Invariants.Violation(description: "tim-rest round trip changed the message") }

@@ -142,3 +142,14 @@ import Testing
         #expect(result.status == 2)
     }
 }
+
+/// The CLI's worker thread: a stack the system cannot grant is a smaller stack, never a crash.
+@Suite struct StackThreadTests {
+    @Test func aStackThatCannotBeHadFallsBackInsteadOfCrashing() {
+        // No system maps a 2^60-byte stack: `run` reports it, `runPreferring` halves until one is
+        // granted (or runs on the calling thread) and still returns the body's result.
+        let impossible = 1 << 60
+        #expect(StackThread.run(stackSize: impossible) { 1 } == nil)
+        #expect(StackThread.runPreferring(stackSize: impossible) { 42 } == 42)
+    }
+}

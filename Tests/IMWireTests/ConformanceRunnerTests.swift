@@ -64,7 +64,7 @@ import Testing
     @Test(arguments: Fixtures.cases(kind: "valid").filter(\.hasUnknownFields))
     func jsonInputOfACaseWithUnknownFieldsExpectsTheBinaryWithoutThem(_ fixture: Fixtures.Case) throws {
         let test = try #require(ConformanceSupport.suite.cases.first { $0.name == "Required.JsonInput.\(fixture.name).BinaryOutput" })
-        let fromJSON = try Message(jsonUTF8: fixture.bytes("json")).serializedBytes()
+        let fromJSON = try Message(jsonUTF8Bytes: fixture.bytes("json")).serializedBytes()
         #expect(test.expectation == .binary(fromJSON))
         #expect(fromJSON != fixture.bytes("binpb"))
     }

@@ -16,7 +16,7 @@ import Testing
 
     @Test(arguments: cases)
     func fixtureJSONDecodesToTheBinaryModel(_ fixture: Fixtures.Case) throws {
-        let fromJSON = try Message(jsonUTF8: fixture.bytes("json"))
+        let fromJSON = try Message(jsonUTF8Bytes: fixture.bytes("json"))
         let binary = try fromJSON.serializedBytes()
         if fixture.hasUnknownFields {
             // JSON cannot carry unknown fields: it decodes to the binary minus them.
@@ -29,7 +29,7 @@ import Testing
 
     @Test(arguments: cases)
     func prettyJSONDecodesToTheSameMessage(_ fixture: Fixtures.Case) throws {
-        let message = try Message(jsonUTF8: fixture.bytes("json"))
+        let message = try Message(jsonUTF8Bytes: fixture.bytes("json"))
         let pretty = try message.jsonString(options: JSONEncodingOptions(prettyPrinted: true))
         #expect(try Message(jsonString: pretty) == message)
         #expect(pretty.contains("\n") || pretty == "{}")

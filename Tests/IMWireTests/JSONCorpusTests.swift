@@ -66,7 +66,7 @@ enum JSONCorpus {
     func acceptedInputGivesTheCanonicalJSONAndBinary(_ corpusCase: JSONCorpus.Case) throws {
         try Self.checking(corpusCase) {
             let input = corpusCase.input
-            let message = try Message(jsonUTF8: input, options: corpusCase.options)
+            let message = try Message(jsonUTF8Bytes: input, options: corpusCase.options)
             let json = try message.jsonUTF8Bytes()
             let expectedJSON = Fixtures.read(corpusCase.jsonPath!)
             #expect(
@@ -78,7 +78,7 @@ enum JSONCorpus {
             // The same through the String entry point, and the canonical forms mean the same message.
             #expect(try Message(jsonString: String(decoding: input, as: UTF8.self), options: corpusCase.options) == message)
             #expect(try Message(serializedBytes: expectedBinary) == message)
-            #expect(try Message(jsonUTF8: expectedJSON) == message)
+            #expect(try Message(jsonUTF8Bytes: expectedJSON) == message)
         }
     }
 
@@ -87,7 +87,7 @@ enum JSONCorpus {
         try Self.checking(corpusCase) {
             let input = corpusCase.input
             Self.expectRejection(corpusCase, input: input) { () throws(IMWireError) in
-                try Message(jsonUTF8: input, options: corpusCase.options)
+                try Message(jsonUTF8Bytes: input, options: corpusCase.options)
             }
             // The String entry point must agree (only for UTF-8 input: a String cannot hold anything else).
             if let text = String(validating: input, as: UTF8.self) {

@@ -17,7 +17,7 @@ import Testing
 /// Decodes `bytes` and says how it ended: "decoded" or the error code's name.
 private func jsonOutcome(_ bytes: [UInt8], _ options: JSONDecodingOptions = .init()) -> String {
     do {
-        _ = try Message(jsonUTF8: bytes, options: options)
+        _ = try Message(jsonUTF8Bytes: bytes, options: options)
         return "decoded"
     } catch {
         return error.code.name
@@ -128,7 +128,7 @@ private func onWorkerStack(knownIssue: String? = nil, _ body: @escaping @Sendabl
 
     @Test func nestedArraysWithinTheLimitAreSkipped() throws {
         let input = nested(#"{"msgId":"a","x":"#, "[", "", "]", "}", count: 300)
-        #expect(try Message(jsonUTF8: input, options: Self.ignoreUnknown) == Message(msgID: "a"))
+        #expect(try Message(jsonUTF8Bytes: input, options: Self.ignoreUnknown) == Message(msgID: "a"))
     }
 
     /// Every kind of field meets 10,000 nested arrays with a type error at the first inner array.
@@ -156,7 +156,7 @@ private func onWorkerStack(knownIssue: String? = nil, _ body: @escaping @Sendabl
     @Test func fiftyMegabyteStringIsTooLargeByDefault() {
         let input = Self.stringMessage(field: "sender", filler: "a", bytes: Self.fiftyMB)
         do {
-            _ = try Message(jsonUTF8: input)
+            _ = try Message(jsonUTF8Bytes: input)
             Issue.record("a 50 MB input was accepted with the default size limit")
         } catch {
             #expect(error.code == .inputTooLarge)
@@ -168,18 +168,18 @@ private func onWorkerStack(knownIssue: String? = nil, _ body: @escaping @Sendabl
     func fiftyMegabyteStringDecodesInLinearTimeWithARaisedLimit(filler: String) throws {
         let large = Self.stringMessage(field: "sender", filler: filler, bytes: Self.fiftyMB)
         var message = Message()
-        let largeTime = bestTime(runs: 2) { message = (try? Message(jsonUTF8: large, options: Self.raisedLimit)) ?? Message() }
+        let largeTime = bestTime(runs: 2) { message = (try? Message(jsonUTF8Bytes: large, options: Self.raisedLimit)) ?? Message() }
         #expect(message.sender.utf8.count == Self.fiftyMB / filler.utf8.count * filler.utf8.count)
         #expect(message.sender.hasPrefix(filler) && message.sender.hasSuffix(filler))
 
         let small = Self.stringMessage(field: "sender", filler: filler, bytes: Self.fiftyMB / 10)
-        let smallTime = bestTime { _ = try? Message(jsonUTF8: small, options: Self.raisedLimit) }
+        let smallTime = bestTime { _ = try? Message(jsonUTF8Bytes: small, options: Self.raisedLimit) }
         #expect(largeTime < 40 * smallTime + 0.05, "5 MB: \(smallTime) s, 50 MB: \(largeTime) s")
     }
 
     @Test func fiftyMegabytesOfBase64DecodeWithARaisedLimit() throws {
         let input = Self.stringMessage(field: "cloudCustomData", filler: "QUJD", bytes: Self.fiftyMB)
-        let message = try Message(jsonUTF8: input, options: Self.raisedLimit)
+        let message = try Message(jsonUTF8Bytes: input, options: Self.raisedLimit)
         #expect(message.cloudCustomData.count == Self.fiftyMB / 4 * 3)
         #expect(message.cloudCustomData.prefix(3) == [0x41, 0x42, 0x43])
     }
@@ -187,11 +187,11 @@ private func onWorkerStack(knownIssue: String? = nil, _ body: @escaping @Sendabl
     @Test func stringMadeOfEscapesDecodesInLinearTime() throws {
         // The slow path (escapes, surrogate pairs): 6 MB of input within the default limit.
         let large = Self.stringMessage(field: "sender", filler: #"\n\u4e2d\ud83d\ude00"#, bytes: 6 * 1024 * 1024)
-        let message = try Message(jsonUTF8: large)
+        let message = try Message(jsonUTF8Bytes: large)
         #expect(message.sender.hasPrefix("\n中😀"))
         let small = Self.stringMessage(field: "sender", filler: #"\n\u4e2d\ud83d\ude00"#, bytes: 6 * 1024 * 1024 / 10)
-        let smallTime = bestTime { _ = try? Message(jsonUTF8: small) }
-        let largeTime = bestTime(runs: 2) { _ = try? Message(jsonUTF8: large) }
+        let smallTime = bestTime { _ = try? Message(jsonUTF8Bytes: small) }
+        let largeTime = bestTime(runs: 2) { _ = try? Message(jsonUTF8Bytes: large) }
         #expect(largeTime < 40 * smallTime + 0.05, "0.6 MB: \(smallTime) s, 6 MB: \(largeTime) s")
     }
 
@@ -257,9 +257,9 @@ private func onWorkerStack(knownIssue: String? = nil, _ body: @escaping @Sendabl
         let small = input(smallCount)
         let large = input(largeCount)
         var decoded: Message?
-        let largeTime = bestTime(runs: 1) { decoded = try? Message(jsonUTF8: large, options: Self.ignoreUnknown) }
+        let largeTime = bestTime(runs: 1) { decoded = try? Message(jsonUTF8Bytes: large, options: Self.ignoreUnknown) }
         #expect(decoded == Message(msgID: "a"))
-        let smallTime = bestTime { _ = try? Message(jsonUTF8: small, options: Self.ignoreUnknown) }
+        let smallTime = bestTime { _ = try? Message(jsonUTF8Bytes: small, options: Self.ignoreUnknown) }
         #expect(largeTime < 40 * smallTime + 0.05, "\(smallCount) keys: \(smallTime) s, \(largeCount) keys: \(largeTime) s")
     }
 
@@ -282,13 +282,13 @@ private func onWorkerStack(knownIssue: String? = nil, _ body: @escaping @Sendabl
     @Test func mergerOfThreeHundredTextMessagesDecodesInLinearTime() throws {
         let small = Self.mergerJSON(messages: 300)
         let large = Self.mergerJSON(messages: 3000)
-        #expect(try Message(jsonUTF8: small.json) == small.message)
-        #expect(try Message(jsonUTF8: large.json) == large.message)
+        #expect(try Message(jsonUTF8Bytes: small.json) == small.message)
+        #expect(try Message(jsonUTF8Bytes: large.json) == large.message)
         // Canonical output decodes back to the same message.
-        #expect(try Message(jsonUTF8: small.message.jsonUTF8Bytes()) == small.message)
+        #expect(try Message(jsonUTF8Bytes: small.message.jsonUTF8Bytes()) == small.message)
 
-        let smallTime = bestTime(runs: 5) { _ = try? Message(jsonUTF8: small.json) }
-        let largeTime = bestTime(runs: 3) { _ = try? Message(jsonUTF8: large.json) }
+        let smallTime = bestTime(runs: 5) { _ = try? Message(jsonUTF8Bytes: small.json) }
+        let largeTime = bestTime(runs: 3) { _ = try? Message(jsonUTF8Bytes: large.json) }
         #expect(largeTime < 40 * smallTime + 0.05, "300 messages: \(smallTime) s, 3000 messages: \(largeTime) s")
     }
 
@@ -303,7 +303,7 @@ private func onWorkerStack(knownIssue: String? = nil, _ body: @escaping @Sendabl
     }
 
     @Test func hundredMergerLayersDecodeToTheRightMessage() throws {
-        let message = try Message(jsonUTF8: nestedMergerJSON(layers: 100))
+        let message = try Message(jsonUTF8Bytes: nestedMergerJSON(layers: 100))
         var expected = Message(elems: [.text("x")])
         for _ in 0..<100 { expected = Message(elems: [.merger(MergerElem(messages: [expected]))]) }
         #expect(message == expected)

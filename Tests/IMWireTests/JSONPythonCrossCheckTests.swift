@@ -61,7 +61,7 @@ import Testing
             switch batch.responses[CrossCheckBatch.requestID(index, operation)] {
             case .ok(let pythonJSON)?:
                                 do {
-                    let decoded = try Message(jsonUTF8: pythonJSON)
+                    let decoded = try Message(jsonUTF8Bytes: pythonJSON)
                     if decoded != message {
                         failures += 1
                         let swiftJSON = (try? decoded.jsonString()) ?? "?"

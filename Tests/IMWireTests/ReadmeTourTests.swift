@@ -41,11 +41,11 @@ import Testing
 
         let json = try message.jsonString()
         #expect(try Message(jsonString: json) == message)
-        let fromWebhook = try Message(timRESTUTF8: webhookBody)
+        let fromWebhook = try Message(timRESTUTF8Bytes: webhookBody)
         #expect(fromWebhook.sender == "alice")
         #expect(fromWebhook.target == .groupID("@TGS#2ABCDEFG"))
         _ = try fromWebhook.timRESTUTF8Bytes()
         let restRequest = try message.timRESTUTF8Bytes()
-        #expect(try Message(timRESTUTF8: restRequest).elems.count == 3)
+        #expect(try Message(timRESTUTF8Bytes: restRequest).elems.count == 3)
     }
 }

@@ -19,7 +19,7 @@ import Testing
 
     @Test(arguments: accepted)
     func decodingGivesTheExpectedMessage(_ fixture: Fixtures.Case) throws {
-        let message = try Message(timRESTUTF8: fixture.bytes("input"))
+        let message = try Message(timRESTUTF8Bytes: fixture.bytes("input"))
         let binary = try message.serializedBytes()
         #expect(binary == fixture.bytes("binpb"), "binary \(hex(binary))\nexpected \(hex(fixture.bytes("binpb")))")
         #expect(try message.jsonString() == fixture.text("json"))
@@ -35,7 +35,7 @@ import Testing
     func canonicalTIMRESTRoundTripsExactly(_ fixture: Fixtures.Case) throws {
         // tim-rest → model → tim-rest: the canonical form is a fixed point, and means the same message.
         let canonical = fixture.bytes("tim_rest")
-        let message = try Message(timRESTUTF8: canonical)
+        let message = try Message(timRESTUTF8Bytes: canonical)
         #expect(try message.serializedBytes() == fixture.bytes("binpb"))
         #expect(try message.timRESTUTF8Bytes() == canonical)
         let pretty = try message.timRESTString(options: TIMRESTEncodingOptions(prettyPrinted: true))
@@ -47,9 +47,9 @@ import Testing
     /// every format.
     @Test(arguments: accepted)
     func everyValueSurvivesTheTripThroughEveryFormat(_ fixture: Fixtures.Case) throws {
-        let decoded = try Message(timRESTUTF8: fixture.bytes("input"))
+        let decoded = try Message(timRESTUTF8Bytes: fixture.bytes("input"))
         let viaBinary = try Message(serializedBytes: decoded.serializedBytes())
-        let viaJSON = try Message(jsonUTF8: viaBinary.jsonUTF8Bytes())
+        let viaJSON = try Message(jsonUTF8Bytes: viaBinary.jsonUTF8Bytes())
         let back = try Message(serializedBytes: viaJSON.serializedBytes())
         #expect(back == decoded)
         #expect(try back.timRESTUTF8Bytes() == fixture.bytes("tim_rest"))
@@ -57,7 +57,7 @@ import Testing
 
     @Test func theCombinedCaseCarriesEveryNewKey() throws {
         let fixture = try #require(Self.accepted.first { $0.name == "tim_rest_combined_topic_apns_relay_json_msg_key" })
-        let message = try Message(timRESTUTF8: fixture.bytes("input"))
+        let message = try Message(timRESTUTF8Bytes: fixture.bytes("input"))
         #expect(!message.topicID.isEmpty)
         let push = try #require(message.offlinePushInfo)
         #expect(!push.iosTitle.isEmpty && !push.iosSubtitle.isEmpty && !push.iosImage.isEmpty && push.iosMutableContent)
@@ -69,7 +69,7 @@ import Testing
     @Test(arguments: rejected)
     func rejectedInputsFailWithTheirCodeAndPath(_ fixture: Fixtures.Case) {
         do {
-            let message = try Message(timRESTUTF8: fixture.bytes("input"))
+            let message = try Message(timRESTUTF8Bytes: fixture.bytes("input"))
             Issue.record("decoded \(fixture.name) instead of failing with \(fixture.fields["error"]!): \(message)")
         } catch {
             #expect(error.code.name == fixture.fields["error"])
@@ -80,7 +80,7 @@ import Testing
     @Test(arguments: notExported)
     func messagesRESTCannotCarryAreRefusedWithTheirCodeAndPath(_ fixture: Fixtures.Case) throws {
         let message = try Message(serializedBytes: fixture.bytes("binpb"))
-        #expect(try Message(jsonUTF8: fixture.bytes("json")) == message)
+        #expect(try Message(jsonUTF8Bytes: fixture.bytes("json")) == message)
         do {
             let rest = try message.timRESTString()
             Issue.record("exported \(fixture.name) instead of failing with \(fixture.fields["error"]!): \(rest)")

@@ -63,17 +63,17 @@ import Testing
     func decodingTimeIsLinearInTheInput(_ shape: String) {
         let make = Self.inputShapes[shape]!
         let n = Self.units(shape)
-        let ratio = StackThread.run(stackSize: Self.bigStack) { () -> Double in
+        let ratio = runOnThread(stackSize: Self.bigStack) { () -> Double in
             let small = make(n)
             let large = make(8 * n)
             // Both decode (the deep value needs the raised limit).
-            guard (try? Message(timRESTUTF8: small, options: Self.deep)) != nil,
-                  (try? Message(timRESTUTF8: large, options: Self.deep)) != nil
+            guard (try? Message(timRESTUTF8Bytes: small, options: Self.deep)) != nil,
+                  (try? Message(timRESTUTF8Bytes: large, options: Self.deep)) != nil
             else { return -1 }
             return Self.ratio(bound: Self.bound(shape)) {
-                _ = try? Message(timRESTUTF8: small, options: Self.deep)
+                _ = try? Message(timRESTUTF8Bytes: small, options: Self.deep)
             } large: {
-                _ = try? Message(timRESTUTF8: large, options: Self.deep)
+                _ = try? Message(timRESTUTF8Bytes: large, options: Self.deep)
             }
         }
         #expect(ratio > 0, "\(shape) does not decode")
@@ -119,7 +119,7 @@ import Testing
         let make = Self.modelShapes[shape]!
         let options = TIMRESTEncodingOptions(maxDepth: 100_000)
         let n = Self.units(shape)
-        let ratio = StackThread.run(stackSize: Self.bigStack) { () -> Double in
+        let ratio = runOnThread(stackSize: Self.bigStack) { () -> Double in
             let small = make(n)
             let large = make(8 * n)
             guard (try? small.timRESTUTF8Bytes(options: options)) != nil, (try? large.timRESTUTF8Bytes(options: options)) != nil else {
@@ -143,9 +143,9 @@ import Testing
     @Test func fortyThousandKeysDecodeInWellUnderASecond() throws {
         let input = Self.inputShapes["unknown top-level keys"]!(40_000)
         #expect(input.count > 400_000)
-        let seconds = bestTime(runs: 1) { _ = try? Message(timRESTUTF8: input) }
+        let seconds = bestTime(runs: 1) { _ = try? Message(timRESTUTF8Bytes: input) }
         #expect(seconds < 0.5, "\(seconds) s")
-        #expect(try Message(timRESTUTF8: input).elems.count == 1)
+        #expect(try Message(timRESTUTF8Bytes: input).elems.count == 1)
     }
 
     // MARK: - Stack
@@ -156,7 +156,7 @@ import Testing
     func aRaisedDepthLimitNeverOverflowsAWorkerStack(_ codec: String) throws {
         let layers = 6_000
         let big = 1 << 20
-        let outcome = StackThread.run(stackSize: Self.bigStack) { () -> [UInt8] in
+        let outcome = runOnThread(stackSize: Self.bigStack) { () -> [UInt8] in
             // Inputs made on a big stack (encoding them needs one).
             let model = Self.modelShapes["merger layers"]!(layers)
             switch codec {
@@ -173,9 +173,9 @@ import Testing
             // through its bytes: decoding them here would itself be the deep recursion.
             do {
                 switch codec {
-                case "tim-rest decode": _ = try Message(timRESTUTF8: input, options: TIMRESTDecodingOptions(maxDepth: big))
+                case "tim-rest decode": _ = try Message(timRESTUTF8Bytes: input, options: TIMRESTDecodingOptions(maxDepth: big))
                 case "binary decode": _ = try Message(serializedBytes: input, options: BinaryDecodingOptions(maxDepth: big))
-                case "json decode": _ = try Message(jsonUTF8: input, options: JSONDecodingOptions(maxDepth: big))
+                case "json decode": _ = try Message(jsonUTF8Bytes: input, options: JSONDecodingOptions(maxDepth: big))
                 default: return "encoder"
                 }
                 return "decoded"

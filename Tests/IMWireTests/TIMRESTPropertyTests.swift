@@ -18,12 +18,12 @@ struct TIMRESTPropertyTests {
         await propertyCheck(count: PropertyIterations.count(default: 1000), input: input) { message in
             do {
                 let rest = try message.timRESTUTF8Bytes()
-                let decoded = try Message(timRESTUTF8: rest)
+                let decoded = try Message(timRESTUTF8Bytes: rest)
                 #expect(try decoded.serializedBytes() == message.serializedBytes(), "\(String(decoding: rest, as: UTF8.self))")
                 // The canonical form is a fixed point.
                 #expect(try decoded.timRESTUTF8Bytes() == rest)
                 let pretty = try message.timRESTUTF8Bytes(options: TIMRESTEncodingOptions(prettyPrinted: true))
-                #expect(try Message(timRESTUTF8: pretty).serializedBytes() == message.serializedBytes())
+                #expect(try Message(timRESTUTF8Bytes: pretty).serializedBytes() == message.serializedBytes())
             } catch {
                 Issue.record("\(error)")
             }
@@ -43,7 +43,7 @@ struct TIMRESTPropertyTests {
                 return
             }
             do {
-                let decoded = try Message(timRESTUTF8: rest)
+                let decoded = try Message(timRESTUTF8Bytes: rest)
                 #expect(try decoded.serializedBytes() == message.serializedBytes(), "\(String(decoding: rest, as: UTF8.self))")
             } catch {
                 Issue.record("our own tim-rest does not decode: \(error)\n\(String(decoding: rest, as: UTF8.self))")
@@ -62,7 +62,7 @@ struct TIMRESTPropertyTests {
         await propertyCheck(count: PropertyIterations.count(default: 500), input: input) { message in
             do {
                 let rest = try message.timRESTUTF8Bytes(options: TIMRESTEncodingOptions(allowsLossyConversion: true))
-                _ = try Message(timRESTUTF8: rest)
+                _ = try Message(timRESTUTF8Bytes: rest)
             } catch {
                 Issue.record("\(error)")
             }
@@ -82,7 +82,7 @@ struct TIMRESTPropertyTests {
             replaced[position] = byte
             for damaged in [Array(rest[..<position]), replaced, Array(rest[..<position] + rest[(position + 1)...])] {
                 do {
-                    _ = try Message(timRESTUTF8: damaged)
+                    _ = try Message(timRESTUTF8Bytes: damaged)
                 } catch let error as IMWireError {
                     #expect(!error.reason.isEmpty)
                 } catch {

@@ -271,7 +271,7 @@ import Testing
         let deep = Self.nestedMerger(layers: 110)
         #expect(throws: IMWireError(code: .depthLimitExceeded, reason: "")) { try deep.timRESTUTF8Bytes() }
         let rest = try deep.timRESTUTF8Bytes(options: TIMRESTEncodingOptions(maxDepth: 400))
-        #expect(try Message(timRESTUTF8: rest, options: TIMRESTDecodingOptions(maxDepth: 400)) == deep)
+        #expect(try Message(timRESTUTF8Bytes: rest, options: TIMRESTDecodingOptions(maxDepth: 400)) == deep)
     }
 
     /// The stack the deep-input test runs on: a 512 KiB server worker in optimised builds (SPEC

@@ -31,7 +31,7 @@ import Testing
     func limitFixtureJSONValidatesLikeItsBinary(_ fixture: Fixtures.Case) throws {
         let profile = try #require(ValidationProfile(preset: fixture.fields["profile"] ?? ""))
         let fromBinary = try Message(serializedBytes: fixture.bytes("binpb"))
-        let fromJSON = try Message(jsonUTF8: fixture.bytes("json"))
+        let fromJSON = try Message(jsonUTF8Bytes: fixture.bytes("json"))
         #expect(fromJSON == fromBinary)
         #expect(fromJSON.validate(profile: profile) == fromBinary.validate(profile: profile))
     }

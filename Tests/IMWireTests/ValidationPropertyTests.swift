@@ -45,7 +45,7 @@ struct ValidationPropertyTests {
             let message = boundary.build(max(0, boundary.limit + delta), &random)
             do {
                 let binary = try Message(serializedBytes: message.serializedBytes())
-                let json = try Message(jsonUTF8: message.jsonUTF8Bytes())
+                let json = try Message(jsonUTF8Bytes: message.jsonUTF8Bytes())
                 for profile in ValidationProfile.presets {
                     let expected = message.validate(profile: profile)
                     #expect(binary.validate(profile: profile) == expected, "\(boundary.name) \(profile)")

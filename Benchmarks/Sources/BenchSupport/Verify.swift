@@ -60,13 +60,13 @@ public func verify(_ corpus: Corpus) -> [VerifyResult] {
         (corpus.binary[i], try IMWire.Message(serializedBytes: corpus.binary[i]).serializedBytes())
     }
     check("IMWire JSON decode+encode = corpus JSON") { i in
-        (corpus.json[i], try IMWire.Message(jsonUTF8: corpus.json[i]).jsonUTF8Bytes())
+        (corpus.json[i], try IMWire.Message(jsonUTF8Bytes: corpus.json[i]).jsonUTF8Bytes())
     }
     check("IMWire binary decode, JSON encode = corpus JSON") { i in
         (corpus.json[i], try IMWire.Message(serializedBytes: corpus.binary[i]).jsonUTF8Bytes())
     }
     check("IMWire JSON decode, binary encode = corpus binary") { i in
-        hasUnknown[i] ? nil : (corpus.binary[i], try IMWire.Message(jsonUTF8: corpus.json[i]).serializedBytes())
+        hasUnknown[i] ? nil : (corpus.binary[i], try IMWire.Message(jsonUTF8Bytes: corpus.json[i]).serializedBytes())
     }
     // Fixtures hold edge cases swift-protobuf is known to handle differently: its maps are Swift
     // Dictionaries, so canonically equivalent keys ("é" and "e\u{301}") collapse into one entry.

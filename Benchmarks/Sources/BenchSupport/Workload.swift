@@ -63,10 +63,10 @@ public func makeWorkload(
     case (.imwire, .jsonDecode):
         let inputs = corpus.json
         pass = {
-            for input in inputs { blackHole(try IMWire.Message(jsonUTF8: input)) }
+            for input in inputs { blackHole(try IMWire.Message(jsonUTF8Bytes: input)) }
         }
     case (.imwire, .jsonEncode):
-        let models = try corpus.json.map { try IMWire.Message(jsonUTF8: $0) }
+        let models = try corpus.json.map { try IMWire.Message(jsonUTF8Bytes: $0) }
         pass = {
             for model in models { blackHole(try model.jsonUTF8Bytes()) }
         }

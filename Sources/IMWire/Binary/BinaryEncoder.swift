@@ -7,23 +7,39 @@
 /// sorted by key bytes with key and value always written, unknown fields after known ones.
 package enum BinaryEncoder {
     package static func encode<M: ProtoMessage>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
+        let plan = try plan(message, options: options)
+        return [UInt8](unsafeUninitializedCapacity: plan.count) { buffer, initializedCount in
+            write(message, plan: plan, to: buffer.baseAddress!)
+            initializedCount = plan.count
+        }
+    }
+
+    /// Pass one: the total size and every sub-message's size.
+    package static func plan<M: ProtoMessage>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> BinaryEncodingPlan {
         var sizer = BinarySizer(maxDepth: options.maxDepth)
         sizer.sizes.reserveCapacity(16)
         try message.traverse(&sizer)
-        let total = sizer.total
-        let sizes = sizer.sizes
-        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initializedCount in
-            var writer = BinaryWriter(base: buffer.baseAddress!, sizes: sizes)
-            // The writer visits exactly what the sizer visited; it cannot fail.
-            try! message.traverse(&writer)
-            precondition(writer.position == total, "sizer and writer disagree")
-            initializedCount = total
-        }
+        return BinaryEncodingPlan(count: sizer.total, sizes: sizer.sizes)
     }
+
+    /// Pass two: writes exactly `plan.count` bytes at `base`. The writer visits exactly what the
+    /// sizer visited, so it cannot fail.
+    package static func write<M: ProtoMessage>(_ message: M, plan: BinaryEncodingPlan, to base: UnsafeMutablePointer<UInt8>) {
+        var writer = BinaryWriter(base: base, sizes: plan.sizes)
+        message.traverse(&writer)
+        precondition(writer.position == plan.count, "sizer and writer disagree")
+    }
+}
+
+/// What the sizer found: the encoding's size and each sub-message's body size in pre-order.
+package struct BinaryEncodingPlan: Sendable {
+    package let count: Int
+    let sizes: [Int]
 }
 
 /// Pass one: sizes. `sizes` holds each sub-message's body size in pre-order.
 struct BinarySizer: FieldVisitor {
+    typealias Failure = IMWireError
     var total = 0
     var sizes: [Int] = []
     private var depth = 1
@@ -104,6 +120,7 @@ enum MapEntry {
 
 /// Pass two: writes into a buffer of exactly the size the sizer computed.
 struct BinaryWriter: FieldVisitor {
+    typealias Failure = Never
     private let base: UnsafeMutablePointer<UInt8>
     private(set) var position = 0
     private let sizes: [Int]
@@ -201,7 +218,7 @@ struct BinaryWriter: FieldVisitor {
         writeTag(field, WireType.lengthDelimited)
         writeVarint(UInt64(sizes[sizeIndex]))
         sizeIndex &+= 1
-        try! value.traverse(&self)
+        value.traverse(&self)
     }
 
     mutating func visitRepeatedString(_ value: [String], field: Int) {

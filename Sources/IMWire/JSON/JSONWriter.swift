@@ -5,6 +5,7 @@
 /// Strings escape only `"`, `\` and U+0000–U+001F (`\b \f \n \r \t` short, the rest `\u00XX`);
 /// everything else is raw UTF-8. Unknown fields have no JSON form and are left out.
 package struct JSONWriter: FieldVisitor {
+    package typealias Failure = IMWireError
     package private(set) var output: [UInt8] = []
     private var schema: MessageSchema
     /// Whether the current object already has a member (so the next needs a comma).

@@ -3,13 +3,14 @@ extension Message {
     /// fields this schema does not know. A relay can use it to log that a newer sender is talking.
     public var containsUnknownFields: Bool {
         var detector = UnknownFieldDetector()
-        try? traverse(&detector)
+        traverse(&detector)
         return detector.found
     }
 }
 
 /// Visits a message tree and records whether any level has unknown fields.
 private struct UnknownFieldDetector: FieldVisitor {
+    typealias Failure = Never
     var found = false
 
     mutating func visitString(_ value: String, field: Int) {}
@@ -23,12 +24,12 @@ private struct UnknownFieldDetector: FieldVisitor {
     mutating func visitRepeatedString(_ value: [String], field: Int) {}
     mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {}
 
-    mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) throws(IMWireError) {
-        if !found { try value.traverse(&self) }
+    mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) {
+        if !found { value.traverse(&self) }
     }
 
-    mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(IMWireError) {
-        for message in value where !found { try message.traverse(&self) }
+    mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) {
+        for message in value where !found { message.traverse(&self) }
     }
 
     mutating func visitUnknownFields(_ value: UnknownFields) { found = true }

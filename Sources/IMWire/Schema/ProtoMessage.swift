@@ -5,19 +5,16 @@
 /// Each wire format is one ``FieldDecoder`` and one ``FieldVisitor``; the per-type code is
 /// generated from the schema by `Scripts/gen_swift_model.py` (swift-protobuf's
 /// `decodeMessage` / `traverse` pattern), so the formats cannot drift apart.
-package protocol ProtoMessage: Hashable, Sendable {
-    init()
+package protocol ProtoMessage: IMWireMessage {
     /// The message's field table.
     static var schema: MessageSchema { get }
-    /// Fields this schema does not know, kept in wire order and re-emitted after the known ones.
-    var unknownFields: UnknownFields { get set }
     /// Reads field `number` from `decoder` into `self` (last one wins for scalars, messages merge,
     /// repeated fields append). Returns `false`, leaving the field to be kept as unknown, when the
     /// number is not in the schema or its encoding does not fit the field.
     mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool
     /// Visits every field that is present (proto3: non-default, or a set oneof member or message),
-    /// in field-number order, then the unknown fields.
-    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError)
+    /// in field-number order, then the unknown fields. Throws only what the visitor throws.
+    func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure)
 }
 
 /// A proto3 enum: open, so numbers the schema does not name are kept as `.unrecognized(n)`.
@@ -87,19 +84,22 @@ extension FieldDecoder {
 
 /// Receives the present fields of a message from ``ProtoMessage/traverse(_:)``.
 package protocol FieldVisitor {
-    mutating func visitString(_ value: String, field: Int) throws(IMWireError)
-    mutating func visitBytes(_ value: [UInt8], field: Int) throws(IMWireError)
-    mutating func visitUInt64(_ value: UInt64, field: Int) throws(IMWireError)
-    mutating func visitUInt32(_ value: UInt32, field: Int) throws(IMWireError)
-    mutating func visitInt32(_ value: Int32, field: Int) throws(IMWireError)
-    mutating func visitBool(_ value: Bool, field: Int) throws(IMWireError)
-    mutating func visitDouble(_ value: Double, field: Int) throws(IMWireError)
-    mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) throws(IMWireError)
-    mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) throws(IMWireError)
-    mutating func visitRepeatedString(_ value: [String], field: Int) throws(IMWireError)
-    mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(IMWireError)
-    mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) throws(IMWireError)
-    mutating func visitUnknownFields(_ value: UnknownFields) throws(IMWireError)
+    /// What the visitor can throw: `IMWireError` for the encoders (depth limit), `Never` for
+    /// visitors that cannot fail (the binary writer, counters), so they need no `try!`.
+    associatedtype Failure: Error
+    mutating func visitString(_ value: String, field: Int) throws(Failure)
+    mutating func visitBytes(_ value: [UInt8], field: Int) throws(Failure)
+    mutating func visitUInt64(_ value: UInt64, field: Int) throws(Failure)
+    mutating func visitUInt32(_ value: UInt32, field: Int) throws(Failure)
+    mutating func visitInt32(_ value: Int32, field: Int) throws(Failure)
+    mutating func visitBool(_ value: Bool, field: Int) throws(Failure)
+    mutating func visitDouble(_ value: Double, field: Int) throws(Failure)
+    mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) throws(Failure)
+    mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) throws(Failure)
+    mutating func visitRepeatedString(_ value: [String], field: Int) throws(Failure)
+    mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(Failure)
+    mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) throws(Failure)
+    mutating func visitUnknownFields(_ value: UnknownFields) throws(Failure)
 }
 
 /// The field table of one message type.
@@ -181,6 +181,8 @@ package struct FieldSchema: Sendable {
     package let isRepeated: Bool
     /// The oneof this field belongs to (`target`, `content`), if any.
     package let oneof: String?
+    /// The Swift property (or oneof case) name (`msgID`), for debug descriptions.
+    package let swiftName: String
 
     /// `"jsonName":` as UTF-8, ready for the JSON writer.
     package let jsonKey: [UInt8]
@@ -188,13 +190,14 @@ package struct FieldSchema: Sendable {
     package let jsonNameUTF8: [UInt8]
     package let nameUTF8: [UInt8]
 
-    package init(_ number: Int, _ name: String, _ jsonName: String, _ kind: Kind, repeated: Bool = false, oneof: String? = nil) {
+    package init(_ number: Int, _ name: String, _ jsonName: String, _ kind: Kind, repeated: Bool = false, oneof: String? = nil, swift: String? = nil) {
         self.number = number
         self.name = name
         self.jsonName = jsonName
         self.kind = kind
         self.isRepeated = repeated
         self.oneof = oneof
+        self.swiftName = swift ?? jsonName
         self.jsonKey = Array("\"\(jsonName)\":".utf8)
         self.jsonNameUTF8 = Array(jsonName.utf8)
         self.nameUTF8 = Array(name.utf8)

@@ -10,13 +10,27 @@ extension Message {
     /// model has no field for and unknown keys are ignored; integers may come as strings. Errors
     /// carry the REST path (`MsgBody[1].MsgContent.Text`); JSON syntax errors the byte offset.
     /// README "tim-rest" has the mapping table.
-    public init(timRESTUTF8 bytes: [UInt8], options: TIMRESTDecodingOptions = .init()) throws(IMWireError) {
-        self = try bytes.withUnsafeBufferPointer { (buffer) throws(IMWireError) in
+    ///
+    /// `bytes` is read in place when it has contiguous storage (`[UInt8]`, `Data`, `ByteBufferView`…).
+    public init<Bytes: Collection>(timRESTUTF8Bytes bytes: Bytes, options: TIMRESTDecodingOptions = .init()) throws(IMWireError)
+    where Bytes.Element == UInt8 {
+        self = try withContiguousBytes(bytes) { (buffer) throws(IMWireError) in
             try TIMRESTDecoder.decode(buffer, options: options)
         }
     }
 
-    /// Decodes a message from tim-rest JSON text; see ``init(timRESTUTF8:options:)``.
+    /// Decodes a message from borrowed tim-rest bytes.
+    public init(timRESTUTF8Bytes bytes: UnsafeRawBufferPointer, options: TIMRESTDecodingOptions = .init()) throws(IMWireError) {
+        self = try TIMRESTDecoder.decode(bytes.assumingMemoryBound(to: UInt8.self), options: options)
+    }
+
+    /// Renamed to mirror ``timRESTUTF8Bytes(options:)``.
+    @available(*, deprecated, renamed: "init(timRESTUTF8Bytes:options:)")
+    public init(timRESTUTF8 bytes: [UInt8], options: TIMRESTDecodingOptions = .init()) throws(IMWireError) {
+        try self.init(timRESTUTF8Bytes: bytes, options: options)
+    }
+
+    /// Decodes a message from tim-rest JSON text; see ``init(timRESTUTF8Bytes:options:)-(Bytes,_)``.
     public init(timRESTString: String, options: TIMRESTDecodingOptions = .init()) throws(IMWireError) {
         var text = timRESTString
         let result = text.withUTF8 { buffer in
@@ -35,6 +49,20 @@ extension Message {
     /// ``TIMRESTEncodingOptions/allowsLossyConversion`` — fields REST has no key for.
     public func timRESTUTF8Bytes(options: TIMRESTEncodingOptions = .init()) throws(IMWireError) -> [UInt8] {
         try TIMRESTEncoder.encode(self, options: options)
+    }
+
+    /// The canonical tim-rest form in a container of the caller's choice.
+    public func timRESTUTF8Bytes<Bytes: RangeReplaceableCollection>(
+        options: TIMRESTEncodingOptions = .init()
+    ) throws(IMWireError) -> Bytes where Bytes.Element == UInt8 {
+        Bytes(try timRESTUTF8Bytes(options: options))
+    }
+
+    /// Appends the canonical tim-rest form to `bytes`. On error `bytes` is left as it was.
+    public func appendTimRESTUTF8Bytes<Bytes: RangeReplaceableCollection>(
+        to bytes: inout Bytes, options: TIMRESTEncodingOptions = .init()
+    ) throws(IMWireError) where Bytes.Element == UInt8 {
+        bytes.append(contentsOf: try timRESTUTF8Bytes(options: options))
     }
 
     /// ``timRESTUTF8Bytes(options:)`` as a `String`.

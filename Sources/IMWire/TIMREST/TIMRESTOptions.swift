@@ -1,4 +1,4 @@
-/// How ``Message/init(timRESTUTF8:options:)`` reads Tencent Cloud IM REST JSON ("tim-rest").
+/// How ``Message/init(timRESTUTF8Bytes:options:)`` reads Tencent Cloud IM REST JSON ("tim-rest").
 public struct TIMRESTDecodingOptions: Sendable, Hashable {
     /// The deepest nesting accepted, in message levels counted as for binary
     /// (``BinaryDecodingOptions/maxDepth``): the root message is level 1, each elem, elem content,

@@ -18,11 +18,11 @@ enum ContentSize {
 
     /// Sums string and bytes lengths through the generated `traverse` of each message type.
     private struct Counter: FieldVisitor {
+        typealias Failure = Never
         var bytes: UInt64 = 0
 
         mutating func add<M: ProtoMessage>(_ value: M) {
-            // The counter never throws; `traverse` is declared throwing for the codecs' visitors.
-            try? value.traverse(&self)
+            value.traverse(&self)
         }
 
         mutating func visitString(_ value: String, field: Int) { bytes += UInt64(value.utf8.count) }

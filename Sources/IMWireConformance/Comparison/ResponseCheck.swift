@@ -88,8 +88,8 @@ enum ResponseCheck {
             let message: Message =
                 switch self {
                 case .binary: try Message(serializedBytes: bytes, options: Self.binaryOptions)
-                case .json: try Message(jsonUTF8: bytes)
-                case .timRest: try Message(timRESTUTF8: bytes)
+                case .json: try Message(jsonUTF8Bytes: bytes)
+                case .timRest: try Message(timRESTUTF8Bytes: bytes)
                 }
             let canonical = try message.serializedBytes(options: BinaryEncodingOptions(maxDepth: SchemaWireWalker.maxDepth))
             guard let normal = SchemaWireWalker.normalizingUnknownFields(canonical, schema: Message.schema) else {

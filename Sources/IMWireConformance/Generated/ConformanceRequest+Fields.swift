@@ -3,7 +3,9 @@
 
 import IMWire
 
-extension ConformanceRequest: ProtoMessage {
+extension ConformanceRequest: IMWireMessage, ProtoMessage {
+    public static let _imwireCodec = _IMWireMessageCodec<ConformanceRequest>()
+
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.conformance.v1.ConformanceRequest",
         fields: [
@@ -41,7 +43,7 @@ extension ConformanceRequest: ProtoMessage {
         }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !testName.isEmpty { try visitor.visitString(testName, field: 1) }
         switch payload {
         case .binaryPayload(let value)?: try visitor.visitBytes(value, field: 2)

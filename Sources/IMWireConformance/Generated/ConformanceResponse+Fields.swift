@@ -3,7 +3,9 @@
 
 import IMWire
 
-extension ConformanceResponse: ProtoMessage {
+extension ConformanceResponse: IMWireMessage, ProtoMessage {
+    public static let _imwireCodec = _IMWireMessageCodec<ConformanceResponse>()
+
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.conformance.v1.ConformanceResponse",
         fields: [
@@ -43,7 +45,7 @@ extension ConformanceResponse: ProtoMessage {
         }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(IMWireError) {
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         switch result {
         case .parseError(let value)?: try visitor.visitString(value, field: 1)
         case .serializeError(let value)?: try visitor.visitString(value, field: 2)

@@ -20,8 +20,8 @@ public enum SwiftCodecTestee {
             switch request.payload {
             case .binaryPayload(let bytes)?: message = try Message(serializedBytes: bytes)
             case .jsonPayload(let bytes)?:
-                message = try Message(jsonUTF8: bytes, options: JSONDecodingOptions(ignoreUnknownFields: request.jsonIgnoreUnknownFields))
-            case .timRestPayload(let bytes)?: message = try Message(timRESTUTF8: bytes)
+                message = try Message(jsonUTF8Bytes: bytes, options: JSONDecodingOptions(ignoreUnknownFields: request.jsonIgnoreUnknownFields))
+            case .timRestPayload(let bytes)?: message = try Message(timRESTUTF8Bytes: bytes)
             case nil: return .runtimeError("the request has no payload")
             }
         } catch {

@@ -1,0 +1,221 @@
+/// A message type of the IMWire schema (`Schemas/imwire/v1/message.proto`): ``Message`` and every
+/// type inside it — ``Elem``, ``TextElem``, ``GroupMemberInfo``, ``OfflinePushInfo``… Each one is
+/// encoded and decoded on its own with the same codecs as ``Message``, as a protobuf runtime allows
+/// for any message type:
+///
+/// ```swift
+/// let member = GroupMemberInfo(userID: "alice", role: .admin)
+/// let bytes = try member.serializedBytes()
+/// let again = try GroupMemberInfo(serializedBytes: bytes)
+/// ```
+///
+/// Input is any contiguous byte collection — `[UInt8]`, `ArraySlice<UInt8>`, Foundation's `Data`,
+/// swift-nio's `ByteBufferView`, `UnsafeRawBufferPointer`, `RawSpan` — read in place, not copied;
+/// output is a fresh `[UInt8]`, a container of the caller's choosing, or appended to a caller's buffer.
+///
+/// Only IMWire's generated types conform: the field tables behind the protocol are an
+/// implementation detail (``_imwireCodec`` cannot be built outside the library).
+public protocol IMWireMessage: Hashable, Sendable, CustomDebugStringConvertible {
+    /// An empty value: every field at its proto3 default.
+    init()
+    /// Fields this schema does not know, kept and re-emitted after the known ones.
+    var unknownFields: UnknownFields { get set }
+    /// Implementation detail: this type's codecs. Not for use outside IMWire.
+    static var _imwireCodec: _IMWireMessageCodec<Self> { get }
+}
+
+/// Implementation detail of ``IMWireMessage``: the codecs of one message type, specialised for it.
+/// It has no public members and no public initialiser.
+public struct _IMWireMessageCodec<M: IMWireMessage>: Sendable {
+    let decodeBinary: @Sendable (UnsafeBufferPointer<UInt8>, BinaryDecodingOptions) throws(IMWireError) -> M
+    let sizeBinary: @Sendable (M, BinaryEncodingOptions) throws(IMWireError) -> BinaryEncodingPlan
+    let writeBinary: @Sendable (M, BinaryEncodingPlan, UnsafeMutablePointer<UInt8>) -> Void
+    let decodeJSON: @Sendable (UnsafeBufferPointer<UInt8>, JSONDecodingOptions) throws(IMWireError) -> M
+    let encodeJSON: @Sendable (M, JSONEncodingOptions) throws(IMWireError) -> [UInt8]
+    let describe: @Sendable (M) -> String
+}
+
+extension _IMWireMessageCodec where M: ProtoMessage {
+    package init() {
+        decodeBinary = { (bytes, options) throws(IMWireError) in try BinaryDecoder.decode(M.self, from: bytes, options: options) }
+        sizeBinary = { (message, options) throws(IMWireError) in try BinaryEncoder.plan(message, options: options) }
+        writeBinary = { message, plan, base in BinaryEncoder.write(message, plan: plan, to: base) }
+        decodeJSON = { (bytes, options) throws(IMWireError) in try JSONReader.decode(M.self, from: bytes, options: options) }
+        encodeJSON = { (message, options) throws(IMWireError) in try JSONWriter.encode(message, options: options) }
+        describe = { message in DebugDescription.of(message) }
+    }
+}
+
+// MARK: - Binary
+
+extension IMWireMessage {
+    /// Decodes a message from the protobuf binary wire format.
+    ///
+    /// Accepts everything a conforming proto3 parser accepts (any field order, over-long varints,
+    /// last-one-wins scalars, merged sub-messages, unknown fields of every wire type, which are kept)
+    /// and throws an ``IMWireError`` with the byte offset for anything malformed. Memory and time are
+    /// linear in the input; nesting and input size are bounded by `options`.
+    ///
+    /// `bytes` is read in place when it has contiguous storage (`[UInt8]`, `ArraySlice`, `Data`,
+    /// `ByteBufferView`, a `String`'s UTF-8 view…); anything else is copied once.
+    public init<Bytes: Collection>(serializedBytes bytes: Bytes, options: BinaryDecodingOptions = .init()) throws(IMWireError)
+    where Bytes.Element == UInt8 {
+        self = try withContiguousBytes(bytes) { (buffer) throws(IMWireError) in
+            try Self._imwireCodec.decodeBinary(buffer, options)
+        }
+    }
+
+    /// Decodes a message from borrowed bytes; see ``init(serializedBytes:options:)-(Bytes,_)``.
+    public init(serializedBytes bytes: UnsafeRawBufferPointer, options: BinaryDecodingOptions = .init()) throws(IMWireError) {
+        self = try Self._imwireCodec.decodeBinary(bytes.assumingMemoryBound(to: UInt8.self), options)
+    }
+
+    #if compiler(>=6.2)
+    /// Decodes a message from a borrowed span of bytes.
+    @available(macOS 10.14.4, iOS 12.2, watchOS 5.2, tvOS 12.2, visionOS 1.0, *)
+    public init(serializedBytes bytes: RawSpan, options: BinaryDecodingOptions = .init()) throws(IMWireError) {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(IMWireError) in try Self._imwireCodec.decodeBinary(buffer.assumingMemoryBound(to: UInt8.self), options) }
+        }
+        self = try result.get()
+    }
+    #endif
+
+    /// The canonical protobuf encoding: fields in field-number order, proto3 defaults omitted, map
+    /// entries sorted by key, unknown fields after known ones. Deterministic: equal messages give
+    /// equal bytes. Throws `depth_limit_exceeded` for a model nested deeper than `options.maxDepth`.
+    public func serializedBytes(options: BinaryEncodingOptions = .init()) throws(IMWireError) -> [UInt8] {
+        let codec = Self._imwireCodec
+        let plan = try codec.sizeBinary(self, options)
+        return [UInt8](unsafeUninitializedCapacity: plan.count) { buffer, initializedCount in
+            codec.writeBinary(self, plan, buffer.baseAddress!)
+            initializedCount = plan.count
+        }
+    }
+
+    /// The canonical encoding in a container of the caller's choice: `let data: Data = try
+    /// message.serializedBytes()`.
+    public func serializedBytes<Bytes: RangeReplaceableCollection & MutableCollection>(
+        options: BinaryEncodingOptions = .init()
+    ) throws(IMWireError) -> Bytes where Bytes.Element == UInt8 {
+        var bytes = Bytes()
+        try appendSerializedBytes(to: &bytes, options: options)
+        return bytes
+    }
+
+    /// Appends the canonical encoding to `bytes` (a buffer being filled with several messages, a
+    /// frame after its header), writing in place when `bytes` has contiguous storage. On error
+    /// `bytes` is left as it was.
+    public func appendSerializedBytes<Bytes: RangeReplaceableCollection & MutableCollection>(
+        to bytes: inout Bytes, options: BinaryEncodingOptions = .init()
+    ) throws(IMWireError) where Bytes.Element == UInt8 {
+        let codec = Self._imwireCodec
+        let plan = try codec.sizeBinary(self, options)
+        appendBinary(plan, to: &bytes, codec: codec)
+    }
+
+    /// The size of ``serializedBytes(options:)`` in bytes, without encoding.
+    public func serializedSize(options: BinaryEncodingOptions = .init()) throws(IMWireError) -> Int {
+        try Self._imwireCodec.sizeBinary(self, options).count
+    }
+
+    /// Appends `count` bytes written by `plan` at the end of `bytes`.
+    func appendBinary<Bytes: RangeReplaceableCollection & MutableCollection>(
+        _ plan: BinaryEncodingPlan, to bytes: inout Bytes, codec: _IMWireMessageCodec<Self>
+    ) where Bytes.Element == UInt8 {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: plan.count))
+        let written: Void? = bytes.withContiguousMutableStorageIfAvailable { buffer in
+            codec.writeBinary(self, plan, buffer.baseAddress! + start)
+        }
+        if written == nil {
+            let encoded = [UInt8](unsafeUninitializedCapacity: plan.count) { buffer, initializedCount in
+                codec.writeBinary(self, plan, buffer.baseAddress!)
+                initializedCount = plan.count
+            }
+            let from = bytes.index(bytes.startIndex, offsetBy: start)
+            bytes.replaceSubrange(from..<bytes.endIndex, with: encoded)
+        }
+    }
+}
+
+// MARK: - JSON
+
+extension IMWireMessage {
+    /// Decodes a message from proto3 JSON (UTF-8), as ``JSONDecodingOptions`` describes: JSON names
+    /// and proto names, 64-bit integers as numbers or strings, bytes as standard or URL-safe base64,
+    /// enums by name or number; duplicate keys, unknown keys (unless ignored) and two members of one
+    /// oneof are errors. `bytes` is read in place when it has contiguous storage.
+    public init<Bytes: Collection>(jsonUTF8Bytes bytes: Bytes, options: JSONDecodingOptions = .init()) throws(IMWireError)
+    where Bytes.Element == UInt8 {
+        self = try withContiguousBytes(bytes) { (buffer) throws(IMWireError) in
+            try Self._imwireCodec.decodeJSON(buffer, options)
+        }
+    }
+
+    /// Decodes a message from borrowed proto3 JSON bytes.
+    public init(jsonUTF8Bytes bytes: UnsafeRawBufferPointer, options: JSONDecodingOptions = .init()) throws(IMWireError) {
+        self = try Self._imwireCodec.decodeJSON(bytes.assumingMemoryBound(to: UInt8.self), options)
+    }
+
+    /// Decodes a message from proto3 JSON text.
+    public init(jsonString: String, options: JSONDecodingOptions = .init()) throws(IMWireError) {
+        var text = jsonString
+        let result = text.withUTF8 { buffer in
+            Result { () throws(IMWireError) in try Self._imwireCodec.decodeJSON(buffer, options) }
+        }
+        self = try result.get()
+    }
+
+    /// The canonical proto3 JSON form as UTF-8: lowerCamelCase keys in field-number order, defaults
+    /// omitted, 64-bit integers as strings, bytes as padded base64, enums by name, compact unless
+    /// `options.prettyPrinted`. Unknown fields have no JSON form and are not written.
+    public func jsonUTF8Bytes(options: JSONEncodingOptions = .init()) throws(IMWireError) -> [UInt8] {
+        try Self._imwireCodec.encodeJSON(self, options)
+    }
+
+    /// The canonical JSON form in a container of the caller's choice.
+    public func jsonUTF8Bytes<Bytes: RangeReplaceableCollection>(
+        options: JSONEncodingOptions = .init()
+    ) throws(IMWireError) -> Bytes where Bytes.Element == UInt8 {
+        Bytes(try jsonUTF8Bytes(options: options))
+    }
+
+    /// Appends the canonical JSON form to `bytes`. On error `bytes` is left as it was.
+    public func appendJSONUTF8Bytes<Bytes: RangeReplaceableCollection>(
+        to bytes: inout Bytes, options: JSONEncodingOptions = .init()
+    ) throws(IMWireError) where Bytes.Element == UInt8 {
+        bytes.append(contentsOf: try jsonUTF8Bytes(options: options))
+    }
+
+    /// ``jsonUTF8Bytes(options:)`` as a `String`.
+    public func jsonString(options: JSONEncodingOptions = .init()) throws(IMWireError) -> String {
+        String(decoding: try jsonUTF8Bytes(options: options), as: UTF8.self)
+    }
+}
+
+// MARK: - Debugging
+
+extension IMWireMessage {
+    /// The fields that are set, by their Swift names, and their values:
+    /// `Message(msgID: "m1", sender: "alice", groupID: "g1", elems: [Elem(text: TextElem(text: "hi"))])`.
+    /// Bytes are shown in hex (the first 32, then the count); unknown fields by their size.
+    public var debugDescription: String { Self._imwireCodec.describe(self) }
+}
+
+// MARK: - Byte access
+
+/// Calls `body` with `bytes` in place when the collection has contiguous storage, with a copy
+/// otherwise.
+@inline(__always)
+func withContiguousBytes<Bytes: Collection, R>(
+    _ bytes: Bytes, _ body: (UnsafeBufferPointer<UInt8>) throws(IMWireError) -> R
+) throws(IMWireError) -> R where Bytes.Element == UInt8 {
+    if let result = bytes.withContiguousStorageIfAvailable({ buffer in
+        Result { () throws(IMWireError) in try body(buffer) }
+    }) {
+        return try result.get()
+    }
+    let copy = Array(bytes)
+    return try copy.withUnsafeBufferPointer { (buffer) throws(IMWireError) in try body(buffer) }
+}
