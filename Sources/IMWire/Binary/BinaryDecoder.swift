@@ -280,6 +280,41 @@ package struct BinaryDecoder: FieldDecoder {
         }
     }
 
+    // MARK: - Walking fields without a model
+
+    /// Reads the next tag of the current message, or returns `nil` at its end. For readers that
+    /// walk the fields themselves (``MessageRoutingView``) with the same checks as a full decode.
+    package mutating func nextField() throws(IMWireError) -> (number: Int, wireType: UInt8)? {
+        guard position < end else { return nil }
+        let tagStart = position
+        try readTag()
+        if wireType == WireType.endGroup { throw strayEndGroup(at: tagStart) }
+        return (fieldNumber, wireType)
+    }
+
+    /// Skips the field whose tag ``nextField()`` just read (groups included, depth-checked).
+    package mutating func skipCurrentField() throws(IMWireError) { try skipField() }
+
+    /// Reads the varint value of the current field.
+    package mutating func readVarintValue() throws(IMWireError) -> UInt64 { try readVarint() }
+
+    /// Reads the current length-delimited field as a string: checks the length and the UTF-8 and
+    /// returns where the bytes are, allocating nothing.
+    package mutating func readStringRange() throws(IMWireError) -> Range<Int> {
+        let length = try readLength()
+        let start = position
+        position += length
+        let bytes = UnsafeBufferPointer(start: base + start, count: length)
+        guard UTF8Validation.isValid(bytes) else { throw invalidUTF8(bytes, at: start) }
+        return start..<position
+    }
+
+    /// Enters the current length-delimited field as a sub-message (length and depth checked);
+    /// pass the result to ``leaveMessage(restoring:)``.
+    package mutating func enterMessage() throws(IMWireError) -> Int { try enterSubmessage() }
+
+    package mutating func leaveMessage(restoring outerEnd: Int) { leaveSubmessage(restoring: outerEnd) }
+
     // MARK: - FieldDecoder
 
     package mutating func decodeString(_ value: inout String) throws(IMWireError) -> Bool {
@@ -294,14 +329,16 @@ package struct BinaryDecoder: FieldDecoder {
         position += length
         if length == 0 { return "" }
         let bytes = UnsafeBufferPointer(start: base + start, count: length)
-        guard let string = UTF8Validation.string(bytes) else {
-            let bad = start + UTF8Validation.firstInvalidIndex(bytes)
-            throw IMWireError(
-                code: .invalidUTF8,
-                reason: "string of \(length) bytes at offset \(start) is not valid UTF-8 (bad byte 0x\(String(base[bad], radix: 16)) at offset \(bad))",
-                offset: bad)
-        }
+        guard let string = UTF8Validation.string(bytes) else { throw invalidUTF8(bytes, at: start) }
         return string
+    }
+
+    private func invalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> IMWireError {
+        let bad = start + UTF8Validation.firstInvalidIndex(bytes)
+        return IMWireError(
+            code: .invalidUTF8,
+            reason: "string of \(bytes.count) bytes at offset \(start) is not valid UTF-8 (bad byte 0x\(String(base[bad], radix: 16)) at offset \(bad))",
+            offset: bad)
     }
 
     package mutating func decodeBytes(_ value: inout [UInt8]) throws(IMWireError) -> Bool {

@@ -1,0 +1,187 @@
+/// A read-only view of a binary ``Message``'s envelope over borrowed bytes, for a relay that routes
+/// messages and forwards their bytes unchanged.
+///
+/// Opening the view walks the message once and allocates nothing:
+/// - **Checked like a full decode**: the framing of every top-level field (tags, varints, lengths,
+///   groups, the depth limit), the framing of every elem's own fields, and the UTF-8 of the
+///   envelope strings (`msg_id`, `sender`, the target, `topic_id`). An error here is the error a
+///   full decode reports, at the same byte offset.
+/// - **Not checked**: what lies inside an elem's content (a text elem's UTF-8, an image's fields, a
+///   merged message), `offline_push_info`, the @ lists and `cloud_custom_data`. A message the view
+///   accepts can still fail ``Message/init(serializedBytes:options:)-(Bytes,_)``: decode it in full
+///   before trusting those parts; forwarding the bytes is the caller's choice.
+///
+/// Field semantics are the decoder's: the last occurrence of a scalar wins, the last member of a
+/// oneof wins, a field with an unexpected wire type is an unknown field. Strings are made only
+/// when their property is read.
+///
+/// ```swift
+/// let (target, kind) = try Message.withRoutingView(serializedBytes: body) { view in
+///     (view.target, view.primaryElemKind)
+/// }
+/// ```
+public struct MessageRoutingView {
+    private let base: UnsafePointer<UInt8>
+    private let count: Int
+
+    // Where the last occurrence of each envelope string is (empty when absent).
+    private var msgIDRange = 0..<0
+    private var senderRange = 0..<0
+    private var topicIDRange = 0..<0
+    private var targetRange = 0..<0
+    /// The field number of the target oneof's last member (3 receiver, 4 group, 5 room), or 0.
+    private var targetField = 0
+
+    /// Unix time in milliseconds.
+    public private(set) var timestampMs: UInt64 = 0
+    public private(set) var seq: UInt64 = 0
+    public private(set) var random: UInt64 = 0
+    public private(set) var priority: Priority = .default
+    public private(set) var needReadReceipt = false
+    public private(set) var excludedFromUnreadCount = false
+    public private(set) var excludedFromLastMessage = false
+    public private(set) var onlineUserOnly = false
+    public private(set) var supportMessageExtension = false
+    /// How many elems the message has.
+    public private(set) var elemCount = 0
+    /// Whether offline push info is present (its fields are not read).
+    public private(set) var hasOfflinePushInfo = false
+
+    private let maxDepth: Int
+
+    fileprivate init(_ bytes: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions) throws(IMWireError) {
+        guard bytes.count <= options.maxInputSize else {
+            throw IMWireError(
+                code: .inputTooLarge,
+                reason: "input of \(bytes.count) bytes is larger than the limit of \(options.maxInputSize) bytes",
+                offset: 0)
+        }
+        guard options.maxDepth >= 1 else {
+            throw IMWireError(code: .depthLimitExceeded, reason: "the depth limit \(options.maxDepth) admits no message", offset: 0)
+        }
+        base = bytes.baseAddress ?? UnsafePointer(bitPattern: 0x10)!
+        count = bytes.count
+        maxDepth = options.maxDepth
+        var reader = BinaryDecoder(bytes, maxDepth: maxDepth)
+        while let (number, wireType) = try reader.nextField() {
+            if try !read(number, wireType, from: &reader) { try reader.skipCurrentField() }
+        }
+    }
+
+    /// Reads envelope field `number`; `false` leaves it to be skipped (unknown, or a wire type that
+    /// does not fit, as the decoder keeps it).
+    private mutating func read(_ number: Int, _ wireType: UInt8, from reader: inout BinaryDecoder) throws(IMWireError) -> Bool {
+        switch (number, wireType) {
+        case (1, WireType.lengthDelimited): msgIDRange = try reader.readStringRange()
+        case (2, WireType.lengthDelimited): senderRange = try reader.readStringRange()
+        case (3...5, WireType.lengthDelimited):
+            targetRange = try reader.readStringRange()
+            targetField = number
+        case (6, WireType.varint): timestampMs = try reader.readVarintValue()
+        case (7, WireType.varint): seq = try reader.readVarintValue()
+        case (8, WireType.varint): random = try reader.readVarintValue()
+        case (9, WireType.varint): priority = Priority(rawValue: Int32(truncatingIfNeeded: try reader.readVarintValue()))
+        case (10, WireType.lengthDelimited):
+            // The elem's own fields are walked (framing checked); its content is not decoded.
+            let outer = try reader.enterMessage()
+            while try reader.nextField() != nil { try reader.skipCurrentField() }
+            reader.leaveMessage(restoring: outer)
+            elemCount += 1
+        case (14, WireType.lengthDelimited):
+            try reader.skipCurrentField()
+            hasOfflinePushInfo = true
+        case (15, WireType.varint): needReadReceipt = try reader.readVarintValue() != 0
+        case (16, WireType.varint): excludedFromUnreadCount = try reader.readVarintValue() != 0
+        case (17, WireType.varint): excludedFromLastMessage = try reader.readVarintValue() != 0
+        case (18, WireType.varint): onlineUserOnly = try reader.readVarintValue() != 0
+        case (19, WireType.varint): supportMessageExtension = try reader.readVarintValue() != 0
+        case (20, WireType.lengthDelimited): topicIDRange = try reader.readStringRange()
+        default: return false
+        }
+        return true
+    }
+
+    private func string(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), as: UTF8.self)
+    }
+
+    public var msgID: String { string(msgIDRange) }
+    /// Sender user ID.
+    public var sender: String { string(senderRange) }
+    public var topicID: String { string(topicIDRange) }
+
+    /// The receiver, group or room, as a full decode gives it.
+    public var target: Message.Target? {
+        switch targetField {
+        case 3: .receiver(string(targetRange))
+        case 4: .groupID(string(targetRange))
+        case 5: .roomID(string(targetRange))
+        default: nil
+        }
+    }
+
+    /// The kind of each elem in order (`nil` for an elem with no content this schema knows), read
+    /// from the bytes as the sequence is iterated.
+    public var elemKinds: ElemKinds { ElemKinds(base: base, count: count, maxDepth: maxDepth) }
+
+    /// The first elem's kind (the primary one), `nil` when there is no elem or it has no content.
+    public var primaryElemKind: ElemKind? {
+        var kinds = elemKinds.makeIterator()
+        return kinds.next() ?? nil
+    }
+
+    /// The kinds of a message's elems, walked lazily over the view's bytes.
+    public struct ElemKinds: Sequence {
+        fileprivate let base: UnsafePointer<UInt8>
+        fileprivate let count: Int
+        fileprivate let maxDepth: Int
+
+        public func makeIterator() -> Iterator {
+            Iterator(reader: BinaryDecoder(UnsafeBufferPointer(start: base, count: count), maxDepth: maxDepth))
+        }
+
+        public struct Iterator: IteratorProtocol {
+            fileprivate var reader: BinaryDecoder
+
+            /// The next elem's kind: the last content member in it, as a decode's oneof keeps.
+            /// (The bytes were checked when the view was opened, so reading them again cannot fail.)
+            public mutating func next() -> ElemKind?? {
+                while let (number, wireType) = try? reader.nextField() {
+                    guard number == 10, wireType == WireType.lengthDelimited, let outer = try? reader.enterMessage() else {
+                        try? reader.skipCurrentField()
+                        continue
+                    }
+                    var kind: ElemKind? = nil
+                    while let (member, memberType) = try? reader.nextField() {
+                        if memberType == WireType.lengthDelimited, let found = ElemKind(v2timElemType: member) { kind = found }
+                        try? reader.skipCurrentField()
+                    }
+                    reader.leaveMessage(restoring: outer)
+                    return .some(kind)
+                }
+                return nil
+            }
+        }
+    }
+}
+
+extension Message {
+    /// Opens a ``MessageRoutingView`` on the binary message in `bytes` and passes it to `body`. The
+    /// view borrows `bytes`: it must not escape `body`. Throws the ``IMWireError`` a full decode
+    /// would for malformed framing or envelope strings (see ``MessageRoutingView`` for what is and
+    /// is not checked), or what `body` throws.
+    public static func withRoutingView<Bytes: Collection, Result>(
+        serializedBytes bytes: Bytes,
+        options: BinaryDecodingOptions = .init(),
+        _ body: (MessageRoutingView) throws -> Result
+    ) throws -> Result where Bytes.Element == UInt8 {
+        if let result = try bytes.withContiguousStorageIfAvailable({ buffer in
+            try body(try MessageRoutingView(buffer, options: options))
+        }) {
+            return result
+        }
+        return try Array(bytes).withUnsafeBufferPointer { buffer in
+            try body(try MessageRoutingView(buffer, options: options))
+        }
+    }
+}
