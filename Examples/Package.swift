@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+// The examples are their own package so that the IMWire library keeps zero dependencies:
+// only this package pulls in Hummingbird and SwiftNIO.
+import PackageDescription
+
+let package = Package(
+    name: "IMWireExamples",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "WebhookServer", targets: ["WebhookServer"]),
+    ],
+    dependencies: [
+        .package(name: "IMWire", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        // Pinned so every machine resolves the same versions Hummingbird runs on.
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        // Tests only: a graceful stop of the server they start (Hummingbird's own lifecycle library).
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "WebhookServer",
+            dependencies: [
+                .product(name: "IMWire", package: "IMWire"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "WebhookServerTests",
+            dependencies: [
+                "WebhookServer",
+                .product(name: "IMWire", package: "IMWire"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                // A plain NIO HTTP/1 client: HummingbirdTesting would add AsyncHTTPClient and
+                // BoringSSL (NIOSSL) to the build, minutes on two cores, for nothing we need.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
