@@ -42,6 +42,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // README.md's ```swift blocks, each compiled against IMWire and run (see the test's header).
+        .testTarget(
+            name: "ReadmeSnippetTests",
+            dependencies: [.product(name: "IMWire", package: "IMWire")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,205 @@
+import Foundation
+import Testing
+
+/// Every ```swift block of the repository's README.md, read from the README at test time, compiled
+/// as the `main.swift` of its own little executable (top-level code, Swift 6 language mode) against
+/// the IMWire this package built, then run: it must exit 0.
+///
+/// Fence info strings: ```swift  — compiled and run (the default);
+///                     ```swift no-run  — compiled only, for a block that must not be run.
+/// There is no way to skip compiling a block.
+///
+/// How: `swiftc -swift-version 6 main.swift -I <build>/Modules <IMWire's objects> -o snippet`, with
+/// the objects listed in SwiftPM's `IMWire.build/output-file-map.json` (the current sources only, so
+/// a stale object of a deleted file is never linked). Under a second per block on a warm build; a
+/// temporary SwiftPM package would rebuild IMWire and pay SwiftPM's start-up on every run.
+/// `SWIFTC=/path/to/swiftc` picks the compiler (default: `swiftc` on PATH — the toolchain that built
+/// the objects must be the one that reads the module).
+@Suite struct ReadmeSnippetTests {
+    @Test func theReadmeHasSwiftBlocks() throws {
+        #expect(try Snippet.all().count > 0, "README.md has no ```swift block: the checker would check nothing")
+    }
+
+    @Test(arguments: try Snippet.all())
+    func compilesAndRuns(_ snippet: Snippet) async throws {
+        let build = try IMWireBuild.locate()
+        let directory = build.directory.appendingPathComponent("readme-snippets/line-\(snippet.line)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let source = directory.appendingPathComponent("main.swift")
+        try Data(snippet.code.utf8).write(to: source)
+        let executable = directory.appendingPathComponent("snippet")
+
+        let compile = try await run(
+            compiler(),
+            ["-swift-version", "6", "-module-name", "Snippet", source.path, "-I", build.modules.path]
+                + build.objects.map(\.path) + ["-o", executable.path],
+            log: directory.appendingPathComponent("compile.log")
+        )
+        guard compile.status == "exit 0" else {
+            Issue.record("README.md:\(snippet.line): the swift block does not compile (swiftc \(compile.status)):\n\(compile.output)")
+            return
+        }
+        guard snippet.runs else { return }
+
+        let result = try await run(executable.path, [], log: directory.appendingPathComponent("run.log"))
+        #expect(result.status == "exit 0", "README.md:\(snippet.line): the swift block ends with \(result.status):\n\(result.output)")
+    }
+}
+
+@Suite struct ReadmeFenceParsingTests {
+    @Test func findsSwiftBlocksWithTheirLinesAndMarkers() throws {
+        let text = """
+            # Title
+            ```sh
+            swift build
+            ```
+            ```swift
+            print(1)
+            ```
+              ````swift no-run
+              let fence = "```"
+              ````
+            ~~~ swift
+            print(3)
+            ~~~
+            """
+        let snippets = try Snippet.parse(text)
+        #expect(snippets.map(\.line) == [5, 8, 11])
+        #expect(snippets.map(\.code) == ["print(1)\n", "  let fence = \"```\"\n", "print(3)\n"])
+        #expect(snippets.map(\.runs) == [true, false, true])
+    }
+
+    @Test func rejectsAnUnclosedFenceAndUnknownMarkers() throws {
+        #expect(throws: Snippet.ParseError.self) { try Snippet.parse("```swift\nprint(1)\n") }
+        #expect(throws: Snippet.ParseError.self) { try Snippet.parse("```swift skip\nprint(1)\n```\n") }
+        #expect(try Snippet.parse("no code here\n```json\n{}\n```\n").isEmpty)
+    }
+}
+
+/// One fenced ```swift block of README.md.
+struct Snippet: Sendable, CustomTestStringConvertible {
+    /// The README line of the opening fence.
+    var line: Int
+    var code: String
+    /// False for ```swift no-run.
+    var runs: Bool
+    var testDescription: String { "README.md:\(line)" }
+
+    static let readme = URL(fileURLWithPath: #filePath)  // Examples/Tests/ReadmeSnippetTests/…
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("README.md")
+
+    static func all() throws -> [Snippet] {
+        try parse(String(contentsOf: readme, encoding: .utf8))
+    }
+
+    /// The swift blocks of a CommonMark text: an opening fence of three or more backticks or tildes
+    /// whose info string's first word is `swift`, closed by a fence of the same character at least
+    /// as long. A fence left open is an error, not a silently shorter README.
+    static func parse(_ text: String) throws -> [Snippet] {
+        var snippets: [Snippet] = []
+        var open: (fence: String, line: Int, info: [Substring], body: [Substring])?
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.drop { $0 == " " }
+            if var block = open {
+                if let char = block.fence.first, trimmed.hasPrefix(block.fence),
+                   trimmed.allSatisfy({ $0 == char || $0 == " " || $0 == "\r" }) {
+                    if block.info.first == "swift" {
+                        let known: Set<Substring> = ["swift", "no-run"]
+                        guard block.info.allSatisfy(known.contains) else {
+                            throw ParseError(line: block.line, problem: "unknown word in the fence info string \(block.info.joined(separator: " "))")
+                        }
+                        snippets.append(Snippet(line: block.line, code: block.body.joined(separator: "\n") + "\n",
+                                                runs: !block.info.contains("no-run")))
+                    }
+                    open = nil
+                } else {
+                    block.body.append(line)
+                    open = block
+                }
+            } else if let char = trimmed.first, char == "`" || char == "~" {
+                let fence = trimmed.prefix { $0 == char }
+                if fence.count >= 3 {
+                    let info = trimmed.dropFirst(fence.count).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+                    open = (String(fence), index + 1, info, [])
+                }
+            }
+        }
+        if let open { throw ParseError(line: open.line, problem: "code fence never closed") }
+        return snippets
+    }
+
+    struct ParseError: Error, CustomStringConvertible {
+        var line: Int, problem: String
+        var description: String { "README.md:\(line): \(problem)" }
+    }
+}
+
+/// Where SwiftPM put the IMWire this test process links: its module and its object files.
+struct IMWireBuild {
+    var directory: URL, modules: URL, objects: [URL]
+
+    /// Walks up from the test executable to the build directory (`.build/<triple>/debug`).
+    static func locate() throws -> IMWireBuild {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while directory.pathComponents.count > 1 {
+            directory.deleteLastPathComponent()
+            let map = directory.appendingPathComponent("IMWire.build/output-file-map.json")
+            guard let data = try? Data(contentsOf: map) else { continue }
+            let entries = try JSONSerialization.jsonObject(with: data) as? [String: [String: String]] ?? [:]
+            let objects = entries.values.compactMap { $0["object"] }.sorted().map(URL.init(fileURLWithPath:))
+            for modules in [directory.appendingPathComponent("Modules"), directory]
+            where FileManager.default.fileExists(atPath: modules.appendingPathComponent("IMWire.swiftmodule").path) {
+                guard !objects.isEmpty else { break }
+                return IMWireBuild(directory: directory, modules: modules, objects: objects)
+            }
+        }
+        throw LocateError(start: CommandLine.arguments[0])
+    }
+
+    struct LocateError: Error, CustomStringConvertible {
+        var start: String
+        var description: String {
+            "no IMWire.build/output-file-map.json and IMWire.swiftmodule above \(start): has SwiftPM's build layout changed?"
+        }
+    }
+}
+
+private func compiler() -> String {
+    ProcessInfo.processInfo.environment["SWIFTC"] ?? "swiftc"
+}
+
+/// Runs a program (looked up on PATH when `program` has no slash) with its output in `log`.
+/// A run is stopped after 10 minutes so a hanging snippet cannot hang the suite.
+private func run(_ program: String, _ arguments: [String], log: URL) async throws -> (status: String, output: String) {
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+    let output = try FileHandle(forWritingTo: log)
+    defer { try? output.close() }
+    let process = Process()
+    if program.contains("/") {
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+    } else {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+    }
+    process.standardOutput = output
+    process.standardError = output
+    let watchdog = Task {
+        try await Task.sleep(for: .seconds(600))
+        if process.isRunning { process.terminate() }
+    }
+    let status: String = try await withCheckedThrowingContinuation { continuation in
+        process.terminationHandler = { finished in
+            watchdog.cancel()
+            let how = finished.terminationReason == .exit ? "exit" : "signal"
+            continuation.resume(returning: "\(how) \(finished.terminationStatus)")
+        }
+        do {
+            try process.run()
+        } catch {
+            continuation.resume(throwing: error)
+        }
+    }
+    return (status, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+}
