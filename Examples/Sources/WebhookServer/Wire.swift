@@ -14,24 +14,27 @@ enum Wire: Sendable {
         self == .binary ? "application/x-protobuf" : "application/json; charset=utf-8"
     }
 
-    /// Decodes a request body. Malformed input throws an `IMWireError` with a stable code and the
-    /// byte offset (binary, JSON syntax) or the field path (tim-rest).
+    /// Decodes a request body, reading it in place (no copy). Malformed input throws an
+    /// `IMWireError` with a stable code and the byte offset (binary, JSON syntax) or the field path
+    /// (tim-rest).
     func decode(_ body: ByteBuffer) throws(IMWireError) -> Message {
-        let bytes = Array(body.readableBytesView)
+        let bytes = body.readableBytesView
         switch self {
         case .binary: return try Message(serializedBytes: bytes)
-        case .protoJSON: return try Message(jsonUTF8: bytes)
-        case .timREST: return try Message(timRESTUTF8: bytes)
+        case .protoJSON: return try Message(jsonUTF8Bytes: bytes)
+        case .timREST: return try Message(timRESTUTF8Bytes: bytes)
         }
     }
 
-    /// The canonical encoding: equal messages give equal bytes.
+    /// The canonical encoding (equal messages give equal bytes), written into the response buffer.
     func encode(_ message: Message) throws(IMWireError) -> ByteBuffer {
+        var bytes = ByteBufferView()
         switch self {
-        case .binary: return ByteBuffer(bytes: try message.serializedBytes())
-        case .protoJSON: return ByteBuffer(bytes: try message.jsonUTF8Bytes())
-        case .timREST: return ByteBuffer(bytes: try message.timRESTUTF8Bytes())
+        case .binary: try message.appendSerializedBytes(to: &bytes)
+        case .protoJSON: try message.appendJSONUTF8Bytes(to: &bytes)
+        case .timREST: try message.appendTimRESTUTF8Bytes(to: &bytes)
         }
+        return ByteBuffer(bytes)
     }
 
     /// The encoding named by a `Content-Type` header: protobuf or (proto3) JSON.

@@ -22,7 +22,7 @@ import Testing
 
         // The answer decodes to the message the request decodes to.
         let fromAnswer = try Message(serializedBytes: answer.body)
-        #expect(fromAnswer == (try Message(timRESTUTF8: request)))
+        #expect(fromAnswer == (try Message(timRESTUTF8Bytes: request)))
         #expect(fromAnswer.sender == "jared")
         #expect(fromAnswer.target == .receiver("Jonh"))
         #expect(fromAnswer.timestampMs == 1_557_481_126_000)
@@ -38,8 +38,8 @@ import Testing
         #expect(answer.headers["Content-Type"] == ["application/json; charset=utf-8"])
         #expect(answer.body == (try fixture("tim_rest_group_callback_after_send_msg.json")))
 
-        let fromAnswer = try Message(jsonUTF8: answer.body)
-        #expect(fromAnswer == (try Message(timRESTUTF8: request)))
+        let fromAnswer = try Message(jsonUTF8Bytes: answer.body)
+        #expect(fromAnswer == (try Message(timRESTUTF8Bytes: request)))
         #expect(fromAnswer.target == .groupID("@TGS#2J4SZEAEL"))
         #expect(fromAnswer.atUserList == ["tommy"])
     }
