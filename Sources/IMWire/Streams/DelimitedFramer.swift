@@ -1,0 +1,117 @@
+/// The framing of C++ `SerializeDelimitedTo` / `ParseDelimitedFrom`, Java `writeDelimitedTo` /
+/// `parseDelimitedFrom` and Go `protodelim`: each record is a varint length, then that many bytes.
+package enum DelimitedPrefix {
+    /// The largest record length a prefix may claim: protobuf's runtimes read it as a 32-bit signed
+    /// size (Java's `readRawVarint32`, C++'s `ReadVarint32` into an `int`).
+    package static let maxLength = Int(Int32.max)
+
+    package enum Parsed {
+        /// The bytes end inside the prefix.
+        case incomplete
+        /// The record's body is `length` bytes after a prefix of `size` bytes.
+        case complete(length: Int, size: Int)
+    }
+
+    /// Reads the length prefix at the start of `bytes`: a varint of at most 10 bytes (longer is
+    /// `varint_too_long`) claiming at most ``maxLength`` (`length_out_of_bounds`) and at most
+    /// `maxRecordSize` bytes (`input_too_large`), so a record over the limit is refused before any
+    /// of its body is read. Errors are at `offset` (the prefix's), in record `recordIndex`.
+    @inline(__always)
+    package static func parse<Bytes: Collection<UInt8>>(
+        _ bytes: Bytes, maxRecordSize: Int, recordIndex: Int?, offset: Int
+    ) throws(IMWireError) -> Parsed {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        var tooLarge = false
+        var size = 0
+        for byte in bytes {
+            size += 1
+            let payload = UInt64(byte & 0x7F)
+            // Bits at 32 and above can only make the length too large: note it, never shift them out.
+            if shift < 32 { value |= payload << shift } else if payload != 0 { tooLarge = true }
+            if byte < 0x80 {
+                return .complete(length: try checked(value, tooLarge: tooLarge, maxRecordSize, recordIndex, offset), size: size)
+            }
+            if size == 10 {
+                throw IMWireError(
+                    code: .varintTooLong,
+                    reason: "the length prefix of \(record(recordIndex)) runs past 10 bytes",
+                    offset: offset, recordIndex: recordIndex)
+            }
+            shift += 7
+        }
+        return .incomplete
+    }
+
+    private static func checked(
+        _ value: UInt64, tooLarge: Bool, _ maxRecordSize: Int, _ recordIndex: Int?, _ offset: Int
+    ) throws(IMWireError) -> Int {
+        guard !tooLarge, value <= UInt64(maxLength) else {
+            throw IMWireError(
+                code: .lengthOutOfBounds,
+                reason: "\(record(recordIndex)) claims \(tooLarge ? "more than 2^32" : String(value)) bytes; a delimited record is at most \(maxLength) bytes",
+                offset: offset, recordIndex: recordIndex)
+        }
+        guard value <= UInt64(max(maxRecordSize, 0)) else {
+            throw IMWireError(
+                code: .inputTooLarge,
+                reason: "\(record(recordIndex)) claims \(value) bytes, more than the limit of \(maxRecordSize) bytes per record",
+                offset: offset, recordIndex: recordIndex)
+        }
+        return Int(value)
+    }
+
+    /// "record 3", or "the record" when the index is not known.
+    package static func record(_ index: Int?) -> String {
+        index.map { "record \($0)" } ?? "the record"
+    }
+}
+
+/// A ``RecordFramer`` for length-delimited binary: varint length + body per record.
+package struct DelimitedFramer: RecordFramer {
+    package let maxRecordSize: Int
+    package private(set) var buffer = FrameBuffer()
+    /// Index of the next record.
+    package private(set) var recordIndex = 0
+
+    package init(maxRecordSize: Int) {
+        self.maxRecordSize = maxRecordSize
+    }
+
+    package mutating func feed(_ chunk: UnsafeRawBufferPointer) {
+        buffer.append(chunk)
+    }
+
+    package mutating func next(atEnd: Bool) throws(IMWireError) -> StreamFrame? {
+        let start = buffer.start
+        let available = buffer.available
+        guard available > 0 else { return nil }
+        let offset = buffer.streamOffset(start)
+        let index = recordIndex
+        let limit = maxRecordSize
+        let parsed = try buffer.withBytes(start..<(start + min(available, 10))) { (prefix) throws(IMWireError) in
+            try DelimitedPrefix.parse(prefix, maxRecordSize: limit, recordIndex: index, offset: offset)
+        }
+        guard case .complete(let length, let size) = parsed else {
+            if atEnd { throw truncated("inside the length prefix of record \(index)", at: offset) }
+            return nil
+        }
+        guard available - size >= length else {
+            if atEnd {
+                throw truncated("after \(available - size) of the \(length) bytes of record \(index)", at: offset)
+            }
+            return nil
+        }
+        let bodyStart = start + size
+        buffer.start = bodyStart + length
+        recordIndex += 1
+        return StreamFrame(index: index, offset: offset, bodyOffset: offset + size, range: bodyStart..<(bodyStart + length))
+    }
+
+    private func truncated(_ where: String, at offset: Int) -> IMWireError {
+        IMWireError(
+            code: .truncated,
+            reason: "the stream ends at byte \(buffer.streamOffset(buffer.bytes.count)) \(`where`)",
+            offset: offset, recordIndex: recordIndex)
+    }
+}
