@@ -53,6 +53,8 @@ public enum CLI {
         } catch let error as CLIFailure {
             output.stderr += "error: \(error.message)\n"
             status = error.status
+        } catch let exit as CLIExitStatus {
+            status = exit.status
         } catch {
             let exit = IMWireCommand.exitCode(for: error)
             let message = IMWireCommand.fullMessage(for: error)
@@ -80,13 +82,71 @@ public struct CLIInput: Sendable {
     public var readStandardInput: @Sendable (_ limit: Int) throws -> [UInt8]
     /// Reads at most `limit` bytes of the named file.
     public var readFile: @Sendable (_ path: String, _ limit: Int) throws -> [UInt8]
+    /// Opens the named file (standard input for `nil` or `-`) to be read in chunks, for
+    /// `convert --stream`. By default it serves what ``readStandardInput`` / ``readFile`` return.
+    public var openChunks: @Sendable (_ path: String?) throws -> any CLIChunkReader
+    /// Where `convert --stream` writes while it runs; `nil` collects its output in the result.
+    public var live: CLILiveOutput?
 
     public init(
         readStandardInput: @escaping @Sendable (Int) throws -> [UInt8],
-        readFile: @escaping @Sendable (String, Int) throws -> [UInt8]
+        readFile: @escaping @Sendable (String, Int) throws -> [UInt8],
+        live: CLILiveOutput? = nil
     ) {
         self.readStandardInput = readStandardInput
         self.readFile = readFile
+        self.live = live
+        self.openChunks = { path in
+            let bytes = if let path, path != "-" { try readFile(path, .max) } else { try readStandardInput(.max) }
+            return CLIBytesReader(bytes)
+        }
+    }
+}
+
+/// A source read in chunks (a file descriptor, bytes in memory).
+public protocol CLIChunkReader: AnyObject {
+    /// Reads up to `buffer.count` bytes into `buffer` and returns how many; 0 at the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// Bytes in memory read in chunks of at most `chunkSize` bytes (tests use small ones).
+public final class CLIBytesReader: CLIChunkReader {
+    private let bytes: [UInt8]
+    private let chunkSize: Int
+    private var position = 0
+
+    public init(_ bytes: [UInt8], chunkSize: Int = .max) {
+        self.bytes = bytes
+        self.chunkSize = max(chunkSize, 1)
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = min(buffer.count, chunkSize, bytes.count - position)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { source in
+            buffer.baseAddress!.copyMemory(from: source.baseAddress! + position, byteCount: count)
+        }
+        position += count
+        return count
+    }
+}
+
+/// Standard output and standard error written to as a run goes (`convert --stream`), instead of
+/// collected in ``CLI/Result``.
+public struct CLILiveOutput: Sendable {
+    public var writeStandardOutput: @Sendable (UnsafeRawBufferPointer) throws -> Void
+    public var writeStandardError: @Sendable (String) -> Void
+    /// Standard error is a terminal: a progress line may be drawn there.
+    public var standardErrorIsTerminal: Bool
+
+    public init(
+        writeStandardOutput: @escaping @Sendable (UnsafeRawBufferPointer) throws -> Void,
+        writeStandardError: @escaping @Sendable (String) -> Void,
+        standardErrorIsTerminal: Bool
+    ) {
+        self.writeStandardOutput = writeStandardOutput
+        self.writeStandardError = writeStandardError
+        self.standardErrorIsTerminal = standardErrorIsTerminal
     }
 }
 
@@ -100,6 +160,11 @@ public struct CLIOutput: Sendable {
 /// found after parsing (status 2).
 struct CLIFailure: Error {
     var message: String
+    var status: Int32
+}
+
+/// An exit status whose reason the command has already printed.
+struct CLIExitStatus: Error {
     var status: Int32
 }
 

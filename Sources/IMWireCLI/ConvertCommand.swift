@@ -11,7 +11,7 @@ enum Format: String, ExpressibleByArgument, CaseIterable {
 /// The message a command reads: FILE (or stdin) and the decoding limits, shared by the commands
 /// that decode one.
 struct MessageInput: ParsableArguments {
-    @Option(help: "Largest input accepted, in bytes.")
+    @Option(help: "Largest input accepted, in bytes (with convert --stream: per record).")
     var maxInputSize: Int = BinaryDecodingOptions.defaultMaxInputSize
 
     @Option(help: "Deepest message nesting accepted, in message levels.")
@@ -53,16 +53,29 @@ struct MessageInput: ParsableArguments {
     }
 }
 
-/// `imwire convert --from F --to F [FILE]`: decodes FILE (or stdin) and writes its canonical form.
+/// `imwire convert --from F --to F [FILE]`: decodes FILE (or stdin) and writes its canonical form;
+/// with `--stream`, a stream of messages record by record (``StreamConversion``).
 struct ConvertCommand: IMWireSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Decode a message and write it in canonical form to stdout.",
+        abstract: "Decode a message (or, with --stream, a stream of messages) and write it in canonical form to stdout.",
         discussion: """
             Binary output is the canonical encoding: fields in number order, defaults omitted, unknown fields last. \
             JSON output is canonical proto3 JSON (compact unless --pretty); unknown fields have no JSON form. \
             tim-rest is Tencent Cloud IM's REST JSON (MsgBody, sendmsg / send_group_msg, webhook bodies); \
             what it cannot carry (group tips, non-UTF-8 custom data, …) is an error, never dropped.
+
+            With --stream the input is a stream of messages, converted one record at a time in constant memory: \
+            binary is length-delimited (each message preceded by its length as a varint, as C++ \
+            SerializeDelimitedTo, Java writeDelimitedTo and Go protodelim write it); json and tim-rest are \
+            one message per line (NDJSON: `\\n` or `\\r\\n`, blank lines skipped; output is compact, one line per \
+            message). --max-input-size is then the limit per record. A bad record prints \
+            `error: record N: CODE: reason (at byte OFFSET)` (N counts records from 0, OFFSET is in the whole \
+            stream) and stops the conversion; with --continue-on-error a record that fails to decode, encode \
+            or validate is skipped instead. A broken frame (a bad length prefix, a record over the limit, a \
+            stream that ends inside a record) always stops: what follows cannot be found. The records before \
+            a stop are written. At the end standard error gets `converted N records (M bad)`, and a progress \
+            line while running when it is a terminal. Exit status 1 if any record was bad.
             """
     )
 
@@ -78,11 +91,27 @@ struct ConvertCommand: IMWireSubcommand {
     @Option(help: "Validate against this profile first (\(ProfileOption.allCases.map(\.rawValue).joined(separator: ", "))); a violation is an error and nothing is written.")
     var profile: ProfileOption?
 
+    @Flag(help: "Convert a stream of messages: length-delimited binary, or one JSON / tim-rest message per line.")
+    var stream = false
+
+    @Flag(help: "With --stream: report a record that fails to decode, encode or validate, skip it and go on.")
+    var continueOnError = false
+
     @OptionGroup var limits: MessageInput
 
     var maxNestingDepth: Int { limits.maxDepth }
 
+    func validate() throws {
+        if continueOnError, !stream { throw ValidationError("--continue-on-error needs --stream") }
+        if stream, pretty { throw ValidationError("--pretty cannot be used with --stream: a record is one line") }
+    }
+
     func execute(input: CLIInput, output: inout CLIOutput) throws {
+        if stream {
+            let conversion = StreamConversion(from: from, to: to, limits: limits, profile: profile, continueOnError: continueOnError)
+            try conversion.run(input: input, output: &output)
+            return
+        }
         let message = try limits.read(as: from, from: input)
         if let profile {
             let violations = message.validate(profile: profile.profile)

@@ -5,16 +5,28 @@ import Darwin
 #endif
 
 extension CLIInput {
-    /// The process's real standard input and file system.
-    public static let standard = CLIInput(
-        readStandardInput: { limit in try readAll(descriptor: 0, limit: limit, name: "standard input") },
-        readFile: { path, limit in
+    /// The process's real standard input, file system, standard output and standard error.
+    public static let standard: CLIInput = {
+        var input = CLIInput(
+            readStandardInput: { limit in try readAll(descriptor: 0, limit: limit, name: "standard input") },
+            readFile: { path, limit in
+                let descriptor = open(path, O_RDONLY)
+                guard descriptor >= 0 else { throw CLIIOError(message: "\(path): \(String(cString: strerror(errno)))") }
+                defer { close(descriptor) }
+                return try readAll(descriptor: descriptor, limit: limit, name: path)
+            },
+            live: CLILiveOutput(
+                writeStandardOutput: { bytes in try writeAllOrThrow(bytes, to: 1, name: "standard output") },
+                writeStandardError: { text in writeAll(Array(text.utf8), to: 2) },
+                standardErrorIsTerminal: isatty(2) == 1))
+        input.openChunks = { path in
+            guard let path, path != "-" else { return DescriptorReader(descriptor: 0, name: "standard input", owned: false) }
             let descriptor = open(path, O_RDONLY)
             guard descriptor >= 0 else { throw CLIIOError(message: "\(path): \(String(cString: strerror(errno)))") }
-            defer { close(descriptor) }
-            return try readAll(descriptor: descriptor, limit: limit, name: path)
+            return DescriptorReader(descriptor: descriptor, name: path, owned: true)
         }
-    )
+        return input
+    }()
 
     /// Reads until end of file or `limit` bytes, whichever comes first.
     private static func readAll(descriptor: Int32, limit: Int, name: String) throws -> [UInt8] {
@@ -35,6 +47,48 @@ extension CLIInput {
             if got == 0 { break }
         }
         return bytes
+    }
+}
+
+/// A file descriptor read with read(2), closed at the end if `owned`.
+final class DescriptorReader: CLIChunkReader {
+    private let descriptor: Int32
+    private let name: String
+    private let owned: Bool
+
+    init(descriptor: Int32, name: String, owned: Bool) {
+        self.descriptor = descriptor
+        self.name = name
+        self.owned = owned
+    }
+
+    deinit { if owned { close(descriptor) } }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let got = systemRead(descriptor, buffer)
+            if got >= 0 { return got }
+            if errno == EINTR { continue }
+            throw CLIIOError(message: "\(name): \(String(cString: strerror(errno)))")
+        }
+    }
+}
+
+/// read(2) (a free function: inside a type named `read` the method would shadow it).
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    read(descriptor, buffer.baseAddress, buffer.count)
+}
+
+/// Writes all of `bytes` to a file descriptor, or throws.
+func writeAllOrThrow(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, name: String) throws {
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 {
+            if errno == EINTR { continue }
+            throw CLIIOError(message: "\(name): \(String(cString: strerror(errno)))")
+        }
+        offset += written
     }
 }
 
