@@ -109,18 +109,19 @@ struct StreamConversion {
     }
 
     private func decode(_ body: UnsafeBufferPointer<UInt8>) throws(IMWireError) -> Message {
+        let bytes = UnsafeRawBufferPointer(body)
         switch from {
         case .binary:
-            return try BinaryDecoder.decode(
-                Message.self, from: body, options: BinaryDecodingOptions(maxDepth: limits.maxDepth, maxInputSize: limits.maxInputSize))
+            return try Message(
+                serializedBytes: bytes, options: BinaryDecodingOptions(maxDepth: limits.maxDepth, maxInputSize: limits.maxInputSize))
         case .json:
-            return try JSONReader.decode(
-                Message.self, from: body,
+            return try Message(
+                jsonUTF8Bytes: bytes,
                 options: JSONDecodingOptions(
                     ignoreUnknownFields: limits.ignoreUnknownFields, maxDepth: limits.maxDepth, maxInputSize: limits.maxInputSize))
         case .timRest:
             return try Message(
-                timRESTUTF8: Array(body), options: TIMRESTDecodingOptions(maxDepth: limits.maxDepth, maxInputSize: limits.maxInputSize))
+                timRESTUTF8Bytes: bytes, options: TIMRESTDecodingOptions(maxDepth: limits.maxDepth, maxInputSize: limits.maxInputSize))
         }
     }
 
@@ -131,7 +132,7 @@ struct StreamConversion {
         case .json:
             try JSONLines.append(message, to: &buffer, options: JSONEncodingOptions(maxDepth: limits.maxDepth))
         case .timRest:
-            buffer += try message.timRESTUTF8Bytes(options: TIMRESTEncodingOptions(maxDepth: limits.maxDepth))
+            try message.appendTimRESTUTF8Bytes(to: &buffer, options: TIMRESTEncodingOptions(maxDepth: limits.maxDepth))
             buffer.append(UInt8(ascii: "\n"))
         }
     }

@@ -269,6 +269,28 @@ import Testing
         #expect(count == 5)
     }
 
+    /// Any message type of the schema streams, not only Message.
+    @Test func streamsOfOtherMessageTypes() async throws {
+        let members = (0..<30).map { GroupMemberInfo(userID: "u\($0)", role: $0 % 2 == 0 ? .admin : .member) }
+        var binary: [UInt8] = []
+        for member in members { try LengthDelimited.append(member, to: &binary) }
+        var rest = binary[...]
+        var decoded: [GroupMemberInfo] = []
+        while let (member, count) = try LengthDelimited.read(GroupMemberInfo.self, from: rest) {
+            decoded.append(member)
+            rest = rest.dropFirst(count)
+        }
+        #expect(decoded == members)
+        let chunks = Chunking.oneByte.cut(binary)
+        #expect(try await collectAll(Chunks(chunks).lengthDelimitedMessages(of: GroupMemberInfo.self)) == members)
+
+        let elems: [Elem] = [.text("a"), .face(FaceElem(index: 3)), .text("b")]
+        var lines: [UInt8] = []
+        for elem in elems { try JSONLines.append(elem, to: &lines) }
+        #expect(try JSONLines.read(Elem.self, from: lines)?.message == elems[0])
+        #expect(try await collectAll(Chunks(Chunking.randomWithEmptyChunks.cut(lines)).jsonLinesMessages(of: Elem.self)) == elems)
+    }
+
     // MARK: - Async errors: record index and stream offset
 
     /// Offsets of each record's prefix in `stream`.
@@ -497,9 +519,13 @@ struct EndlessChunks: AsyncSequence, Sendable {
 }
 
 func collect<S: AsyncSequence>(_ sequence: S) async throws -> [Message] where S.Element == Message {
-    var messages: [Message] = []
-    for try await message in sequence { messages.append(message) }
-    return messages
+    try await collectAll(sequence)
+}
+
+func collectAll<S: AsyncSequence>(_ sequence: S) async throws -> [S.Element] {
+    var elements: [S.Element] = []
+    for try await element in sequence { elements.append(element) }
+    return elements
 }
 
 /// The messages before the first error, and that error.

@@ -8,9 +8,9 @@ extension AsyncSequence where Element: Collection, Element.Element == UInt8 {
     /// the 0-based record and whose ``IMWireError/offset`` is the byte offset in the whole stream: a
     /// malformed prefix or body, a record over the limit, or a stream that ends inside a record
     /// (`truncated`). It ends after an error.
-    public func lengthDelimitedMessages(
-        of type: Message.Type = Message.self, options: BinaryDecodingOptions = .init()
-    ) -> AsyncLengthDelimitedMessages<Self> {
+    public func lengthDelimitedMessages<M: IMWireMessage>(
+        of type: M.Type = Message.self, options: BinaryDecodingOptions = .init()
+    ) -> AsyncLengthDelimitedMessages<Self, M> {
         AsyncLengthDelimitedMessages(base: self, options: options)
     }
 
@@ -22,18 +22,18 @@ extension AsyncSequence where Element: Collection, Element.Element == UInt8 {
     /// refused as soon as that many bytes arrived without a newline. Errors as for
     /// ``lengthDelimitedMessages(of:options:)``: the base's as they are, ``IMWireError``s with the
     /// record index and the byte offset in the stream.
-    public func jsonLinesMessages(
-        of type: Message.Type = Message.self, options: JSONDecodingOptions = .init()
-    ) -> AsyncJSONLinesMessages<Self> {
+    public func jsonLinesMessages<M: IMWireMessage>(
+        of type: M.Type = Message.self, options: JSONDecodingOptions = .init()
+    ) -> AsyncJSONLinesMessages<Self, M> {
         AsyncJSONLinesMessages(base: self, options: options)
     }
 }
 
 /// The messages of a length-delimited binary stream: see
 /// ``_Concurrency/AsyncSequence/lengthDelimitedMessages(of:options:)``.
-public struct AsyncLengthDelimitedMessages<Base: AsyncSequence>: AsyncSequence
+public struct AsyncLengthDelimitedMessages<Base: AsyncSequence, M: IMWireMessage>: AsyncSequence
 where Base.Element: Collection, Base.Element.Element == UInt8 {
-    public typealias Element = Message
+    public typealias Element = M
 
     let base: Base
     let options: BinaryDecodingOptions
@@ -43,15 +43,15 @@ where Base.Element: Collection, Base.Element.Element == UInt8 {
         return AsyncIterator(
             base: base.makeAsyncIterator(),
             core: FramedDecoding(framer: DelimitedFramer(maxRecordSize: options.maxInputSize)) { (body) throws(IMWireError) in
-                try BinaryDecoder.decode(Message.self, from: body, options: options)
+                try M._imwireCodec.decodeBinary(body, options)
             })
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: Base.AsyncIterator
-        var core: FramedDecoding<DelimitedFramer, Message>
+        var core: FramedDecoding<DelimitedFramer, M>
 
-        public mutating func next() async throws -> Message? {
+        public mutating func next() async throws -> M? {
             while true {
                 if let message = try core.next() { return message }
                 if core.isFinished { return nil }
@@ -62,7 +62,7 @@ where Base.Element: Collection, Base.Element.Element == UInt8 {
         }
 
         @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Message? {
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> M? {
             while true {
                 if let message = try core.next() { return message }
                 if core.isFinished { return nil }
@@ -78,9 +78,9 @@ extension AsyncLengthDelimitedMessages: Sendable where Base: Sendable {}
 
 /// The messages of newline-delimited JSON: see
 /// ``_Concurrency/AsyncSequence/jsonLinesMessages(of:options:)``.
-public struct AsyncJSONLinesMessages<Base: AsyncSequence>: AsyncSequence
+public struct AsyncJSONLinesMessages<Base: AsyncSequence, M: IMWireMessage>: AsyncSequence
 where Base.Element: Collection, Base.Element.Element == UInt8 {
-    public typealias Element = Message
+    public typealias Element = M
 
     let base: Base
     let options: JSONDecodingOptions
@@ -90,15 +90,15 @@ where Base.Element: Collection, Base.Element.Element == UInt8 {
         return AsyncIterator(
             base: base.makeAsyncIterator(),
             core: FramedDecoding(framer: LineFramer(maxRecordSize: options.maxInputSize)) { (body) throws(IMWireError) in
-                try JSONReader.decode(Message.self, from: body, options: options)
+                try M._imwireCodec.decodeJSON(body, options)
             })
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: Base.AsyncIterator
-        var core: FramedDecoding<LineFramer, Message>
+        var core: FramedDecoding<LineFramer, M>
 
-        public mutating func next() async throws -> Message? {
+        public mutating func next() async throws -> M? {
             while true {
                 if let message = try core.next() { return message }
                 if core.isFinished { return nil }
@@ -109,7 +109,7 @@ where Base.Element: Collection, Base.Element.Element == UInt8 {
         }
 
         @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Message? {
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> M? {
             while true {
                 if let message = try core.next() { return message }
                 if core.isFinished { return nil }

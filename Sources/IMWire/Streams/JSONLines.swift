@@ -15,47 +15,38 @@
 /// For input that arrives in pieces use ``_Concurrency/AsyncSequence/jsonLinesMessages(of:options:)``,
 /// which also reads a last line that has no newline.
 public enum JSONLines {
-    /// Appends the canonical compact JSON of `message` (``Message/jsonUTF8Bytes(options:)``) and
-    /// `\n` to `buffer`. `options.prettyPrinted` is ignored: a record is one line.
-    public static func append<Buffer: RangeReplaceableCollection<UInt8>>(
-        _ message: Message, to buffer: inout Buffer, options: JSONEncodingOptions = .init()
-    ) throws(IMWireError) {
-        try appendRecord(message, to: &buffer, options: options)
-    }
-
-    /// Decodes the first line of `bytes` that is not blank and returns the message and the number of
-    /// bytes up to and including its `\n` (blank lines before it included), or `nil` when `bytes`
-    /// holds no complete line yet — also for a last line without `\n`: at the end of the input,
-    /// decode what remains with ``Message/init(jsonUTF8:options:)``, or use the async sequence.
-    ///
-    /// Throws, with the byte offset in `bytes`: `input_too_large` for a line longer than
-    /// `options.maxInputSize` (without looking further than that for its end) and any error of
-    /// ``Message/init(jsonUTF8:options:)`` for a line that is not a valid message.
-    public static func read(
-        _ type: Message.Type = Message.self, from bytes: some Collection<UInt8>, options: JSONDecodingOptions = .init()
-    ) throws(IMWireError) -> (message: Message, byteCount: Int)? {
-        try readRecord(type, from: bytes, options: options)
-    }
-
-    static func appendRecord<M: ProtoMessage, Buffer: RangeReplaceableCollection<UInt8>>(
-        _ message: M, to buffer: inout Buffer, options: JSONEncodingOptions
-    ) throws(IMWireError) {
+    /// Appends the canonical compact JSON of `message` (``IMWireMessage/jsonUTF8Bytes(options:)``)
+    /// and `\n` to `buffer`. `options.prettyPrinted` is ignored: a record is one line. On error
+    /// `buffer` is left as it was.
+    public static func append<Bytes: RangeReplaceableCollection>(
+        _ message: some IMWireMessage, to buffer: inout Bytes, options: JSONEncodingOptions = .init()
+    ) throws(IMWireError) where Bytes.Element == UInt8 {
         var options = options
         options.prettyPrinted = false
-        buffer.append(contentsOf: try JSONWriter.encode(message, options: options))
+        try message.appendJSONUTF8Bytes(to: &buffer, options: options)
         buffer.append(UInt8(ascii: "\n"))
     }
 
-    static func readRecord<M: ProtoMessage, Bytes: Collection<UInt8>>(
-        _ type: M.Type, from bytes: Bytes, options: JSONDecodingOptions
-    ) throws(IMWireError) -> (message: M, byteCount: Int)? {
+    /// Decodes the first line of `bytes` that is not blank as an `M` (``Message`` unless named) and
+    /// returns it with the number of bytes up to and including its `\n` (blank lines before it
+    /// included), or `nil` when `bytes` holds no complete line yet — also for a last line without
+    /// `\n`: at the end of the input, decode what remains with
+    /// ``IMWireMessage/init(jsonUTF8Bytes:options:)-(Bytes,_)``, or use the async sequence.
+    ///
+    /// Throws, with the byte offset in `bytes`: `input_too_large` for a line longer than
+    /// `options.maxInputSize` (without looking further than that for its end) and any error of
+    /// ``IMWireMessage/init(jsonUTF8Bytes:options:)-(Bytes,_)`` for a line that is not a valid message.
+    public static func read<M: IMWireMessage, Bytes: Collection>(
+        _ type: M.Type = Message.self, from bytes: Bytes, options: JSONDecodingOptions = .init()
+    ) throws(IMWireError) -> (message: M, byteCount: Int)? where Bytes.Element == UInt8 {
         var lineStart = bytes.startIndex
         var lineOffset = 0
+        let window = max(options.maxInputSize, 0) &+ 2
         while lineStart != bytes.endIndex {
             // Look no further than the limit (plus `\r\n`) for the end of the line.
-            let window = bytes[lineStart...].prefix(max(options.maxInputSize, 0) &+ 2)
-            guard let newline = window.firstIndex(of: UInt8(ascii: "\n")) else {
-                if window.count == max(options.maxInputSize, 0) &+ 2 {
+            let candidate = bytes[lineStart...].prefix(window)
+            guard let newline = candidate.firstIndex(of: UInt8(ascii: "\n")) else {
+                if candidate.count == window {
                     throw IMWireError(
                         code: .inputTooLarge,
                         reason: "line of more than \(options.maxInputSize) bytes is longer than the limit per line",
@@ -69,17 +60,18 @@ public enum JSONLines {
             if lineCount > 0, bytes[bytes.index(lineStart, offsetBy: lineCount - 1)] == UInt8(ascii: "\r") {
                 line = line.prefix(lineCount - 1)
             }
-            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }) {
+            if line.allSatisfy(LineFramer.isBlank) {
                 lineStart = next
                 lineOffset += lineCount + 1
                 continue
             }
-            let result = withContiguousBytes(line) { body in
-                Result { () throws(IMWireError) in try JSONReader.decode(M.self, from: body, options: options) }
-            }
-            switch result {
-            case .success(let message): return (message, lineOffset + lineCount + 1)
-            case .failure(let error): throw error.inRecord(nil, recordOffset: lineOffset, bodyOffset: lineOffset)
+            do throws(IMWireError) {
+                let message = try withContiguousBytes(line) { (body) throws(IMWireError) in
+                    try M._imwireCodec.decodeJSON(body, options)
+                }
+                return (message, lineOffset + lineCount + 1)
+            } catch {
+                throw error.inRecord(nil, recordOffset: lineOffset, bodyOffset: lineOffset)
             }
         }
         return nil

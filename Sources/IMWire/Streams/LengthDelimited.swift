@@ -23,58 +23,59 @@
 /// ``BinaryDecodingOptions/maxInputSize`` is the limit per record.
 public enum LengthDelimited {
     /// Appends `message` to `buffer`: the varint length of its canonical encoding, then the encoding
-    /// (``Message/serializedBytes(options:)``).
-    public static func append<Buffer: RangeReplaceableCollection<UInt8>>(
-        _ message: Message, to buffer: inout Buffer, options: BinaryEncodingOptions = .init()
-    ) throws(IMWireError) {
-        try appendRecord(message, to: &buffer, options: options)
+    /// (``IMWireMessage/serializedBytes(options:)``), written in place when `buffer` has contiguous
+    /// storage. On error `buffer` is left as it was.
+    public static func append<Bytes: RangeReplaceableCollection & MutableCollection>(
+        _ message: some IMWireMessage, to buffer: inout Bytes, options: BinaryEncodingOptions = .init()
+    ) throws(IMWireError) where Bytes.Element == UInt8 {
+        try message.appendDelimited(to: &buffer, options: options)
     }
 
-    /// Decodes the first record of `bytes` and returns the message and the number of bytes the
-    /// record takes (prefix and body), or `nil` when `bytes` does not hold a whole record yet.
+    /// Decodes the first record of `bytes` as an `M` (``Message`` unless named) and returns it with
+    /// the number of bytes the record takes (prefix and body), or `nil` when `bytes` does not hold
+    /// a whole record yet. The body is read in place when `bytes` has contiguous storage.
     ///
     /// Throws, with the byte offset in `bytes`: `varint_too_long` for a prefix over 10 bytes,
     /// `length_out_of_bounds` for a length above `Int32.max`, `input_too_large` for a record longer
     /// than `options.maxInputSize` (as soon as the prefix is complete, before the body is there), and
-    /// any error of ``Message/init(serializedBytes:options:)-([UInt8],_)`` for a malformed body.
-    public static func read(
-        _ type: Message.Type = Message.self, from bytes: some Collection<UInt8>, options: BinaryDecodingOptions = .init()
-    ) throws(IMWireError) -> (message: Message, byteCount: Int)? {
-        try readRecord(type, from: bytes, options: options)
+    /// any error of ``IMWireMessage/init(serializedBytes:options:)-(Bytes,_)`` for a malformed body.
+    public static func read<M: IMWireMessage, Bytes: Collection>(
+        _ type: M.Type = Message.self, from bytes: Bytes, options: BinaryDecodingOptions = .init()
+    ) throws(IMWireError) -> (message: M, byteCount: Int)? where Bytes.Element == UInt8 {
+        let parsed = try DelimitedPrefix.parse(bytes.prefix(10), maxRecordSize: options.maxInputSize, recordIndex: nil, offset: 0)
+        guard case .complete(let length, let size) = parsed else { return nil }
+        let bodyStart = bytes.index(bytes.startIndex, offsetBy: size)
+        guard let bodyEnd = bytes.index(bodyStart, offsetBy: length, limitedBy: bytes.endIndex) else { return nil }
+        do throws(IMWireError) {
+            let message = try withContiguousBytes(bytes[bodyStart..<bodyEnd]) { (body) throws(IMWireError) in
+                try M._imwireCodec.decodeBinary(body, options)
+            }
+            return (message, size + length)
+        } catch {
+            throw error.inRecord(nil, recordOffset: 0, bodyOffset: size)
+        }
     }
+}
 
-    static func appendRecord<M: ProtoMessage, Buffer: RangeReplaceableCollection<UInt8>>(
-        _ message: M, to buffer: inout Buffer, options: BinaryEncodingOptions
-    ) throws(IMWireError) {
-        let body = try BinaryEncoder.encode(message, options: options)
-        guard body.count <= DelimitedPrefix.maxLength else {
+extension IMWireMessage {
+    /// Appends the varint length of the canonical encoding, then the encoding.
+    func appendDelimited<Bytes: RangeReplaceableCollection & MutableCollection>(
+        to buffer: inout Bytes, options: BinaryEncodingOptions
+    ) throws(IMWireError) where Bytes.Element == UInt8 {
+        let codec = Self._imwireCodec
+        let plan = try codec.sizeBinary(self, options)
+        guard plan.count <= DelimitedPrefix.maxLength else {
             throw IMWireError(
                 code: .notRepresentable,
-                reason: "a message of \(body.count) bytes is longer than a delimited record may be (\(DelimitedPrefix.maxLength) bytes)")
+                reason: "a message of \(plan.count) bytes is longer than a delimited record may be (\(DelimitedPrefix.maxLength) bytes)")
         }
-        var length = UInt64(body.count)
+        var length = UInt64(plan.count)
         while length >= 0x80 {
             buffer.append(UInt8(truncatingIfNeeded: length) | 0x80)
             length >>= 7
         }
         buffer.append(UInt8(length))
-        buffer.append(contentsOf: body)
-    }
-
-    static func readRecord<M: ProtoMessage, Bytes: Collection<UInt8>>(
-        _ type: M.Type, from bytes: Bytes, options: BinaryDecodingOptions
-    ) throws(IMWireError) -> (message: M, byteCount: Int)? {
-        let parsed = try DelimitedPrefix.parse(bytes.prefix(10), maxRecordSize: options.maxInputSize, recordIndex: nil, offset: 0)
-        guard case .complete(let length, let size) = parsed else { return nil }
-        let bodyStart = bytes.index(bytes.startIndex, offsetBy: size)
-        guard let bodyEnd = bytes.index(bodyStart, offsetBy: length, limitedBy: bytes.endIndex) else { return nil }
-        let result = withContiguousBytes(bytes[bodyStart..<bodyEnd]) { body in
-            Result { () throws(IMWireError) in try BinaryDecoder.decode(M.self, from: body, options: options) }
-        }
-        switch result {
-        case .success(let message): return (message, size + length)
-        case .failure(let error): throw error.inRecord(nil, recordOffset: 0, bodyOffset: size)
-        }
+        appendBinary(plan, to: &buffer, codec: codec)
     }
 }
 
@@ -87,12 +88,4 @@ extension IMWireError {
             code: code, reason: reason, offset: offset.map { bodyOffset + $0 } ?? recordOffset, path: path,
             recordIndex: index)
     }
-}
-
-/// Calls `body` with the bytes of `bytes`, contiguous: in place when the collection has contiguous
-/// storage, copied once otherwise.
-@inline(__always)
-func withContiguousBytes<Bytes: Collection<UInt8>, R>(_ bytes: Bytes, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    if let result = bytes.withContiguousStorageIfAvailable(body) { return result }
-    return Array(bytes).withUnsafeBufferPointer(body)
 }

@@ -58,9 +58,13 @@ package struct LineFramer: RecordFramer {
     }
 
     private func isBlank(_ range: Range<Int>) -> Bool {
-        buffer.withBytes(range) { bytes in
-            bytes.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
-        }
+        buffer.withBytes(range) { bytes in bytes.allSatisfy(Self.isBlank) }
+    }
+
+    /// Whether a byte may appear in a blank line: space, tab, `\r`.
+    @inline(__always)
+    package static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
     }
 
     private func tooLong(_ start: Int, atLeast length: Int, exactly: Bool = false) -> IMWireError {
