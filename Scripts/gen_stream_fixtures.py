@@ -6,6 +6,7 @@
     python3 Scripts/gen_stream_fixtures.py --check   # regenerate into a temp dir; exit 1 if stale
     python3 Scripts/gen_stream_fixtures.py reencode-binary  < IN > OUT
     python3 Scripts/gen_stream_fixtures.py reencode-json    < IN > OUT
+    python3 Scripts/gen_stream_fixtures.py soak-stream BYTES > OUT
 
 Fixtures/streams/ (after Scripts/gen_fixtures.py, whose files it reads):
     python.delimited.binpb  every `valid` case of Fixtures/manifest.json and the limit cases of more
@@ -23,6 +24,11 @@ ParseFromString for each body) and writes it back, each record re-serialized by 
 reencode-json reads NDJSON (json_format.Parse per non-blank line) and writes the delimited binary.
 Both exit 1 with a message on the first record Python rejects. The tests use them to show that
 Python reads what Swift writes.
+
+soak-stream writes a length-delimited stream of at least BYTES bytes for Scripts/stream-soak: a block
+of the golden messages that survive a JSON round trip byte for byte (no unknown fields, no NaN
+payloads: Python checks each), written again and again without holding more than the block. The
+same BYTES always gives the same bytes; the record count goes to stderr.
 
 Requirements as for Scripts/gen_fixtures.py: python3 with protobuf (Scripts/requirements.txt) and
 protoc on PATH (or $PROTOC).
@@ -126,8 +132,45 @@ def reencode_json(data, message_class):
     return bytes(out)
 
 
+def soak_block(message_class):
+    """The golden messages whose canonical binary survives binary -> JSON -> binary, delimited."""
+    manifest = json.loads((FIXTURES / "manifest.json").read_text(encoding="utf-8"))
+    block, count = b"", 0
+    for case in manifest["cases"]:
+        if case["kind"] not in ("valid", "limit"):
+            continue
+        data = (FIXTURES / case["binpb"]).read_bytes()
+        msg = message_class()
+        try:
+            msg.ParseFromString(data)
+        except DecodeError:
+            continue
+        canonical = serialize(msg)
+        again = json_format.Parse(gen_fixtures.canonical_json(msg, case["name"]).decode("utf-8"), message_class())
+        if canonical != data or serialize(again) != canonical:
+            continue
+        block += delimited(canonical)
+        count += 1
+    return block, count
+
+
+def soak_stream(total, message_class):
+    block, count = soak_block(message_class)
+    out = sys.stdout.buffer
+    written = records = 0
+    while written < total:
+        out.write(block)
+        written += len(block)
+        records += count
+    out.flush()
+    print(f"soak-stream: {records} records, {written} bytes", file=sys.stderr)
+
+
 def main(argv):
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    if argv[1:2] == ["soak-stream"] and len(argv) == 3:
+        soak_stream(int(argv[2]), gen_fixtures.load_message_class())
+        return 0
     if argv[1:2] in (["reencode-binary"], ["reencode-json"]):
         message_class = gen_fixtures.load_message_class()
         data = sys.stdin.buffer.read()
