@@ -36,6 +36,7 @@ protoc on PATH (or $PROTOC).
 
 import filecmp
 import json
+import os
 import sys
 import tempfile
 from pathlib import Path
@@ -158,11 +159,16 @@ def soak_stream(total, message_class):
     block, count = soak_block(message_class)
     out = sys.stdout.buffer
     written = records = 0
-    while written < total:
-        out.write(block)
-        written += len(block)
-        records += count
-    out.flush()
+    try:
+        while written < total:
+            out.write(block)
+            written += len(block)
+            records += count
+        out.flush()
+    except BrokenPipeError:
+        # The reader stopped early (cmp found a difference, a converter failed): not this script's error.
+        sys.stderr.write(f"soak-stream: the reader closed the stream after {written} bytes\n")
+        os._exit(1)
     print(f"soak-stream: {records} records, {written} bytes", file=sys.stderr)
 
 
