@@ -1,3 +1,4 @@
+import Foundation
 import IMWire
 import IMWireCLI
 import Synchronization
@@ -167,5 +168,39 @@ import Testing
         #expect(sizes.count > expectedSize / (128 * 1024))
         #expect(sizes.dropLast().allSatisfy { $0 >= 64 * 1024 && $0 < 128 * 1024 }, "\(sizes)")
         #expect(errors.withLock { $0 } == "converted 3000 records (0 bad)\n")
+    }
+
+    /// On a terminal, a progress line is drawn (here: the reader pauses 300 ms between chunks, more
+    /// than the 250 ms between redraws) and cleared before the summary.
+    @Test func aTerminalGetsAProgressLine() throws {
+        let errors = Mutex<String>("")
+        let live = CLILiveOutput(
+            writeStandardOutput: { _ in },
+            writeStandardError: { text in errors.withLock { $0 += text } },
+            standardErrorIsTerminal: true)
+        let binary = try StreamTests.delimited(StreamTests.messages(40))
+        var input = CLIInput(readStandardInput: { _ in [] }, readFile: { _, _ in [] }, live: live)
+        input.openChunks = { _ in SlowReader(binary, chunks: 3) }
+        let result = CLI.run(arguments: Self.toJSON, io: input)
+        #expect(result.status == 0)
+        let text = errors.withLock { $0 }
+        #expect(text.hasPrefix("\r"), "\(text.debugDescription)")
+        #expect(text.contains(" records (0 bad), "))
+        #expect(text.contains(" MB/s"))
+        #expect(text.hasSuffix("\r\u{1B}[Kconverted 40 records (0 bad)\n"), "\(text.debugDescription)")
+    }
+}
+
+/// Serves `bytes` in `chunks` pieces, sleeping 300 ms before each.
+final class SlowReader: CLIChunkReader {
+    private let reader: CLIBytesReader
+
+    init(_ bytes: [UInt8], chunks: Int) {
+        reader = CLIBytesReader(bytes, chunkSize: (bytes.count + chunks - 1) / chunks)
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        Thread.sleep(forTimeInterval: 0.3)
+        return try reader.read(into: buffer)
     }
 }
