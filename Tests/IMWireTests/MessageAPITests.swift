@@ -118,6 +118,17 @@ import Testing
         #expect(Array(rest) == Array("y".utf8) + (try Self.message.timRESTUTF8Bytes()))
     }
 
+    /// An empty message is zero bytes, whatever the container (no buffer to write into).
+    @Test func emptyMessagesEncodeToNothing() throws {
+        var array: [UInt8] = []
+        try Message().appendSerializedBytes(to: &array)
+        var data = Data()
+        try Elem().appendSerializedBytes(to: &data)
+        let view: ByteBufferView = try TextElem().serializedBytes()
+        let bytes = try Message().serializedBytes()
+        #expect(array.isEmpty && data.isEmpty && view.isEmpty && bytes.isEmpty)
+    }
+
     /// A failed encode leaves the caller's buffer as it was: no half-written message.
     @Test func failedAppendLeavesTheBufferUnchanged() throws {
         var nested = Message(elems: [.text("x")])

@@ -87,6 +87,7 @@ extension IMWireMessage {
     public func serializedBytes(options: BinaryEncodingOptions = .init()) throws(IMWireError) -> [UInt8] {
         let codec = Self._imwireCodec
         let plan = try codec.sizeBinary(self, options)
+        if plan.count == 0 { return [] }
         return [UInt8](unsafeUninitializedCapacity: plan.count) { buffer, initializedCount in
             codec.writeBinary(self, plan, buffer.baseAddress!)
             initializedCount = plan.count
@@ -119,23 +120,30 @@ extension IMWireMessage {
         try Self._imwireCodec.sizeBinary(self, options).count
     }
 
-    /// Appends `count` bytes written by `plan` at the end of `bytes`.
+    /// Appends the `plan.count` bytes `plan` writes at the end of `bytes`: in place for `[UInt8]`;
+    /// for other containers through one contiguous copy (`append(contentsOf:)` of an array is the
+    /// container's own fast path, where growing a generic container byte by byte is not).
     func appendBinary<Bytes: RangeReplaceableCollection & MutableCollection>(
         _ plan: BinaryEncodingPlan, to bytes: inout Bytes, codec: _IMWireMessageCodec<Self>
     ) where Bytes.Element == UInt8 {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: plan.count))
-        let written: Void? = bytes.withContiguousMutableStorageIfAvailable { buffer in
-            codec.writeBinary(self, plan, buffer.baseAddress! + start)
-        }
-        if written == nil {
-            let encoded = [UInt8](unsafeUninitializedCapacity: plan.count) { buffer, initializedCount in
-                codec.writeBinary(self, plan, buffer.baseAddress!)
-                initializedCount = plan.count
+        guard plan.count > 0 else { return }  // an empty message: nothing to write (and no buffer to write to)
+        if Bytes.self == [UInt8].self {
+            withUnsafeMutablePointer(to: &bytes) { pointer in
+                pointer.withMemoryRebound(to: [UInt8].self, capacity: 1) { array in
+                    let start = array.pointee.count
+                    array.pointee.append(contentsOf: repeatElement(0, count: plan.count))
+                    array.pointee.withUnsafeMutableBufferPointer { buffer in
+                        codec.writeBinary(self, plan, buffer.baseAddress! + start)
+                    }
+                }
             }
-            let from = bytes.index(bytes.startIndex, offsetBy: start)
-            bytes.replaceSubrange(from..<bytes.endIndex, with: encoded)
+            return
         }
+        let encoded = [UInt8](unsafeUninitializedCapacity: plan.count) { buffer, initializedCount in
+            codec.writeBinary(self, plan, buffer.baseAddress!)
+            initializedCount = plan.count
+        }
+        bytes.append(contentsOf: encoded)
     }
 }
 

@@ -8,6 +8,7 @@
 package enum BinaryEncoder {
     package static func encode<M: ProtoMessage>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
         let plan = try plan(message, options: options)
+        if plan.count == 0 { return [] }
         return [UInt8](unsafeUninitializedCapacity: plan.count) { buffer, initializedCount in
             write(message, plan: plan, to: buffer.baseAddress!)
             initializedCount = plan.count

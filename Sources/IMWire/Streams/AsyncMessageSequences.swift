@@ -38,39 +38,13 @@ where Base.Element: Collection, Base.Element.Element == UInt8 {
     let base: Base
     let options: BinaryDecodingOptions
 
-    public func makeAsyncIterator() -> AsyncIterator {
+    public func makeAsyncIterator() -> AsyncFramedMessageIterator<Base, M> {
         let options = options
-        return AsyncIterator(
+        return AsyncFramedMessageIterator(
             base: base.makeAsyncIterator(),
             core: FramedDecoding(framer: DelimitedFramer(maxRecordSize: options.maxInputSize)) { (body) throws(IMWireError) in
                 try M._imwireCodec.decodeBinary(body, options)
             })
-    }
-
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: Base.AsyncIterator
-        var core: FramedDecoding<DelimitedFramer, M>
-
-        public mutating func next() async throws -> M? {
-            while true {
-                if let message = try core.next() { return message }
-                if core.isFinished { return nil }
-                let chunk: Base.Element?
-                do { chunk = try await base.next() } catch { core.end(); throw error }
-                core.feed(chunk)
-            }
-        }
-
-        @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> M? {
-            while true {
-                if let message = try core.next() { return message }
-                if core.isFinished { return nil }
-                let chunk: Base.Element?
-                do { chunk = try await base.next(isolation: actor) } catch { core.end(); throw error }
-                core.feed(chunk)
-            }
-        }
     }
 }
 
@@ -85,55 +59,58 @@ where Base.Element: Collection, Base.Element.Element == UInt8 {
     let base: Base
     let options: JSONDecodingOptions
 
-    public func makeAsyncIterator() -> AsyncIterator {
+    public func makeAsyncIterator() -> AsyncFramedMessageIterator<Base, M> {
         let options = options
-        return AsyncIterator(
+        return AsyncFramedMessageIterator(
             base: base.makeAsyncIterator(),
             core: FramedDecoding(framer: LineFramer(maxRecordSize: options.maxInputSize)) { (body) throws(IMWireError) in
                 try M._imwireCodec.decodeJSON(body, options)
             })
     }
-
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        var base: Base.AsyncIterator
-        var core: FramedDecoding<LineFramer, M>
-
-        public mutating func next() async throws -> M? {
-            while true {
-                if let message = try core.next() { return message }
-                if core.isFinished { return nil }
-                let chunk: Base.Element?
-                do { chunk = try await base.next() } catch { core.end(); throw error }
-                core.feed(chunk)
-            }
-        }
-
-        @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> M? {
-            while true {
-                if let message = try core.next() { return message }
-                if core.isFinished { return nil }
-                let chunk: Base.Element?
-                do { chunk = try await base.next(isolation: actor) } catch { core.end(); throw error }
-                core.feed(chunk)
-            }
-        }
-    }
 }
 
 extension AsyncJSONLinesMessages: Sendable where Base: Sendable {}
 
+/// The iterator of ``AsyncLengthDelimitedMessages`` and ``AsyncJSONLinesMessages``: pulls chunks
+/// from the base sequence into the framing until a whole record is there, then decodes it.
+public struct AsyncFramedMessageIterator<Base: AsyncSequence, M: IMWireMessage>: AsyncIteratorProtocol
+where Base.Element: Collection, Base.Element.Element == UInt8 {
+    var base: Base.AsyncIterator
+    var core: FramedDecoding<M>
+
+    public mutating func next() async throws -> M? {
+        while true {
+            if let message = try core.next() { return message }
+            if core.isFinished { return nil }
+            let chunk: Base.Element?
+            do { chunk = try await base.next() } catch { core.end(); throw error }
+            core.feed(chunk)
+        }
+    }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> M? {
+        while true {
+            if let message = try core.next() { return message }
+            if core.isFinished { return nil }
+            let chunk: Base.Element?
+            do { chunk = try await base.next(isolation: actor) } catch { core.end(); throw error }
+            core.feed(chunk)
+        }
+    }
+}
+
 /// The synchronous state of an async message sequence: a framer, a decoder for one record, and
 /// whether the input ended or an error ended the sequence.
-struct FramedDecoding<Framer: RecordFramer, M> {
-    private var framer: Framer
+struct FramedDecoding<M> {
+    private var framer: any RecordFramer
     private let decode: (UnsafeBufferPointer<UInt8>) throws(IMWireError) -> M
     /// The base sequence ended: what is buffered is all there is.
     private var atEnd = false
     /// Nothing more will come: the input ended and every record was returned, or an error was thrown.
     private(set) var isFinished = false
 
-    init(framer: Framer, decode: @escaping (UnsafeBufferPointer<UInt8>) throws(IMWireError) -> M) {
+    init(framer: any RecordFramer, decode: @escaping (UnsafeBufferPointer<UInt8>) throws(IMWireError) -> M) {
         self.framer = framer
         self.decode = decode
     }
