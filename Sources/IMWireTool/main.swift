@@ -20,7 +20,7 @@ func reportPeakMemoryIfAsked() {
     defer { fclose(status) }
     var line = [CChar](repeating: 0, count: 256)
     while fgets(&line, Int32(line.count), status) != nil {
-        let text = String(cString: line)
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if text.hasPrefix("VmHWM:"), let out = fopen(path, "w") {
             fputs(text, out)
             fclose(out)
