@@ -284,6 +284,7 @@ package struct BinaryDecoder: FieldDecoder {
 
     /// Reads the next tag of the current message, or returns `nil` at its end. For readers that
     /// walk the fields themselves (``MessageRoutingView``) with the same checks as a full decode.
+    @inline(__always)
     package mutating func nextField() throws(IMWireError) -> (number: Int, wireType: UInt8)? {
         guard position < end else { return nil }
         let tagStart = position
@@ -293,13 +294,16 @@ package struct BinaryDecoder: FieldDecoder {
     }
 
     /// Skips the field whose tag ``nextField()`` just read (groups included, depth-checked).
+    @inline(__always)
     package mutating func skipCurrentField() throws(IMWireError) { try skipField() }
 
     /// Reads the varint value of the current field.
+    @inline(__always)
     package mutating func readVarintValue() throws(IMWireError) -> UInt64 { try readVarint() }
 
     /// Reads the current length-delimited field as a string: checks the length and the UTF-8 and
     /// returns where the bytes are, allocating nothing.
+    @inline(__always)
     package mutating func readStringRange() throws(IMWireError) -> Range<Int> {
         let length = try readLength()
         let start = position
@@ -311,6 +315,7 @@ package struct BinaryDecoder: FieldDecoder {
 
     /// Enters the current length-delimited field as a sub-message (length and depth checked);
     /// pass the result to ``leaveMessage(restoring:)``.
+    @inline(__always)
     package mutating func enterMessage() throws(IMWireError) -> Int { try enterSubmessage() }
 
     package mutating func leaveMessage(restoring outerEnd: Int) { leaveSubmessage(restoring: outerEnd) }
