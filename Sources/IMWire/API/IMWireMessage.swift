@@ -86,7 +86,11 @@ extension IMWireMessage {
     /// equal bytes. Throws `depth_limit_exceeded` for a model nested deeper than `options.maxDepth`.
     public func serializedBytes(options: BinaryEncodingOptions = .init()) throws(IMWireError) -> [UInt8] {
         let codec = Self._imwireCodec
-        let plan = try codec.sizeBinary(self, options)
+        return encodedBytes(try codec.sizeBinary(self, options), codec: codec)
+    }
+
+    /// The `plan.count` bytes `plan` writes, in a new array.
+    private func encodedBytes(_ plan: BinaryEncodingPlan, codec: _IMWireMessageCodec<Self>) -> [UInt8] {
         if plan.count == 0 { return [] }
         return [UInt8](unsafeUninitializedCapacity: plan.count) { buffer, initializedCount in
             codec.writeBinary(self, plan, buffer.baseAddress!)
@@ -105,27 +109,14 @@ extension IMWireMessage {
     }
 
     /// Appends the canonical encoding to `bytes` (a buffer being filled with several messages, a
-    /// frame after its header), writing in place when `bytes` has contiguous storage. On error
-    /// `bytes` is left as it was.
+    /// frame after its header): in place for `[UInt8]`; for other containers through one contiguous
+    /// copy (`append(contentsOf:)` of an array is the container's own fast path, where growing a
+    /// generic container byte by byte is not). On error `bytes` is left as it was.
     public func appendSerializedBytes<Bytes: RangeReplaceableCollection & MutableCollection>(
         to bytes: inout Bytes, options: BinaryEncodingOptions = .init()
     ) throws(IMWireError) where Bytes.Element == UInt8 {
         let codec = Self._imwireCodec
         let plan = try codec.sizeBinary(self, options)
-        appendBinary(plan, to: &bytes, codec: codec)
-    }
-
-    /// The size of ``serializedBytes(options:)`` in bytes, without encoding.
-    public func serializedSize(options: BinaryEncodingOptions = .init()) throws(IMWireError) -> Int {
-        try Self._imwireCodec.sizeBinary(self, options).count
-    }
-
-    /// Appends the `plan.count` bytes `plan` writes at the end of `bytes`: in place for `[UInt8]`;
-    /// for other containers through one contiguous copy (`append(contentsOf:)` of an array is the
-    /// container's own fast path, where growing a generic container byte by byte is not).
-    func appendBinary<Bytes: RangeReplaceableCollection & MutableCollection>(
-        _ plan: BinaryEncodingPlan, to bytes: inout Bytes, codec: _IMWireMessageCodec<Self>
-    ) where Bytes.Element == UInt8 {
         guard plan.count > 0 else { return }  // an empty message: nothing to write (and no buffer to write to)
         if Bytes.self == [UInt8].self {
             withUnsafeMutablePointer(to: &bytes) { pointer in
@@ -139,11 +130,12 @@ extension IMWireMessage {
             }
             return
         }
-        let encoded = [UInt8](unsafeUninitializedCapacity: plan.count) { buffer, initializedCount in
-            codec.writeBinary(self, plan, buffer.baseAddress!)
-            initializedCount = plan.count
-        }
-        bytes.append(contentsOf: encoded)
+        bytes.append(contentsOf: encodedBytes(plan, codec: codec))
+    }
+
+    /// The size of ``serializedBytes(options:)`` in bytes, without encoding.
+    public func serializedSize(options: BinaryEncodingOptions = .init()) throws(IMWireError) -> Int {
+        try Self._imwireCodec.sizeBinary(self, options).count
     }
 }
 

@@ -33,19 +33,25 @@ package struct BinaryDecoder: FieldDecoder {
     package static func decode<M: ProtoMessage>(
         _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions
     ) throws(IMWireError) -> M {
-        guard buffer.count <= options.maxInputSize else {
-            throw IMWireError(
-                code: .inputTooLarge,
-                reason: "input of \(buffer.count) bytes is larger than the limit of \(options.maxInputSize) bytes",
-                offset: 0)
-        }
+        try checkLimits(inputCount: buffer.count, options: options)
         var message = M()
-        if options.maxDepth < 1 {
-            throw IMWireError(code: .depthLimitExceeded, reason: "the depth limit \(options.maxDepth) admits no message", offset: 0)
-        }
         var decoder = BinaryDecoder(buffer, maxDepth: options.maxDepth)
         try decoder.decodeBody(&message)
         return message
+    }
+
+    /// The checks before the first byte is read: the input size and a depth limit that admits the
+    /// root message.
+    package static func checkLimits(inputCount: Int, options: BinaryDecodingOptions) throws(IMWireError) {
+        guard inputCount <= options.maxInputSize else {
+            throw IMWireError(
+                code: .inputTooLarge,
+                reason: "input of \(inputCount) bytes is larger than the limit of \(options.maxInputSize) bytes",
+                offset: 0)
+        }
+        guard options.maxDepth >= 1 else {
+            throw IMWireError(code: .depthLimitExceeded, reason: "the depth limit \(options.maxDepth) admits no message", offset: 0)
+        }
     }
 
     // MARK: - Message bodies

@@ -134,14 +134,7 @@ struct BinaryWriter: FieldVisitor {
 
     @inline(__always)
     private mutating func writeVarint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            base[position] = UInt8(truncatingIfNeeded: value) | 0x80
-            position &+= 1
-            value >>= 7
-        }
-        base[position] = UInt8(truncatingIfNeeded: value)
-        position &+= 1
+        position &+= Varint.write(value, to: base + position)
     }
 
     @inline(__always)

@@ -50,15 +50,7 @@ public struct MessageRoutingView {
     private let maxDepth: Int
 
     fileprivate init(_ bytes: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions) throws(IMWireError) {
-        guard bytes.count <= options.maxInputSize else {
-            throw IMWireError(
-                code: .inputTooLarge,
-                reason: "input of \(bytes.count) bytes is larger than the limit of \(options.maxInputSize) bytes",
-                offset: 0)
-        }
-        guard options.maxDepth >= 1 else {
-            throw IMWireError(code: .depthLimitExceeded, reason: "the depth limit \(options.maxDepth) admits no message", offset: 0)
-        }
+        try BinaryDecoder.checkLimits(inputCount: bytes.count, options: options)
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 0x10)!
         count = bytes.count
         maxDepth = options.maxDepth

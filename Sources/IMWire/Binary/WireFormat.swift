@@ -38,16 +38,27 @@ package enum Varint {
     @inline(__always)
     static func tagSize(_ field: Int) -> Int { size(UInt64(field) << 3) }
 
-    /// `value` as varint bytes.
-    package static func encode(_ value: UInt64) -> [UInt8] {
+    /// Writes `value` as a varint at `destination` (room for ``size(_:)-(UInt64)`` bytes) and returns
+    /// how many bytes it wrote. The one varint writer: the binary writer, delimited framing and
+    /// ``encode(_:)`` all use it.
+    @inline(__always)
+    static func write(_ value: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int {
         var value = value
-        var out: [UInt8] = []
+        var count = 0
         while value >= 0x80 {
-            out.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            destination[count] = UInt8(truncatingIfNeeded: value) | 0x80
+            count &+= 1
             value >>= 7
         }
-        out.append(UInt8(value))
-        return out
+        destination[count] = UInt8(truncatingIfNeeded: value)
+        return count &+ 1
+    }
+
+    /// `value` as varint bytes.
+    package static func encode(_ value: UInt64) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: size(value)) { buffer, initializedCount in
+            initializedCount = write(value, to: buffer.baseAddress!)
+        }
     }
 
     /// Reads a varint of at most 10 bytes from `bytes[position..<end]`, advancing `position`;

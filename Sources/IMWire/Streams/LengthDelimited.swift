@@ -70,15 +70,8 @@ extension IMWireMessage {
         }
         let prefixSize = Varint.size(plan.count)
         return [UInt8](unsafeUninitializedCapacity: prefixSize + plan.count) { record, initializedCount in
-            var length = UInt64(plan.count)
-            var index = 0
-            while length >= 0x80 {
-                record[index] = UInt8(truncatingIfNeeded: length) | 0x80
-                index += 1
-                length >>= 7
-            }
-            record[index] = UInt8(length)
-            codec.writeBinary(self, plan, record.baseAddress! + index + 1)
+            let written = Varint.write(UInt64(plan.count), to: record.baseAddress!)
+            codec.writeBinary(self, plan, record.baseAddress! + written)
             initializedCount = prefixSize + plan.count
         }
     }
