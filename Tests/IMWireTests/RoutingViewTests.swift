@@ -142,12 +142,7 @@ import Testing
         }
         let small = try input(20_000)
         let large = try input(160_000)
-        var ratio = Double.infinity
-        for _ in 0..<3 where ratio >= 16 {
-            let smallTime = bestTime(runs: 5) { _ = try? Self.viewEnvelope(small) }
-            let largeTime = bestTime(runs: 3) { _ = try? Self.viewEnvelope(large) }
-            ratio = min(ratio, largeTime / smallTime)
-        }
+        let ratio = growthRatio(bound: 16) { _ = try? Self.viewEnvelope(small) } large: { _ = try? Self.viewEnvelope(large) }
         #expect(ratio < 16, "8× the input took \(ratio)×")
     }
 }

@@ -3,8 +3,7 @@
 // buffered, or moving it on every chunk, would be quadratic).
 //
 // Timing as in TIMRESTHostileInputTests: no absolute bounds. Each shape is measured at size N and
-// 8N (best of a few runs); linear is about 8×, quadratic about 64×; the bound is 16×, and a ratio
-// over it is measured again, up to three times in all, because other suites run at the same time.
+// 8N (see `growthRatio`); linear is about 8×, quadratic about 64×; the bound is 16×.
 
 import IMWire
 import Testing
@@ -62,19 +61,14 @@ import Testing
         // Both read completely.
         #expect(await read(smallChunks) > 0)
         #expect(await read(largeChunks) > 0)
-        var ratio = Double.infinity
-        for _ in 0..<3 where ratio >= Self.bound {
-            let smallTime = await asyncBestTime(runs: 5) { _ = await read(smallChunks) }
-            let largeTime = await asyncBestTime(runs: 3) { _ = await read(largeChunks) }
-            ratio = min(ratio, largeTime / smallTime)
-        }
+        let ratio = await asyncGrowthRatio(bound: Self.bound) { _ = await read(smallChunks) } large: { _ = await read(largeChunks) }
         #expect(ratio < Self.bound, "\(shape): 8× the input took \(ratio)× the time")
     }
 
     @Test(arguments: ["binary records", "json lines", "blank lines"])
     func syncReadingIsLinear(_ shape: String) throws {
         let make = Self.shapes[shape]!
-        let n = Self.units(shape) * 8
+        let n = Self.units(shape) * 16
         let (small, binary) = make(n)
         let (large, _) = make(8 * n)
         func read(_ bytes: [UInt8]) -> Int {
@@ -87,20 +81,7 @@ import Testing
             return count
         }
         #expect(read(small) > 0)
-        let ratio = TIMRESTHostileInputTests.ratio(bound: Self.bound) { _ = read(small) } large: { _ = read(large) }
+        let ratio = growthRatio(bound: Self.bound) { _ = read(small) } large: { _ = read(large) }
         #expect(ratio < Self.bound, "\(shape): 8× the input took \(ratio)× the time")
     }
-}
-
-/// The shortest of `runs` timings of `body`, in seconds.
-func asyncBestTime(runs: Int, _ body: () async -> Void) async -> Double {
-    var best = Double.infinity
-    let clock = ContinuousClock()
-    for _ in 0..<runs {
-        let start = clock.now
-        await body()
-        let duration = clock.now - start
-        best = min(best, Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18)
-    }
-    return best
 }

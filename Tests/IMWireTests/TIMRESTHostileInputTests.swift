@@ -6,9 +6,8 @@
 // linear is about 8×, quadratic about 64×. The bound is 16×, room for a noisy machine; for nesting it
 // is 24×: 8,000 layers touch 20 MB of stack and model that no cache holds, so each level costs up to
 // twice as much as at 1,000 (measured: 0.95 µs per layer at 1,000, 1.5 µs at 8,000, 1.9 µs at 16,000,
-// for every codec, binary and JSON too), which is still far from quadratic. Other suites run at the
-// same time, so a ratio over the bound is measured again, up to three times in all: a quadratic shape
-// fails every time.
+// for every codec, binary and JSON too), which is still far from quadratic. `growthRatio` measures
+// again while a ratio is over the bound, because other suites run at the same time.
 
 import Foundation
 import IMWire
@@ -70,7 +69,7 @@ import Testing
             guard (try? Message(timRESTUTF8Bytes: small, options: Self.deep)) != nil,
                   (try? Message(timRESTUTF8Bytes: large, options: Self.deep)) != nil
             else { return -1 }
-            return Self.ratio(bound: Self.bound(shape)) {
+            return growthRatio(bound: Self.bound(shape)) {
                 _ = try? Message(timRESTUTF8Bytes: small, options: Self.deep)
             } large: {
                 _ = try? Message(timRESTUTF8Bytes: large, options: Self.deep)
@@ -78,18 +77,6 @@ import Testing
         }
         #expect(ratio > 0, "\(shape) does not decode")
         #expect(ratio < Self.bound(shape), "\(shape): 8× the input took \(ratio)× the time")
-    }
-
-    /// The time of `large` over the time of `small`, measured again (up to three times in all)
-    /// while it is not under `bound`.
-    static func ratio(bound: Double, small: () -> Void, large: () -> Void) -> Double {
-        var ratio = Double.infinity
-        for _ in 0..<3 where ratio >= bound {
-            let smallTime = bestTime(runs: 5, small)
-            let largeTime = bestTime(runs: 3, large)
-            ratio = min(ratio, largeTime / smallTime)
-        }
-        return ratio
     }
 
     /// The units of the small input: enough for milliseconds of work (timer noise), fewer for
@@ -125,7 +112,7 @@ import Testing
             guard (try? small.timRESTUTF8Bytes(options: options)) != nil, (try? large.timRESTUTF8Bytes(options: options)) != nil else {
                 return -1
             }
-            let ratio = Self.ratio(bound: Self.bound(shape)) {
+            let ratio = growthRatio(bound: Self.bound(shape)) {
                 _ = try? small.timRESTUTF8Bytes(options: options)
             } large: {
                 _ = try? large.timRESTUTF8Bytes(options: options)
