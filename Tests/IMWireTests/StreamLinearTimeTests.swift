@@ -3,13 +3,13 @@
 // buffered, or moving it on every chunk, would be quadratic).
 //
 // Timing as in TIMRESTHostileInputTests: no absolute bounds. Each shape is measured at size N and
-// 8N (see `growthRatio`); linear is about 8×, quadratic about 64×; the bound is 16×.
+// 8N (see `growthRatio`); linear is about 8×, quadratic about 64×; the bound is `growthBound` (24×).
 
 import IMWire
 import Testing
 
 @Suite(.serialized) struct StreamLinearTimeTests {
-    static let bound = 16.0
+    static let bound = growthBound
 
     /// `n` small messages, length-delimited.
     static func delimited(records n: Int) -> [UInt8] {

@@ -27,12 +27,12 @@ public protocol IMWireMessage: Hashable, Sendable, CustomDebugStringConvertible 
 /// Implementation detail of ``IMWireMessage``: the codecs of one message type, specialised for it.
 /// It has no public members and no public initialiser.
 public struct _IMWireMessageCodec<M: IMWireMessage>: Sendable {
-    let decodeBinary: @Sendable (UnsafeBufferPointer<UInt8>, BinaryDecodingOptions) throws(IMWireError) -> M
-    let sizeBinary: @Sendable (M, BinaryEncodingOptions) throws(IMWireError) -> BinaryEncodingPlan
-    let writeBinary: @Sendable (M, BinaryEncodingPlan, UnsafeMutablePointer<UInt8>) -> Void
-    let decodeJSON: @Sendable (UnsafeBufferPointer<UInt8>, JSONDecodingOptions) throws(IMWireError) -> M
-    let encodeJSON: @Sendable (M, JSONEncodingOptions) throws(IMWireError) -> [UInt8]
-    let describe: @Sendable (M) -> String
+    @usableFromInline let decodeBinary: @Sendable (UnsafeBufferPointer<UInt8>, BinaryDecodingOptions) throws(IMWireError) -> M
+    @usableFromInline let sizeBinary: @Sendable (M, BinaryEncodingOptions) throws(IMWireError) -> BinaryEncodingPlan
+    @usableFromInline let writeBinary: @Sendable (M, BinaryEncodingPlan, UnsafeMutablePointer<UInt8>) -> Void
+    @usableFromInline let decodeJSON: @Sendable (UnsafeBufferPointer<UInt8>, JSONDecodingOptions) throws(IMWireError) -> M
+    @usableFromInline let encodeJSON: @Sendable (M, JSONEncodingOptions) throws(IMWireError) -> [UInt8]
+    @usableFromInline let describe: @Sendable (M) -> String
 }
 
 extension _IMWireMessageCodec where M: ProtoMessage {
@@ -58,6 +58,7 @@ extension IMWireMessage {
     ///
     /// `bytes` is read in place when it has contiguous storage (`[UInt8]`, `ArraySlice`, `Data`,
     /// `ByteBufferView`, a `String`'s UTF-8 view…); anything else is copied once.
+    @inlinable
     public init<Bytes: Collection>(serializedBytes bytes: Bytes, options: BinaryDecodingOptions = .init()) throws(IMWireError)
     where Bytes.Element == UInt8 {
         self = try withContiguousBytes(bytes) { (buffer) throws(IMWireError) in
@@ -66,6 +67,7 @@ extension IMWireMessage {
     }
 
     /// Decodes a message from borrowed bytes; see ``init(serializedBytes:options:)-(Bytes,_)``.
+    @inlinable
     public init(serializedBytes bytes: UnsafeRawBufferPointer, options: BinaryDecodingOptions = .init()) throws(IMWireError) {
         self = try Self._imwireCodec.decodeBinary(bytes.assumingMemoryBound(to: UInt8.self), options)
     }
@@ -73,6 +75,7 @@ extension IMWireMessage {
     #if compiler(>=6.2)
     /// Decodes a message from a borrowed span of bytes.
     @available(macOS 10.14.4, iOS 12.2, watchOS 5.2, tvOS 12.2, visionOS 1.0, *)
+    @inlinable
     public init(serializedBytes bytes: RawSpan, options: BinaryDecodingOptions = .init()) throws(IMWireError) {
         let result = bytes.withUnsafeBytes { buffer in
             Result { () throws(IMWireError) in try Self._imwireCodec.decodeBinary(buffer.assumingMemoryBound(to: UInt8.self), options) }
@@ -84,13 +87,15 @@ extension IMWireMessage {
     /// The canonical protobuf encoding: fields in field-number order, proto3 defaults omitted, map
     /// entries sorted by key, unknown fields after known ones. Deterministic: equal messages give
     /// equal bytes. Throws `depth_limit_exceeded` for a model nested deeper than `options.maxDepth`.
+    @inlinable
     public func serializedBytes(options: BinaryEncodingOptions = .init()) throws(IMWireError) -> [UInt8] {
         let codec = Self._imwireCodec
         return encodedBytes(try codec.sizeBinary(self, options), codec: codec)
     }
 
     /// The `plan.count` bytes `plan` writes, in a new array.
-    private func encodedBytes(_ plan: BinaryEncodingPlan, codec: _IMWireMessageCodec<Self>) -> [UInt8] {
+    @usableFromInline
+    func encodedBytes(_ plan: BinaryEncodingPlan, codec: _IMWireMessageCodec<Self>) -> [UInt8] {
         if plan.count == 0 { return [] }
         return [UInt8](unsafeUninitializedCapacity: plan.count) { buffer, initializedCount in
             codec.writeBinary(self, plan, buffer.baseAddress!)
@@ -100,6 +105,7 @@ extension IMWireMessage {
 
     /// The canonical encoding in a container of the caller's choice: `let data: Data = try
     /// message.serializedBytes()`.
+    @inlinable
     public func serializedBytes<Bytes: RangeReplaceableCollection & MutableCollection>(
         options: BinaryEncodingOptions = .init()
     ) throws(IMWireError) -> Bytes where Bytes.Element == UInt8 {
@@ -112,6 +118,7 @@ extension IMWireMessage {
     /// frame after its header): in place for `[UInt8]`; for other containers through one contiguous
     /// copy (`append(contentsOf:)` of an array is the container's own fast path, where growing a
     /// generic container byte by byte is not). On error `bytes` is left as it was.
+    @inlinable
     public func appendSerializedBytes<Bytes: RangeReplaceableCollection & MutableCollection>(
         to bytes: inout Bytes, options: BinaryEncodingOptions = .init()
     ) throws(IMWireError) where Bytes.Element == UInt8 {
@@ -134,6 +141,7 @@ extension IMWireMessage {
     }
 
     /// The size of ``serializedBytes(options:)`` in bytes, without encoding.
+    @inlinable
     public func serializedSize(options: BinaryEncodingOptions = .init()) throws(IMWireError) -> Int {
         try Self._imwireCodec.sizeBinary(self, options).count
     }
@@ -146,6 +154,7 @@ extension IMWireMessage {
     /// and proto names, 64-bit integers as numbers or strings, bytes as standard or URL-safe base64,
     /// enums by name or number; duplicate keys, unknown keys (unless ignored) and two members of one
     /// oneof are errors. `bytes` is read in place when it has contiguous storage.
+    @inlinable
     public init<Bytes: Collection>(jsonUTF8Bytes bytes: Bytes, options: JSONDecodingOptions = .init()) throws(IMWireError)
     where Bytes.Element == UInt8 {
         self = try withContiguousBytes(bytes) { (buffer) throws(IMWireError) in
@@ -154,11 +163,13 @@ extension IMWireMessage {
     }
 
     /// Decodes a message from borrowed proto3 JSON bytes.
+    @inlinable
     public init(jsonUTF8Bytes bytes: UnsafeRawBufferPointer, options: JSONDecodingOptions = .init()) throws(IMWireError) {
         self = try Self._imwireCodec.decodeJSON(bytes.assumingMemoryBound(to: UInt8.self), options)
     }
 
     /// Decodes a message from proto3 JSON text.
+    @inlinable
     public init(jsonString: String, options: JSONDecodingOptions = .init()) throws(IMWireError) {
         var text = jsonString
         let result = text.withUTF8 { buffer in
@@ -170,11 +181,13 @@ extension IMWireMessage {
     /// The canonical proto3 JSON form as UTF-8: lowerCamelCase keys in field-number order, defaults
     /// omitted, 64-bit integers as strings, bytes as padded base64, enums by name, compact unless
     /// `options.prettyPrinted`. Unknown fields have no JSON form and are not written.
+    @inlinable
     public func jsonUTF8Bytes(options: JSONEncodingOptions = .init()) throws(IMWireError) -> [UInt8] {
         try Self._imwireCodec.encodeJSON(self, options)
     }
 
     /// The canonical JSON form in a container of the caller's choice.
+    @inlinable
     public func jsonUTF8Bytes<Bytes: RangeReplaceableCollection>(
         options: JSONEncodingOptions = .init()
     ) throws(IMWireError) -> Bytes where Bytes.Element == UInt8 {
@@ -182,6 +195,7 @@ extension IMWireMessage {
     }
 
     /// Appends the canonical JSON form to `bytes`. On error `bytes` is left as it was.
+    @inlinable
     public func appendJSONUTF8Bytes<Bytes: RangeReplaceableCollection>(
         to bytes: inout Bytes, options: JSONEncodingOptions = .init()
     ) throws(IMWireError) where Bytes.Element == UInt8 {
@@ -189,6 +203,7 @@ extension IMWireMessage {
     }
 
     /// ``jsonUTF8Bytes(options:)`` as a `String`.
+    @inlinable
     public func jsonString(options: JSONEncodingOptions = .init()) throws(IMWireError) -> String {
         String(decoding: try jsonUTF8Bytes(options: options), as: UTF8.self)
     }
@@ -200,6 +215,7 @@ extension IMWireMessage {
     /// The fields that are set, by their Swift names, and their values:
     /// `Message(msgID: "m1", sender: "alice", groupID: "g1", elems: [Elem(text: TextElem(text: "hi"))])`.
     /// Bytes are shown in hex (the first 32, then the count); unknown fields by their size.
+    @inlinable
     public var debugDescription: String { Self._imwireCodec.describe(self) }
 }
 
@@ -207,10 +223,15 @@ extension IMWireMessage {
 
 /// Calls `body` with `bytes` in place when the collection has contiguous storage, with a copy
 /// otherwise.
-@inline(__always)
+@inlinable @inline(__always)
 func withContiguousBytes<Bytes: Collection, R>(
     _ bytes: Bytes, _ body: (UnsafeBufferPointer<UInt8>) throws(IMWireError) -> R
 ) throws(IMWireError) -> R where Bytes.Element == UInt8 {
+    if Bytes.self == [UInt8].self {
+        // The common case, without a `Result` to carry the error out of the closure (moving a large
+        // message through one is measurable): the test folds away when specialised.
+        return try unsafeBitCast(bytes, to: [UInt8].self).withUnsafeBufferPointer { (buffer) throws(IMWireError) in try body(buffer) }
+    }
     if let result = bytes.withContiguousStorageIfAvailable({ buffer in
         Result { () throws(IMWireError) in try body(buffer) }
     }) {

@@ -33,8 +33,8 @@ package enum BinaryEncoder {
 }
 
 /// What the sizer found: the encoding's size and each sub-message's body size in pre-order.
-package struct BinaryEncodingPlan: Sendable {
-    package let count: Int
+@usableFromInline package struct BinaryEncodingPlan: Sendable {
+    @usableFromInline package let count: Int
     let sizes: [Int]
 }
 

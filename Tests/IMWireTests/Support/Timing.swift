@@ -41,6 +41,12 @@ func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
 }
 
+/// The largest growth a linear-time test accepts when the input grows 8×: linear is about 8×,
+/// quadratic about 64×. 24× is three times linear, room for caches that hold the small input and not
+/// the large one and for two cores shared with other suites and processes, and still well under half
+/// of quadratic.
+let growthBound = 24.0
+
 /// How much longer `large` (8× the input of `small`) takes than `small`: linear is about 8×,
 /// quadratic about 64×. Other suites run at the same time on a machine with two cores, so one
 /// measurement proves little: each attempt interleaves the two in rounds and keeps the fastest run of
