@@ -14,8 +14,10 @@ package struct JSONReader: FieldDecoder {
     private var depth = 1
     private let maxDepth: Int
     private let ignoreUnknownFields: Bool
-    /// The field whose value is being read, for messages.
-    private var fieldName = ""
+    /// The field whose value is being read (its schema and index), for messages.
+    private var fieldSchema: MessageSchema?
+    private var fieldIndex = 0
+    private var fieldName: String { fieldSchema?.fields[fieldIndex].name ?? "" }
     private var stackGuard = StackGuard()
 
     package static func decode<M: ProtoMessage>(
@@ -124,24 +126,26 @@ package struct JSONReader: FieldDecoder {
             try scanner.walkValue(depth: depth, maxDepth: maxDepth, into: &discard)
             return .handled
         }
-        let field = schema.fields[fieldIndex]
         guard state.seen.insert(fieldIndex) else {
-            throw IMWireError(code: .duplicateKey, reason: "field \(field.name) appears twice (key at offset \(keyOffset))", offset: keyOffset)
+            throw IMWireError(code: .duplicateKey, reason: "field \(schema.fields[fieldIndex].name) appears twice (key at offset \(keyOffset))", offset: keyOffset)
         }
         // `null` leaves a field unset, a oneof member too: `{"receiver": null, "groupId": "g"}`
         // sets only the group (Google's Required OneofFieldNullFirst / NullSecond).
         if try scanner.consumeNull() { return .handled }
-        if let oneof = field.oneof {
-            for otherIndex in state.oneofMembers where schema.fields[otherIndex].oneof == oneof {
+        let oneof = schema.oneofIDs[fieldIndex]
+        if oneof >= 0 {
+            for otherIndex in state.oneofMembers where schema.oneofIDs[otherIndex] == oneof {
+                let (field, other) = (schema.fields[fieldIndex], schema.fields[otherIndex])
                 throw IMWireError(
                     code: .oneofConflict,
-                    reason: "oneof \(oneof) has both \(schema.fields[otherIndex].name) and \(field.name) (key at offset \(keyOffset))",
+                    reason: "oneof \(field.oneof ?? "") has both \(other.name) and \(field.name) (key at offset \(keyOffset))",
                     offset: keyOffset)
             }
             _ = state.oneofMembers.insert(fieldIndex)
         }
-        fieldName = field.name
-        return .field(number: field.number)
+        fieldSchema = schema
+        self.fieldIndex = fieldIndex
+        return .field(number: schema.numbers[fieldIndex])
     }
 
     // MARK: - Arrays

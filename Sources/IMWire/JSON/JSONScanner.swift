@@ -143,13 +143,21 @@ package struct JSONScanner {
         let count = self.count
         var nonASCII: UInt8 = 0
         while at < count {
-            // Past the first 16 bytes (keys and IDs end sooner), eight bytes at a time while none
-            // is a quote, a backslash or a control character.
-            while at - start >= 16, count - at >= 8 {
+            // Eight bytes at a time up to the first quote, backslash or control character, which
+            // the byte-by-byte step below then handles (as it does the last few bytes).
+            while count - at >= 8 {
                 let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
-                if JSONWriter.mayNeedEscaping(word) { break }
-                if word & 0x8080_8080_8080_8080 != 0 { nonASCII = 0x80 }
-                at += 8
+                let special = JSONWriter.escapeMask(word)
+                if special == 0 {
+                    if word & 0x8080_8080_8080_8080 != 0 { nonASCII = 0x80 }
+                    at += 8
+                    continue
+                }
+                let ordinary = special.trailingZeroBitCount &>> 3
+                // The bytes before the special one: a mask of their high bits.
+                if word & 0x8080_8080_8080_8080 & (special &- 1) != 0 { nonASCII = 0x80 }
+                at += ordinary
+                break
             }
             guard at < count else { break }
             let byte = base[at]

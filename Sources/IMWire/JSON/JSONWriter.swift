@@ -100,12 +100,21 @@ package struct JSONWriter: FieldVisitor {
     /// the caller to its byte-by-byte path. Shared by the writer and the reader's string scanner.
     @inline(__always)
     package static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        escapeMask(word) != 0
+    }
+
+    /// The high bit of each byte of `word` (eight bytes, little-endian) that may be a quote, a
+    /// backslash or a control character. The lowest set bit is exact — it marks the first such
+    /// byte (a borrow can only mark bytes above a real one) — so `trailingZeroBitCount / 8` is its
+    /// index.
+    @inline(__always)
+    package static func escapeMask(_ word: UInt64) -> UInt64 {
         let quotes = word ^ 0x2222_2222_2222_2222
         let backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
         let special = (quotes &- 0x0101_0101_0101_0101) & ~quotes
             | (backslashes &- 0x0101_0101_0101_0101) & ~backslashes
             | (word &- 0x2020_2020_2020_2020) & ~word
-        return special & 0x8080_8080_8080_8080 != 0
+        return special & 0x8080_8080_8080_8080
     }
 
     /// Appends `string` as a JSON string literal in the canonical escaping (shared with the

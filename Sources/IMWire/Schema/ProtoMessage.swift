@@ -121,6 +121,12 @@ package final class MessageSchema: Sendable {
     private let nameBytes: [UInt8]
     private let nameTable: [(start: Int, count: Int, field: Int)]
 
+    /// Per field index: its number, and its oneof as a small integer (-1 for none). The JSON
+    /// reader reads these per member instead of copying a ``FieldSchema`` (and retaining its
+    /// strings) on its hot path.
+    package let numbers: [Int]
+    package let oneofIDs: [Int]
+
     package init(fullName: String, fields: [FieldSchema]) {
         precondition(fields.count <= FieldIndexSet.capacity, "\(fullName) has \(fields.count) fields; the JSON reader tracks at most \(FieldIndexSet.capacity)")
         self.fullName = fullName
@@ -139,6 +145,14 @@ package final class MessageSchema: Sendable {
         }
         nameBytes = bytes
         nameTable = names
+        numbers = fields.map(\.number)
+        var oneofNames: [String] = []
+        oneofIDs = fields.map { field in
+            guard let oneof = field.oneof else { return -1 }
+            if let id = oneofNames.firstIndex(of: oneof) { return id }
+            oneofNames.append(oneof)
+            return oneofNames.count - 1
+        }
     }
 
     /// The field with `number`, or `nil` when the schema does not know it.
