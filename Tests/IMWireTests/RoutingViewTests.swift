@@ -36,6 +36,15 @@ import Testing
             #expect(view.elemCount == kinds.count)
             #expect(view.primaryElemKind == (kinds.first ?? nil))
             hasOfflinePushInfo = view.hasOfflinePushInfo
+            // The in-place bytes are the strings' bytes.
+            #expect(Array(view.msgIDUTF8) == Array(msgID.utf8))
+            #expect(Array(view.senderUTF8) == Array(sender.utf8))
+            #expect(Array(view.topicIDUTF8) == Array(topicID.utf8))
+            let targetID: String = switch target {
+            case .receiver(let id), .groupID(let id), .roomID(let id): id
+            case nil: ""
+            }
+            #expect(Array(view.targetIDUTF8) == Array(targetID.utf8))
         }
 
         var description: String { "\(msgID) \(sender) \(String(describing: target)) \(kinds)" }

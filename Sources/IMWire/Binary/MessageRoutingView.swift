@@ -13,7 +13,8 @@
 ///
 /// Field semantics are the decoder's: the last occurrence of a scalar wins, the last member of a
 /// oneof wins, a field with an unexpected wire type is an unknown field. Strings are made only
-/// when their property is read.
+/// when their property is read; the `…UTF8` properties give the same bytes in place, without
+/// making a `String` (a msg ID longer than 15 bytes would need a heap allocation).
 ///
 /// ```swift
 /// let (target, kind) = try Message.withRoutingView(serializedBytes: body) { view in
@@ -97,10 +98,27 @@ public struct MessageRoutingView {
         String(decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), as: UTF8.self)
     }
 
+    private func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
+    }
+
     public var msgID: String { string(msgIDRange) }
     /// Sender user ID.
     public var sender: String { string(senderRange) }
     public var topicID: String { string(topicIDRange) }
+
+    // The same strings as their UTF-8 bytes (validated), in place in the input: no `String` is
+    // made, so nothing is allocated however long they are. Valid only inside the closure that
+    // received the view, like the view itself.
+
+    /// ``msgID`` as UTF-8, in place.
+    public var msgIDUTF8: UnsafeBufferPointer<UInt8> { bytes(msgIDRange) }
+    /// ``sender`` as UTF-8, in place.
+    public var senderUTF8: UnsafeBufferPointer<UInt8> { bytes(senderRange) }
+    /// ``topicID`` as UTF-8, in place.
+    public var topicIDUTF8: UnsafeBufferPointer<UInt8> { bytes(topicIDRange) }
+    /// The ID in ``target`` (receiver, group or room) as UTF-8, in place; empty when there is none.
+    public var targetIDUTF8: UnsafeBufferPointer<UInt8> { bytes(targetField == 0 ? 0..<0 : targetRange) }
 
     /// The receiver, group or room, as a full decode gives it.
     public var target: Message.Target? {
