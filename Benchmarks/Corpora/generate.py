@@ -61,8 +61,8 @@ SEED = 20240707
 FIXTURES_EXCLUDED = {
     "map_keys_canonically_equivalent": "swift-protobuf's JSON decoder rejects map keys that Swift's String == "
                                        "finds equal (malformedMap)",
-    "merger_nested_100_layers": "deeper than the default recursion limit (100) of Python's google.protobuf, "
-                                "which makes the corpus and runs the upb harness",
+    "merger_nested_100_layers": "nested deeper than the peers' default recursion limits (upb: 'Exceeded "
+                                "upb_DecodeOptions_MaxDepth'; swift-protobuf's messageDepthLimit is 100)",
 }
 SYNTHETIC = ("chat", "random", "merger300", "text12k")
 CHAT_KINDS = ("text", "image", "custom", "tips")

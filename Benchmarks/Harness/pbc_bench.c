@@ -11,8 +11,20 @@
  *   cc -O2 -I Sources/IMWireProtobufC/generated Benchmarks/Harness/pbc_bench.c \
  *      Sources/IMWireProtobufC/generated/message.pb-c.c $(pkg-config --cflags --libs libprotobuf-c)
  *
- * Usage: pbc_bench [--impl protobuf-c|memcpy]... [--sample-time S] [--samples N] [--verify] DIR CORPUS...
- * Output lines are those of imwire-bench (see its --help): result, error and verify lines.
+ * Usage:
+ *   pbc_bench [--impl protobuf-c|memcpy]... [--op OP]... [--sample-time S] [--samples N] [--round R]
+ *             DIR CORPUS...
+ *       For each corpus, implementation and operation, in the order given (default: protobuf-c then
+ *       memcpy; every operation), one measurement as imwire-bench makes it: warm-up, calibration, best
+ *       of N samples of >= S seconds. protobuf-c has binary-decode and binary-encode; memcpy is measured
+ *       for each operation on the records of its format (binary or JSON). Other pairs are skipped.
+ *   pbc_bench --verify DIR CORPUS...
+ *       unpack + pack of every record must give the corpus bytes back.
+ *   pbc_bench --profile IMPL CORPUS OP [--passes N] DIR
+ *       One warm-up pass, then N passes (default 10) in pbc_profile_region and nothing else, for
+ *       callgrind --toggle-collect=pbc_profile_region (Scripts/profile --impl protobuf-c).
+ * Output lines are those of imwire-bench (see its --help): result lines (ending in ROUND, default 1),
+ * error and verify lines, and the profile line "profiled N passes of M messages (B B each pass)".
  */
 #include <errno.h>
 #include <stdint.h>
@@ -114,6 +126,7 @@ static void pass_memcpy(Work *w) {
 
 static double sample_time = 0.2;
 static int samples = 5;
+static int round_number = 1;
 
 /* Same method as imwire-bench: warm-up, calibrate passes per sample, best of `samples`. */
 static double measure(PassFn fn, Work *w, long *passes_out) {
@@ -154,8 +167,8 @@ static void report(const char *impl, const char *corpus, const char *op, const R
         printf("error\t%s\t%s\t%s\tprotobuf-c refused to unpack a message\n", impl, corpus, op);
         return;
     }
-    printf("result\t%s\t%s\t%s\t%zu\t%zu\t%.9g\t%ld\t%d\n", impl, corpus, op, r->count, r->bytes, seconds, passes,
-           samples);
+    printf("result\t%s\t%s\t%s\t%zu\t%zu\t%.9g\t%ld\t%d\t%d\n", impl, corpus, op, r->count, r->bytes, seconds,
+           passes, samples, round_number);
     fflush(stdout);
 }
 
@@ -195,75 +208,156 @@ static void verify(const char *corpus, const Records *r) {
            strcmp(corpus, "fixtures") == 0, first);
 }
 
+static const char *const OPS[] = {"binary-decode", "binary-encode", "json-decode", "json-encode"};
+enum { N_OPS = 4, MAX_LIST = 16 };
+
+static int op_index(const char *name) {
+    for (int k = 0; k < N_OPS; k++)
+        if (!strcmp(name, OPS[k])) return k;
+    die("unknown operation", name);
+    return -1;
+}
+
+static int is_impl(const char *name) { return !strcmp(name, "protobuf-c") || !strcmp(name, "memcpy"); }
+
+/* Unpacks every record (untimed) for the encode pass; 0 if protobuf-c refused one. */
+static int unpack_all(Work *w) {
+    const Records *r = w->records;
+    int ok = 1;
+    w->messages = calloc(r->count ? r->count : 1, sizeof *w->messages);
+    if (!w->messages) die("out of memory", NULL);
+    for (size_t k = 0; k < r->count; k++) {
+        w->messages[k] = imwire__v1__message__unpack(NULL, r->len[k], r->data[k]);
+        if (!w->messages[k]) ok = 0;
+    }
+    return ok;
+}
+
+static void free_all(Work *w) {
+    for (size_t k = 0; k < w->records->count; k++)
+        if (w->messages[k]) imwire__v1__message__free_unpacked(w->messages[k], NULL);
+    free(w->messages);
+    w->messages = NULL;
+}
+
+/* One operation of one implementation over a corpus: fills `w` (records, messages) and the pass. Returns
+ * NULL, with a reason, for a pair that does not exist or could not be prepared. */
+static PassFn prepare(const char *impl, int op, const Records *bin, const Records *json, Work *w,
+                      const char **why) {
+    int is_json = op >= 2;
+    w->records = is_json ? json : bin;
+    w->messages = NULL;
+    w->failed = 0;
+    *why = NULL;
+    if (!strcmp(impl, "memcpy")) return pass_memcpy;
+    if (is_json) return NULL; /* protobuf-c has no JSON */
+    if (op == 0) return pass_decode;
+    if (!unpack_all(w)) {
+        free_all(w);
+        *why = "protobuf-c refused to unpack a message";
+        return NULL;
+    }
+    return pass_encode;
+}
+
+__attribute__((noinline)) void pbc_profile_region(PassFn fn, Work *w, long passes) {
+    for (long k = 0; k < passes; k++) fn(w);
+    escape(w);
+}
+
+static void load(const char *dir, const char *corpus, Records *bin, Records *json) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.msgs", dir, corpus);
+    *bin = read_records(path);
+    snprintf(path, sizeof path, "%s/%s.json.msgs", dir, corpus);
+    *json = read_records(path);
+}
+
+static const char *usage =
+    "usage: pbc_bench [--impl protobuf-c|memcpy]... [--op OP]... [--sample-time S] [--samples N] [--round R] "
+    "DIR CORPUS...\n"
+    "       pbc_bench --verify DIR CORPUS...\n"
+    "       pbc_bench --profile IMPL CORPUS OP [--passes N] DIR";
+
 int main(int argc, char **argv) {
-    int want_pbc = 0, want_memcpy = 0, do_verify = 0;
+    const char *impls[MAX_LIST];
+    int ops[MAX_LIST];
+    int n_impls = 0, n_ops = 0, do_verify = 0;
+    const char *profile_impl = NULL, *profile_corpus = NULL;
+    int profile_op = -1;
+    long passes_wanted = 10;
     int i = 1;
     for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
         if (!strcmp(argv[i], "--impl") && i + 1 < argc) {
             const char *v = argv[++i];
-            if (!strcmp(v, "protobuf-c")) want_pbc = 1;
-            else if (!strcmp(v, "memcpy")) want_memcpy = 1;
-            else die("unknown implementation", v);
+            if (!is_impl(v)) die("unknown implementation", v);
+            if (n_impls == MAX_LIST) die("too many --impl", NULL);
+            impls[n_impls++] = v;
+        } else if (!strcmp(argv[i], "--op") && i + 1 < argc) {
+            if (n_ops == MAX_LIST) die("too many --op", NULL);
+            ops[n_ops++] = op_index(argv[++i]);
         } else if (!strcmp(argv[i], "--sample-time") && i + 1 < argc) {
             sample_time = atof(argv[++i]);
         } else if (!strcmp(argv[i], "--samples") && i + 1 < argc) {
             samples = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--round") && i + 1 < argc) {
+            round_number = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--verify")) {
             do_verify = 1;
+        } else if (!strcmp(argv[i], "--profile") && i + 3 < argc) {
+            profile_impl = argv[++i];
+            profile_corpus = argv[++i];
+            profile_op = op_index(argv[++i]);
+            if (!is_impl(profile_impl)) die("unknown implementation", profile_impl);
+        } else if (!strcmp(argv[i], "--passes") && i + 1 < argc) {
+            passes_wanted = atol(argv[++i]);
         } else {
             die("unknown option", argv[i]);
         }
     }
-    if (!want_pbc && !want_memcpy) want_pbc = want_memcpy = 1;
-    if (argc - i < 2 || sample_time <= 0 || samples <= 0)
-        die("usage: pbc_bench [--impl protobuf-c|memcpy]... [--sample-time S] [--samples N] [--verify] DIR CORPUS...",
-            NULL);
-    const char *dir = argv[i++];
     setvbuf(stdout, NULL, _IOLBF, 0);
+
+    if (profile_impl) {
+        if (argc - i != 1 || passes_wanted <= 0) die(usage, NULL);
+        Records bin, json;
+        load(argv[i], profile_corpus, &bin, &json);
+        Work w;
+        const char *why;
+        PassFn fn = prepare(profile_impl, profile_op, &bin, &json, &w, &why);
+        if (!fn) die(why ? why : "no such operation for", profile_impl);
+        fn(&w); /* warm-up, outside the region */
+        pbc_profile_region(fn, &w, passes_wanted);
+        if (w.failed) die("protobuf-c refused to unpack a message", NULL);
+        printf("profiled %ld passes of %zu messages (%zu B each pass)\n", passes_wanted, w.records->count,
+               w.records->bytes);
+        return 0;
+    }
+
+    if (!n_impls) impls[n_impls++] = "protobuf-c", impls[n_impls++] = "memcpy";
+    if (!n_ops)
+        for (int k = 0; k < N_OPS; k++) ops[n_ops++] = k;
+    if (argc - i < 2 || sample_time <= 0 || samples <= 0) die(usage, NULL);
+    const char *dir = argv[i++];
     for (; i < argc; i++) {
         const char *corpus = argv[i];
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s.msgs", dir, corpus);
-        Records bin = read_records(path);
-        snprintf(path, sizeof path, "%s/%s.json.msgs", dir, corpus);
-        Records json = read_records(path);
-
+        Records bin, json;
+        load(dir, corpus, &bin, &json);
         if (do_verify) {
             verify(corpus, &bin);
             continue;
         }
-        if (want_pbc) {
-            Work w = {&bin, NULL, 0};
-            report("protobuf-c", corpus, "binary-decode", &bin, pass_decode, &w);
-            w.messages = malloc((bin.count ? bin.count : 1) * sizeof *w.messages);
-            int ok = 1;
-            for (size_t k = 0; k < bin.count; k++) {
-                w.messages[k] = imwire__v1__message__unpack(NULL, bin.len[k], bin.data[k]);
-                if (!w.messages[k]) ok = 0;
+        for (int a = 0; a < n_impls; a++) {
+            for (int b = 0; b < n_ops; b++) {
+                Work w;
+                const char *why;
+                PassFn fn = prepare(impls[a], ops[b], &bin, &json, &w, &why);
+                if (fn) {
+                    report(impls[a], corpus, OPS[ops[b]], w.records, fn, &w);
+                } else if (why) {
+                    printf("error\t%s\t%s\t%s\t%s\n", impls[a], corpus, OPS[ops[b]], why);
+                }
+                if (w.messages) free_all(&w);
             }
-            if (ok) {
-                report("protobuf-c", corpus, "binary-encode", &bin, pass_encode, &w);
-            } else {
-                printf("error\tprotobuf-c\t%s\tbinary-encode\tprotobuf-c refused to unpack a message\n", corpus);
-            }
-            for (size_t k = 0; k < bin.count; k++)
-                if (w.messages[k]) imwire__v1__message__free_unpacked(w.messages[k], NULL);
-            free(w.messages);
-        }
-        if (want_memcpy) {
-            /* One measurement per format, reported for both of its operations. */
-            Work wb = {&bin, NULL, 0}, wj = {&json, NULL, 0};
-            long passes = 0;
-            double sb = measure(pass_memcpy, &wb, &passes);
-            printf("result\tmemcpy\t%s\tbinary-decode\t%zu\t%zu\t%.9g\t%ld\t%d\n", corpus, bin.count, bin.bytes, sb,
-                   passes, samples);
-            printf("result\tmemcpy\t%s\tbinary-encode\t%zu\t%zu\t%.9g\t%ld\t%d\n", corpus, bin.count, bin.bytes, sb,
-                   passes, samples);
-            double sj = measure(pass_memcpy, &wj, &passes);
-            printf("result\tmemcpy\t%s\tjson-decode\t%zu\t%zu\t%.9g\t%ld\t%d\n", corpus, json.count, json.bytes, sj,
-                   passes, samples);
-            printf("result\tmemcpy\t%s\tjson-encode\t%zu\t%zu\t%.9g\t%ld\t%d\n", corpus, json.count, json.bytes, sj,
-                   passes, samples);
         }
     }
     return 0;

@@ -1,12 +1,21 @@
 #!/usr/bin/env python3
-"""report: turns the harnesses' result/error/verify lines into Scripts/bench's table.
+"""report: turns the harnesses' result/error/verify lines into Scripts/bench's tables.
 
     python3 Benchmarks/Harness/report.py --manifest Corpora/out/manifest.json [--markdown FILE]
-                                         [--settings TEXT] RESULTS_FILE...
+                                         [--settings TEXT] [--command TEXT] RESULTS_FILE...
 
-Rows are corpus x operation; per implementation the columns are MB/s (10^6 bytes of the corpus in the
-operation's format, binary or JSON, per second) and messages/s; then IMWire's ratio to each peer and to
-the memcpy baseline (IMWire MB/s / peer MB/s: above 1 means IMWire is faster).
+Every result line carries the interleaved round it was measured in (its last column; lines without one
+count as round 1). Per corpus and operation:
+
+- MB/s (10^6 bytes of the corpus in the operation's format, binary or JSON, per second): the median over
+  the rounds of each round's figure (a round's figure is the best of its samples);
+- IMWire/X: the median of the per-round ratios IMWire MB/s / X MB/s, each computed from the two figures
+  of the same round, with the lowest and highest of those ratios: `0.93× (0.88–0.97)`; above 1 means
+  IMWire is faster. IMWire/memcpy is the fraction of the malloc+memcpy ceiling reached.
+
+Then the routing view (binary-route) against a full binary decode, as the per-round ratio decode time /
+route time, and the performance targets of issue 14 with PASS or FAIL. FAIL does not change the exit
+status (targets are goals); a byte-identity mismatch or a harness error does (exit 1).
 """
 
 import argparse
@@ -14,6 +23,7 @@ import json
 import os
 import platform
 import re
+import statistics
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -24,7 +34,12 @@ IMPLS = ("IMWire", "swift-protobuf", "protobuf-c", "upb", "memcpy")
 PEERS = ("swift-protobuf", "protobuf-c", "upb", "memcpy")
 OPS = ("binary-decode", "binary-encode", "json-decode", "json-encode")
 CORPORA = ("chat", "random", "merger300", "text12k", "fixtures")
-
+# Issue 14's targets.
+PBC_CORPORA = ("chat", "random", "merger300", "fixtures")
+PBC_MEDIAN, PBC_FLOOR = 1.0, 0.9
+JSON_TARGET = 5.0
+MEMCPY_CORPUS, MEMCPY_FACTOR = "text12k", 3.0
+ROUTE_CORPUS, ROUTE_TARGET = "chat", 10.0
 
 def run(cmd):
     try:
@@ -84,35 +99,85 @@ def fmt_mbs(v):
     return f"{v:.2f}"
 
 
-def fmt_rate(v):
-    if v is None:
-        return "–"
-    for unit, div in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if v >= div:
-            x = v / div
-            return f"{x:.3g}{unit}" if x < 100 else f"{x:.0f}{unit}"
-    return f"{v:.3g}"
-
-
-def fmt_ratio(a, b):
-    if a is None or b is None or b == 0:
-        return "–"
-    r = a / b
+def fmt_x(r):
+    """A ratio with the precision its size deserves."""
     if r < 0.1:
-        return f"{r:.3f}×"
-    return f"{r:.2f}×" if r < 10 else f"{r:.1f}×"
+        return f"{r:.3f}"
+    if r < 10:
+        return f"{r:.2f}"
+    return f"{r:.1f}" if r < 100 else f"{r:.0f}"
 
 
-def table(headers, rows, markdown):
+def fmt_spread(stats):
+    """`median× (min–max)`, or the median alone for a single round."""
+    if stats is None:
+        return "–"
+    med, lo, hi, n = stats
+    if n == 1:
+        return f"{fmt_x(med)}×"
+    return f"{fmt_x(med)}× ({fmt_x(lo)}–{fmt_x(hi)})"
+
+
+def summarise(values):
+    """(median, min, max, count) of a list of numbers, or None."""
+    if not values:
+        return None
+    return statistics.median(values), min(values), max(values), len(values)
+
+
+def table(headers, rows, markdown, left=2):
     if markdown:
         lines = ["| " + " | ".join(headers) + " |",
-                 "|" + "|".join("---" if i < 2 else "---:" for i in range(len(headers))) + "|"]
+                 "|" + "|".join("---" if i < left else "---:" for i in range(len(headers))) + "|"]
         lines += ["| " + " | ".join(r) + " |" for r in rows]
         return "\n".join(lines)
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+
     def line(cells):
-        return "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+        return "  ".join(c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+class Results:
+    """Seconds per pass by (impl, corpus, op) and round, with the corpus size each line reports."""
+
+    def __init__(self):
+        self.seconds = {}  # (impl, corpus, op) -> {round: seconds per pass}
+        self.size = {}  # (impl, corpus, op) -> (messages, bytes)
+
+    def add(self, impl, corpus, op, messages, nbytes, seconds, rnd):
+        per_round = self.seconds.setdefault((impl, corpus, op), {})
+        per_round[rnd] = min(seconds, per_round.get(rnd, seconds))
+        self.size[(impl, corpus, op)] = (messages, nbytes)
+
+    def has(self, impl, corpus, op):
+        return (impl, corpus, op) in self.seconds
+
+    def rounds(self):
+        return sorted({r for v in self.seconds.values() for r in v})
+
+    def mbs(self, impl, corpus, op):
+        """Median over rounds of MB/s."""
+        per_round = self.seconds.get((impl, corpus, op))
+        if not per_round:
+            return None
+        nbytes = self.size[(impl, corpus, op)][1]
+        return statistics.median(nbytes / s / 1e6 for s in per_round.values())
+
+    def ns_per_message(self, impl, corpus, op):
+        per_round = self.seconds.get((impl, corpus, op))
+        if not per_round:
+            return None
+        messages = self.size[(impl, corpus, op)][0]
+        return statistics.median(s / messages * 1e9 for s in per_round.values())
+
+    def ratio(self, a, b):
+        """Per-round ratios time(b) / time(a) (= a's throughput / b's when both count the same bytes),
+        over the rounds where both were measured, summarised."""
+        ta, tb = self.seconds.get(a), self.seconds.get(b)
+        if not ta or not tb:
+            return None
+        return summarise([tb[r] / ta[r] for r in ta if r in tb])
 
 
 def main():
@@ -120,41 +185,81 @@ def main():
     ap.add_argument("--manifest", required=True, type=Path)
     ap.add_argument("--markdown", type=Path)
     ap.add_argument("--settings", default="")
+    ap.add_argument("--command", default="")
     ap.add_argument("results", nargs="+", type=Path)
     args = ap.parse_args()
 
-    results, errors, verifies = {}, [], []
+    res, errors, verifies = Results(), [], []
     for path in args.results:
         for line in path.read_text().splitlines():
             f = line.split("\t")
             if f[0] == "result" and len(f) >= 9:
-                impl, corpus, op = f[1], f[2], f[3]
-                msgs, nbytes, secs = int(f[4]), int(f[5]), float(f[6])
-                results[(impl, corpus, op)] = (nbytes / secs / 1e6, msgs / secs)
-            elif f[0] == "error":
-                errors.append(f[1:])
+                rnd = int(f[9]) if len(f) >= 10 else 1
+                res.add(f[1], f[2], f[3], int(f[4]), int(f[5]), float(f[6]), rnd)
+            elif f[0] == "error" and len(f) >= 5:
+                if f[1:5] not in errors:
+                    errors.append(f[1:5])
             elif f[0] == "verify":
                 verifies.append(f[1:])
     manifest = json.loads(args.manifest.read_text())["corpora"]
+    rounds = res.rounds()
 
-    corpora = [c for c in CORPORA if any(k[1] == c for k in results)]
-    headers = ["corpus", "operation"]
-    for impl in IMPLS:
-        headers += [f"{impl} MB/s", f"{impl} msg/s"]
-    headers += [f"IMWire/{p}" for p in PEERS]
+    corpora = [c for c in CORPORA if any(k[1] == c for k in res.seconds)]
+    headers = ["corpus", "operation"] + [f"{impl} MB/s" for impl in IMPLS] + [f"IMWire/{p}" for p in PEERS]
     rows = []
     for corpus in corpora:
         for op in OPS:
-            cells = {impl: results.get((impl, corpus, op)) for impl in IMPLS}
-            if not any(cells.values()):
+            if not any(res.has(impl, corpus, op) for impl in IMPLS):
                 continue
             row = [corpus, op.replace("-", " ")]
-            for impl in IMPLS:
-                v = cells[impl]
-                row += [fmt_mbs(v[0] if v else None), fmt_rate(v[1] if v else None)]
-            mine = cells["IMWire"][0] if cells["IMWire"] else None
-            row += [fmt_ratio(mine, cells[p][0] if cells[p] else None) for p in PEERS]
+            row += [fmt_mbs(res.mbs(impl, corpus, op)) for impl in IMPLS]
+            row += [fmt_spread(res.ratio(("IMWire", corpus, op), (p, corpus, op))) for p in PEERS]
             rows.append(row)
+
+    route_headers = ["corpus", "messages", "decode ns/msg", "route ns/msg", "route MB/s", "decode time / route time"]
+    route_rows = []
+    for corpus in corpora:
+        if not res.has("IMWire", corpus, "binary-route"):
+            continue
+        route_rows.append([corpus, f"{manifest[corpus]['messages']:,}",
+                           fmt_mbs(res.ns_per_message("IMWire", corpus, "binary-decode")),
+                           fmt_mbs(res.ns_per_message("IMWire", corpus, "binary-route")),
+                           fmt_mbs(res.mbs("IMWire", corpus, "binary-route")),
+                           fmt_spread(res.ratio(("IMWire", corpus, "binary-route"), ("IMWire", corpus, "binary-decode")))])
+
+    # Targets: (target, corpus, measured, verdict)
+    target_rows = []
+
+    def verdict(ok):
+        return "–" if ok is None else ("PASS" if ok else "FAIL")
+
+    for op in ("binary-decode", "binary-encode"):
+        for corpus in PBC_CORPORA:
+            st = res.ratio(("IMWire", corpus, op), ("protobuf-c", corpus, op))
+            ok = None if st is None else (st[0] >= PBC_MEDIAN and st[1] >= PBC_FLOOR)
+            measured = "not measured" if st is None else f"median {fmt_x(st[0])}×, min {fmt_x(st[1])}×"
+            target_rows.append([f"{op.replace('-', ' ')} IMWire/protobuf-c ≥ {PBC_MEDIAN:.1f}× (min ≥ {PBC_FLOOR:.1f}×)",
+                                corpus, measured, verdict(ok)])
+    for op in ("json-decode", "json-encode"):
+        for corpus in CORPORA:
+            st = res.ratio(("IMWire", corpus, op), ("swift-protobuf", corpus, op))
+            ok = None if st is None else st[0] >= JSON_TARGET
+            measured = "not measured" if st is None else fmt_spread(st)
+            target_rows.append([f"{op.replace('-', ' ')} IMWire/swift-protobuf ≥ {JSON_TARGET:g}×", corpus,
+                                measured, verdict(ok)])
+    # IMWire's time as a multiple of malloc+memcpy's: the inverse of IMWire/memcpy.
+    st = res.ratio(("memcpy", MEMCPY_CORPUS, "binary-decode"), ("IMWire", MEMCPY_CORPUS, "binary-decode"))
+    target_rows.append([f"binary decode time ≤ {MEMCPY_FACTOR:g}× malloc+memcpy's", MEMCPY_CORPUS,
+                        "not measured" if st is None else fmt_spread(st) + " memcpy's time",
+                        verdict(None if st is None else st[0] <= MEMCPY_FACTOR)])
+    st = res.ratio(("IMWire", ROUTE_CORPUS, "binary-route"), ("IMWire", ROUTE_CORPUS, "binary-decode"))
+    target_rows.append([f"routing view ≥ {ROUTE_TARGET:g}× faster than a full binary decode", ROUTE_CORPUS,
+                        "not measured" if st is None else fmt_spread(st),
+                        verdict(None if st is None else st[0] >= ROUTE_TARGET)])
+    # A target on a corpus or operation this run left out (--corpus) is not listed, only counted.
+    unmeasured = sum(r[3] == "–" for r in target_rows)
+    target_rows = [r for r in target_rows if r[3] != "–"]
+    passed = sum(r[3] == "PASS" for r in target_rows)
 
     corpus_rows = []
     for corpus in corpora:
@@ -172,22 +277,42 @@ def main():
     checks = sum(1 for v in verifies if v[4] == "1" or int(v[3]) == 0)
 
     info = machine()
+    if args.settings:
+        info.append(("settings", args.settings))
+    info.append(("rounds measured", str(len(rounds))))
+    if args.command:
+        info.append(("command", args.command))
 
     def render(markdown):
         out = []
         if markdown:
             out.append("Machine and versions:\n")
-            out += [f"- {k}: {v}" for k, v in info] + ([f"- settings: {args.settings}"] if args.settings else [])
-            out.append("")
+            out += [f"- {k}: `{v}`" if k == "command" else f"- {k}: {v}" for k, v in info]
         else:
-            out += [f"{k:15} {v}" for k, v in info] + ([f"{'settings':15} {args.settings}"] if args.settings else [])
-            out.append("")
+            out += [f"{k:15} {v}" for k, v in info]
+        out.append("")
         out.append(table(["corpus", "messages", "binary", "JSON", "binary sha256"], corpus_rows, markdown))
         out.append("")
         out.append(table(headers, rows, markdown))
         out.append("")
-        out.append("MB/s = 10^6 bytes of the corpus in the operation's format per second (best of the samples); "
-                   "IMWire/X = IMWire MB/s ÷ X MB/s (> 1: IMWire is faster); – = not measured.")
+        out.append("MB/s = 10^6 bytes of the corpus in the operation's format per second, the median over the "
+                   "rounds; IMWire/X = the median over the rounds of IMWire MB/s ÷ X MB/s within the round "
+                   "(> 1: IMWire is faster), in brackets the lowest and highest round; – = not measured.")
+        if route_rows:
+            out.append("")
+            out.append("Routing view (`Message.withRoutingView`: msg id, sender, target, timestamp, seq and every "
+                       "elem kind read) against a full binary decode, both by IMWire in the same rounds:")
+            out.append("")
+            out.append(table(route_headers, route_rows, markdown, left=1))
+            out.append("")
+            out.append("ns/msg = median over the rounds; decode time / route time = the median of the per-round "
+                       "ratios (lowest–highest round).")
+        out.append("")
+        out.append(f"Targets (issue 14): {passed} of {len(target_rows)} met"
+                   + (f" ({unmeasured} more not measured in this run)" if unmeasured else "") + ":")
+        out.append("")
+        out.append(table(["target", "corpus", "measured: median (min–max over rounds)", "verdict"], target_rows,
+                         markdown, left=4))
         out.append("")
         out.append(f"Byte-identity checks: {len(verifies)} run, {len(verifies) - checks} with unexpected mismatches.")
         for text, detail in problems:  # Markdown (for the README) leaves out the hex dumps

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """upb_bench: the Python google.protobuf (upb backend) side of Scripts/bench.
 
-    python3 Benchmarks/Harness/upb_bench.py [--sample-time S] [--samples N] [--verify] DIR CORPUS...
+    python3 Benchmarks/Harness/upb_bench.py [--op OP]... [--sample-time S] [--samples N] [--round R]
+                                            [--descriptor-set FILE] [--verify] DIR CORPUS...
 
 binary-decode = Message.FromString(bytes) (a new message per record, dropped), binary-encode =
-SerializeToString() on messages parsed untimed. The loop is plain Python, so its per-message overhead
-(tens of ns) is part of the figure, as it is for any Python caller. Output lines are those of
-imwire-bench (see its --help). The schema is compiled at run time with protoc (or $PROTOC).
+SerializeToString() on messages parsed untimed; --op picks and orders them (other operations are
+skipped). The loop is plain Python, so its per-message overhead (tens of ns) is part of the figure, as
+it is for any Python caller. Output lines are those of imwire-bench (see its --help); result lines end
+in ROUND (--round, default 1). The schema is compiled at run time with protoc (or $PROTOC), or read
+from --descriptor-set FILE (a FileDescriptorSet with imports; Scripts/bench writes one, so that each of
+its many short runs does not start protoc).
 """
 
 import argparse
@@ -25,14 +29,21 @@ from google.protobuf.internal import api_implementation
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
-def load_message_class():
+def compile_schema(out):
     protoc = os.environ.get("PROTOC", "protoc")
     schemas = ROOT / "Schemas"
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "imwire.pb"
-        subprocess.run([protoc, "--include_imports", f"--descriptor_set_out={out}", "-I", str(schemas),
-                        str(schemas / "imwire/v1/message.proto")], check=True)
-        fds = descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes())
+    subprocess.run([protoc, "--include_imports", f"--descriptor_set_out={out}", "-I", str(schemas),
+                    str(schemas / "imwire/v1/message.proto")], check=True)
+
+
+def load_message_class(descriptor_set=None):
+    if descriptor_set:
+        fds = descriptor_pb2.FileDescriptorSet.FromString(Path(descriptor_set).read_bytes())
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "imwire.pb"
+            compile_schema(out)
+            fds = descriptor_pb2.FileDescriptorSet.FromString(out.read_bytes())
     pool = descriptor_pool.DescriptorPool()
     for f in fds.file:
         pool.Add(f)
@@ -89,13 +100,22 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sample-time", type=float, default=0.2)
     ap.add_argument("--samples", type=int, default=5)
+    ap.add_argument("--round", type=int, default=1)
+    ap.add_argument("--op", action="append", default=[])
+    ap.add_argument("--descriptor-set")
+    ap.add_argument("--write-descriptor-set", metavar="FILE", help="compile the schema to FILE and exit")
     ap.add_argument("--verify", action="store_true")
-    ap.add_argument("dir")
-    ap.add_argument("corpora", nargs="+")
+    ap.add_argument("dir", nargs="?")
+    ap.add_argument("corpora", nargs="*")
     args = ap.parse_args()
+    if args.write_descriptor_set:
+        compile_schema(args.write_descriptor_set)
+        return
+    if not args.dir or not args.corpora:
+        ap.error("DIR and CORPUS are required")
     if api_implementation.Type() != "upb":
         print(f"upb_bench: warning: google.protobuf backend is {api_implementation.Type()}, not upb", file=sys.stderr)
-    Message = load_message_class()
+    Message = load_message_class(args.descriptor_set)
     from_string = Message.FromString
 
     for corpus in args.corpora:
@@ -118,16 +138,22 @@ def main():
             for r in records:
                 from_string(r)
 
-        messages = [from_string(r) for r in records]
+        messages = []
 
         def encode():
             for m in messages:
                 m.SerializeToString()
 
-        for op, fn in (("binary-decode", decode), ("binary-encode", encode)):
+        passes_of = {"binary-decode": decode, "binary-encode": encode}
+        for op in args.op or passes_of:
+            fn = passes_of.get(op)
+            if fn is None:
+                continue  # no JSON here
+            if fn is encode and not messages:
+                messages = [from_string(r) for r in records]
             seconds, passes = measure(fn, args.sample_time, args.samples)
-            print(f"result\tupb\t{corpus}\t{op}\t{len(records)}\t{nbytes}\t{seconds:.9g}\t{passes}\t{args.samples}",
-                  flush=True)
+            print(f"result\tupb\t{corpus}\t{op}\t{len(records)}\t{nbytes}\t{seconds:.9g}\t{passes}\t{args.samples}"
+                  f"\t{args.round}", flush=True)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 // The operations both Swift harnesses time (imwire-bench and the ordo-one/benchmark suite), so that
 // they measure exactly the same code: one "pass" runs the operation once on every message of a corpus.
+// binary-route is IMWire's routing view (Message.withRoutingView): what a relay reads instead of a
+// full decode; swift-protobuf has no such operation.
 
 import IMWire
 import SwiftProtobuf
@@ -15,8 +17,17 @@ public enum Operation: String, CaseIterable, Sendable {
     case binaryEncode = "binary-encode"
     case jsonDecode = "json-decode"
     case jsonEncode = "json-encode"
+    /// Open a routing view on each binary message and read its envelope (IMWire only).
+    case binaryRoute = "binary-route"
 
     public var isJSON: Bool { self == .jsonDecode || self == .jsonEncode }
+}
+
+extension Implementation {
+    /// Whether `makeWorkload` has `operation` for this implementation (the routing view is IMWire's).
+    public func supports(_ operation: Operation) -> Bool {
+        operation != .binaryRoute || self == .imwire
+    }
 }
 
 /// One operation over one corpus, its inputs prepared outside the timed part.
@@ -70,6 +81,25 @@ public func makeWorkload(
         pass = {
             for model in models { blackHole(try model.jsonUTF8Bytes()) }
         }
+    case (.imwire, .binaryRoute):
+        // What a relay reads before forwarding the bytes: msg id, sender, target, timestamp, seq and
+        // the kind of every elem. The strings are materialised as Strings (the view's API), so a
+        // msg id longer than 15 UTF-8 bytes costs an allocation.
+        let inputs = corpus.binary
+        pass = {
+            for input in inputs {
+                try IMWire.Message.withRoutingView(serializedBytes: input) { view in
+                    blackHole(view.msgID)
+                    blackHole(view.sender)
+                    blackHole(view.target)
+                    blackHole(view.timestampMs)
+                    blackHole(view.seq)
+                    for kind in view.elemKinds { blackHole(kind) }
+                }
+            }
+        }
+    case (.swiftProtobuf, .binaryRoute):
+        throw WorkloadError(description: "swift-protobuf has no routing view")
     case (.swiftProtobuf, .binaryDecode):
         let inputs = corpus.binary
         pass = {

@@ -14,22 +14,30 @@ import Darwin
 
 let usage = """
     usage: imwire-bench run     [--corpus NAME]... [--impl NAME]... [--op NAME]... [--sample-time S] [--samples N]
+                                [--round R]
            imwire-bench verify  [--corpus NAME]...
            imwire-bench profile --impl NAME --corpus NAME --op NAME [--passes N]
 
-    run      For each corpus, implementation and operation: one warm-up pass, then passes are timed in
-             N samples (default 5) of at least S seconds each (default 0.2); the best sample counts.
-             Prints one tab-separated line per measurement:
-               result IMPL CORPUS OP MESSAGES BYTES SECONDS_PER_PASS PASSES_PER_SAMPLE SAMPLES
-             (BYTES: the corpus in the operation's format, binary or JSON) or
+    run      For each corpus, implementation and operation, in the order given: one warm-up pass, then
+             passes are timed in N samples (default 5) of at least S seconds each (default 0.2); the best
+             sample counts. An implementation without the operation (swift-protobuf has no binary-route)
+             is skipped. Prints one tab-separated line per measurement:
+               result IMPL CORPUS OP MESSAGES BYTES SECONDS_PER_PASS PASSES_PER_SAMPLE SAMPLES ROUND
+             (BYTES: the corpus in the operation's format, binary or JSON; ROUND: the --round value,
+             default 1, which Scripts/bench sets to the interleaved round the line belongs to) or
                error IMPL CORPUS OP MESSAGE
     verify   Checks that every implementation reproduces the canonical corpus bytes. One line per check:
                verify CORPUS CHECK CHECKED MISMATCHES INFORMATIONAL FIRST_MISMATCH
-    profile  Runs N passes (default 10) of one operation and nothing else timed, for callgrind
-             (the measured part is the function imwireProfileRegion).
+    profile  Runs one warm-up pass, then N passes (default 10) of one operation and nothing else, for
+             callgrind (the measured part is the function imwireProfileRegion, which runs the N passes).
+             Prints: profiled N passes of M messages (B B each pass)
+
+    The C and Python harnesses (pbc_bench, upb_bench.py) print the same lines.
 
     Implementations: \(Implementation.allCases.map(\.rawValue).joined(separator: ", "))
-    Operations: \(Operation.allCases.map(\.rawValue).joined(separator: ", "))
+    Operations: \(Operation.allCases.map(\.rawValue).joined(separator: ", ")) (binary-route: IMWire's
+             routing view, Message.withRoutingView, reading msg id, sender, target, timestamp, seq and
+             the elem kinds of each message; MB/s counts the binary bytes)
     Corpora: \(corpusNames.joined(separator: ", ")) (default: all five), or a part of chat:
              \(chatPartNames.joined(separator: ", ")); read from --corpora DIR, else
              $IMWIRE_CORPORA, else Benchmarks/Corpora/out (python3 Benchmarks/Corpora/generate.py)
@@ -50,6 +58,7 @@ struct Options {
     var sampleTime = 0.2
     var samples = 5
     var passes = 10
+    var round = 1
 
     init(_ arguments: [String]) {
         var args = arguments[...]
@@ -85,6 +94,9 @@ struct Options {
             case "--samples":
                 guard let v = Int(value(flag)), v > 0 else { fail("--samples needs a count > 0") }
                 samples = v
+            case "--round":
+                guard let v = Int(value(flag)), v >= 0 else { fail("--round needs a number >= 0") }
+                round = v
             case "--passes":
                 guard let v = Int(value(flag)), v > 0 else { fail("--passes needs a count > 0") }
                 passes = v
@@ -161,13 +173,13 @@ case "run":
     for name in options.corpora {
         let corpus = loadCorpus(name, options.directory)
         for impl in options.implementations {
-            for op in options.operations {
+            for op in options.operations where impl.supports(op) {
                 do {
                     let workload = try makeWorkload(impl, op, corpus)
                     let (seconds, passes) = try measure(
                         workload, sampleTime: options.sampleTime, samples: options.samples)
                     emit(
-                        "result\t\(impl.rawValue)\t\(name)\t\(op.rawValue)\t\(workload.messages)\t\(workload.bytes)\t\(seconds)\t\(passes)\t\(options.samples)"
+                        "result\t\(impl.rawValue)\t\(name)\t\(op.rawValue)\t\(workload.messages)\t\(workload.bytes)\t\(seconds)\t\(passes)\t\(options.samples)\t\(options.round)"
                     )
                 } catch {
                     emit("error\t\(impl.rawValue)\t\(name)\t\(op.rawValue)\t\(clean("\(error)"))")
@@ -190,6 +202,7 @@ default:  // profile
     let corpus = loadCorpus(options.corpora[0], options.directory)
     do {
         let workload = try makeWorkload(options.implementations[0], options.operations[0], corpus)
+        try workload.pass()  // warm-up, outside the region: one-time costs (metadata, heap growth) are left out
         try imwireProfileRegion(workload, passes: options.passes)
         print("profiled \(options.passes) passes of \(workload.messages) messages (\(workload.bytes) B each pass)")
     } catch {
