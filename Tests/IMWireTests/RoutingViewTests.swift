@@ -61,6 +61,18 @@ import Testing
         }
     }
 
+    /// The kinds of the first eight elems are noted when the view opens; more are walked again:
+    /// both give the kinds a decode gives, at every count around the boundary.
+    @Test(arguments: [0, 1, 7, 8, 9, 20])
+    func elemKindsAtEveryCount(count: Int) throws {
+        let samples: [Elem] = [.text("t"), .custom(CustomElem(data: [1])), .face(FaceElem(index: 3)), Elem(), .merger(MergerElem(title: "m"))]
+        let message = Message(msgID: "m", elems: (0..<count).map { samples[$0 % samples.count] })
+        let bytes = try message.serializedBytes()
+        let envelope = try Self.viewEnvelope(bytes)
+        #expect(envelope.kinds == message.elems.map(\.kind))
+        #expect(envelope.kinds.count == count)
+    }
+
     /// Non-canonical input: repeated scalars (last wins), a oneof set twice, a known field with a
     /// wire type that does not fit (kept unknown), an elem whose content changes kind, groups.
     @Test func decoderSemanticsForNonCanonicalInput() throws {

@@ -114,20 +114,35 @@ package struct BinaryDecoder: FieldDecoder {
 
     private mutating func readVarintSlow() throws(IMWireError) -> UInt64 {
         if end - position >= 10 {
-            // Ten bytes are there: no bounds check per byte.
-            var result: UInt64 = 0
-            var shift: UInt64 = 0
-            var at = position
-            while shift < 63 {
-                let byte = base[at]
-                at += 1
-                result |= UInt64(byte & 0x7F) << shift
-                if byte < 0x80 {
-                    position = at
-                    return result
-                }
-                shift += 7
-            }
+            // Ten bytes are there: no bounds check per byte, and the loop unrolled (the first
+            // byte, which readVarint saw has its continuation bit set, included).
+            let p = base + position
+            var result = UInt64(p[0] & 0x7F)
+            var byte = p[1]
+            result |= UInt64(byte & 0x7F) &<< 7
+            if byte < 0x80 { position += 2; return result }
+            byte = p[2]
+            result |= UInt64(byte & 0x7F) &<< 14
+            if byte < 0x80 { position += 3; return result }
+            byte = p[3]
+            result |= UInt64(byte & 0x7F) &<< 21
+            if byte < 0x80 { position += 4; return result }
+            byte = p[4]
+            result |= UInt64(byte & 0x7F) &<< 28
+            if byte < 0x80 { position += 5; return result }
+            byte = p[5]
+            result |= UInt64(byte & 0x7F) &<< 35
+            if byte < 0x80 { position += 6; return result }
+            byte = p[6]
+            result |= UInt64(byte & 0x7F) &<< 42
+            if byte < 0x80 { position += 7; return result }
+            byte = p[7]
+            result |= UInt64(byte & 0x7F) &<< 49
+            if byte < 0x80 { position += 8; return result }
+            byte = p[8]
+            result |= UInt64(byte & 0x7F) &<< 56
+            if byte < 0x80 { position += 9; return result }
+            let at = position + 9
             let last = base[at]
             guard last & 0x80 == 0 else {
                 throw IMWireError(

@@ -49,8 +49,13 @@ public struct MessageRoutingView {
     public private(set) var hasOfflinePushInfo = false
 
     private let maxDepth: Int
+    /// The content field number of the first ``packedKindCapacity`` elems, a byte each (0: no
+    /// content this schema knows), so that ``elemKinds`` need not walk the bytes again.
+    private var packedKinds: UInt64 = 0
+    private static let packedKindCapacity = 8
 
-    fileprivate init(_ bytes: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions) throws(IMWireError) {
+    @usableFromInline
+    init(_ bytes: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions) throws(IMWireError) {
         try BinaryDecoder.checkLimits(inputCount: bytes.count, options: options)
         base = bytes.baseAddress ?? UnsafePointer(bitPattern: 0x10)!
         count = bytes.count
@@ -75,10 +80,16 @@ public struct MessageRoutingView {
         case (8, WireType.varint): random = try reader.readVarintValue()
         case (9, WireType.varint): priority = Priority(rawValue: Int32(truncatingIfNeeded: try reader.readVarintValue()))
         case (10, WireType.lengthDelimited):
-            // The elem's own fields are walked (framing checked); its content is not decoded.
+            // The elem's own fields are walked (framing checked); its content is not decoded, but
+            // its kind is noted: the last content member, as a decode's oneof keeps.
             let outer = try reader.enterMessage()
-            while try reader.nextField() != nil { try reader.skipCurrentField() }
+            var kind = 0
+            while let (member, memberType) = try reader.nextField() {
+                if memberType == WireType.lengthDelimited, ElemKind(v2timElemType: member) != nil { kind = member }
+                try reader.skipCurrentField()
+            }
             reader.leaveMessage(restoring: outer)
+            if elemCount < Self.packedKindCapacity { packedKinds |= UInt64(kind) << (8 * elemCount) }
             elemCount += 1
         case (14, WireType.lengthDelimited):
             try reader.skipCurrentField()
@@ -132,7 +143,9 @@ public struct MessageRoutingView {
 
     /// The kind of each elem in order (`nil` for an elem with no content this schema knows), read
     /// from the bytes as the sequence is iterated.
-    public var elemKinds: ElemKinds { ElemKinds(base: base, count: count, maxDepth: maxDepth) }
+    public var elemKinds: ElemKinds {
+        ElemKinds(base: base, count: count, maxDepth: maxDepth, packed: packedKinds, elemCount: elemCount)
+    }
 
     /// The first elem's kind (the primary one), `nil` when there is no elem or it has no content.
     public var primaryElemKind: ElemKind? {
@@ -140,33 +153,48 @@ public struct MessageRoutingView {
         return kinds.next() ?? nil
     }
 
-    /// The kinds of a message's elems, walked lazily over the view's bytes.
+    /// The kinds of a message's elems: noted when the view was opened for the first few, walked
+    /// lazily over the view's bytes for messages with more.
     public struct ElemKinds: Sequence {
         fileprivate let base: UnsafePointer<UInt8>
         fileprivate let count: Int
         fileprivate let maxDepth: Int
+        fileprivate let packed: UInt64
+        fileprivate let elemCount: Int
 
         public func makeIterator() -> Iterator {
-            Iterator(reader: BinaryDecoder(UnsafeBufferPointer(start: base, count: count), maxDepth: maxDepth))
+            elemCount <= MessageRoutingView.packedKindCapacity
+                ? Iterator(packed: packed, remaining: elemCount, reader: nil)
+                : Iterator(packed: 0, remaining: 0, reader: BinaryDecoder(UnsafeBufferPointer(start: base, count: count), maxDepth: maxDepth))
         }
 
         public struct Iterator: IteratorProtocol {
-            fileprivate var reader: BinaryDecoder
+            fileprivate var packed: UInt64
+            fileprivate var remaining: Int
+            /// For messages with more elems than are noted: the bytes, walked again.
+            fileprivate var reader: BinaryDecoder?
 
             /// The next elem's kind: the last content member in it, as a decode's oneof keeps.
             /// (The bytes were checked when the view was opened, so reading them again cannot fail.)
             public mutating func next() -> ElemKind?? {
-                while let (number, wireType) = try? reader.nextField() {
-                    guard number == 10, wireType == WireType.lengthDelimited, let outer = try? reader.enterMessage() else {
-                        try? reader.skipCurrentField()
+                guard reader != nil else {
+                    guard remaining > 0 else { return nil }
+                    let number = Int(packed & 0xFF)
+                    packed >>= 8
+                    remaining -= 1
+                    return .some(number == 0 ? nil : ElemKind(v2timElemType: number))
+                }
+                while let (number, wireType) = try? reader!.nextField() {
+                    guard number == 10, wireType == WireType.lengthDelimited, let outer = try? reader!.enterMessage() else {
+                        try? reader!.skipCurrentField()
                         continue
                     }
                     var kind: ElemKind? = nil
-                    while let (member, memberType) = try? reader.nextField() {
+                    while let (member, memberType) = try? reader!.nextField() {
                         if memberType == WireType.lengthDelimited, let found = ElemKind(v2timElemType: member) { kind = found }
-                        try? reader.skipCurrentField()
+                        try? reader!.skipCurrentField()
                     }
-                    reader.leaveMessage(restoring: outer)
+                    reader!.leaveMessage(restoring: outer)
                     return .some(kind)
                 }
                 return nil
@@ -180,6 +208,7 @@ extension Message {
     /// view borrows `bytes`: it must not escape `body`. Throws the ``IMWireError`` a full decode
     /// would for malformed framing or envelope strings (see ``MessageRoutingView`` for what is and
     /// is not checked), or what `body` throws.
+    @inlinable
     public static func withRoutingView<Bytes: Collection, Result>(
         serializedBytes bytes: Bytes,
         options: BinaryDecodingOptions = .init(),

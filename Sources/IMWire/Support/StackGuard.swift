@@ -42,11 +42,34 @@ package struct StackGuard {
     /// Whether the current frame is above the limit.
     @inline(never)
     private mutating func checkStack() -> Bool {
-        if limit == 0 { limit = Self.lowestUsableAddress() }
+        if limit == 0 { limit = Self.threadLimit() }
         var marker: UInt8 = 0
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
         return here >= limit
     }
+
+    /// ``lowestUsableAddress()`` for the current thread, read once per thread: on a process's main
+    /// thread glibc finds the stack by reading `/proc/self/maps`, a file read that costs more than
+    /// decoding a small message, so a guard made per decode must not repeat it.
+    private static func threadLimit() -> UInt {
+        #if canImport(Glibc)
+        if let cached = pthread_getspecific(limitKey) { return UInt(bitPattern: cached) }
+        let limit = lowestUsableAddress()
+        pthread_setspecific(limitKey, UnsafeRawPointer(bitPattern: limit))
+        return limit
+        #else
+        return lowestUsableAddress()
+        #endif
+    }
+
+    #if canImport(Glibc)
+    /// The thread-specific slot of ``threadLimit()`` (never 0 once set: the limit is at least 1).
+    private static let limitKey: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "no thread-specific key left for the stack guard")
+        return key
+    }()
+    #endif
 
     /// The lowest address of the current thread's stack plus ``reserve``; 1 (no limit) where the
     /// system does not say.
