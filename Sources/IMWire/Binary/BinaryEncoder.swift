@@ -18,7 +18,6 @@ package enum BinaryEncoder {
     /// Pass one: the total size and every sub-message's size.
     package static func plan<M: ProtoMessage>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> BinaryEncodingPlan {
         var sizer = BinarySizer(maxDepth: options.maxDepth)
-        sizer.sizes.reserveCapacity(16)
         try message.traverse(&sizer)
         return BinaryEncodingPlan(count: sizer.total, sizes: sizer.sizes)
     }
@@ -35,14 +34,50 @@ package enum BinaryEncoder {
 /// What the sizer found: the encoding's size and each sub-message's body size in pre-order.
 @usableFromInline package struct BinaryEncodingPlan: Sendable {
     @usableFromInline package let count: Int
-    let sizes: [Int]
+    let sizes: SizeList
+}
+
+/// The sizer's list of sub-message sizes: the first eight inline (most messages have fewer, and an
+/// array would cost an allocation and a type-metadata lookup per encode, a tenth of encoding a chat
+/// message), the rest in an array.
+struct SizeList: Sendable {
+    private var inline: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+    private var overflow: [Int] = []
+    private(set) var count = 0
+    private static let inlineCapacity = 8
+
+    @inline(__always)
+    mutating func append(_ value: Int) {
+        if count < Self.inlineCapacity {
+            withUnsafeMutableBytes(of: &inline) { $0.storeBytes(of: value, toByteOffset: count * MemoryLayout<Int>.stride, as: Int.self) }
+        } else {
+            overflow.append(value)
+        }
+        count += 1
+    }
+
+    subscript(index: Int) -> Int {
+        @inline(__always) get {
+            if index < Self.inlineCapacity {
+                return withUnsafeBytes(of: inline) { $0.load(fromByteOffset: index * MemoryLayout<Int>.stride, as: Int.self) }
+            }
+            return overflow[index - Self.inlineCapacity]
+        }
+        @inline(__always) set {
+            if index < Self.inlineCapacity {
+                withUnsafeMutableBytes(of: &inline) { $0.storeBytes(of: newValue, toByteOffset: index * MemoryLayout<Int>.stride, as: Int.self) }
+            } else {
+                overflow[index - Self.inlineCapacity] = newValue
+            }
+        }
+    }
 }
 
 /// Pass one: sizes. `sizes` holds each sub-message's body size in pre-order.
 struct BinarySizer: FieldVisitor {
     typealias Failure = IMWireError
     var total = 0
-    var sizes: [Int] = []
+    var sizes = SizeList()
     private var depth = 1
     private let maxDepth: Int
     private var stackGuard = StackGuard()
@@ -124,10 +159,10 @@ struct BinaryWriter: FieldVisitor {
     typealias Failure = Never
     private let base: UnsafeMutablePointer<UInt8>
     private(set) var position = 0
-    private let sizes: [Int]
+    private let sizes: SizeList
     private var sizeIndex = 0
 
-    init(base: UnsafeMutablePointer<UInt8>, sizes: [Int]) {
+    init(base: UnsafeMutablePointer<UInt8>, sizes: SizeList) {
         self.base = base
         self.sizes = sizes
     }

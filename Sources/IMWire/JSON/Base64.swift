@@ -14,8 +14,7 @@ enum Base64 {
 
     static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
 
-    static func encode(_ bytes: [UInt8], into out: inout [UInt8]) {
-        out.reserveCapacity(out.count + encodedCount(bytes.count))
+    static func encode<Sink: ByteSink>(_ bytes: [UInt8], into out: inout Sink) {
         bytes.withUnsafeBufferPointer { input in
             alphabet.withUnsafeBufferPointer { table in
                 var index = 0

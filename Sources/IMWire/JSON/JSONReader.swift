@@ -15,7 +15,7 @@ package struct JSONReader: FieldDecoder {
     private let maxDepth: Int
     private let ignoreUnknownFields: Bool
     /// The field whose value is being read (its schema and index), for messages.
-    private var fieldSchema: MessageSchema?
+    private unowned(unsafe) var fieldSchema: MessageSchema?
     private var fieldIndex = 0
     private var fieldName: String { fieldSchema?.fields[fieldIndex].name ?? "" }
     private var stackGuard = StackGuard()

@@ -383,6 +383,12 @@ package struct JSONScanner {
     /// `number_out_of_range` for a magnitude above `UInt64.max`; the reason starts with the number.
     package func integerValue(_ token: NumberToken) throws(IMWireError) -> (magnitude: UInt64, negative: Bool) {
         let integerCount = token.integerDigits.count
+        if token.fractionDigits.isEmpty, token.exponent == 0, integerCount <= 19 {
+            // The common case, a plain integer of up to 19 digits: it cannot overflow.
+            var magnitude: UInt64 = 0
+            for position in token.integerDigits { magnitude = magnitude &* 10 &+ UInt64(base[position] &- UInt8(ascii: "0")) }
+            return (magnitude, token.negative)
+        }
         let digitCount = integerCount + token.fractionDigits.count
         func digit(_ index: Int) -> UInt8 {
             let position = index < integerCount

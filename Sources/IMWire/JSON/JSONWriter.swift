@@ -6,8 +6,10 @@
 /// everything else is raw UTF-8. Unknown fields have no JSON form and are left out.
 package struct JSONWriter: FieldVisitor {
     package typealias Failure = IMWireError
-    package private(set) var output: [UInt8] = []
-    private var schema: MessageSchema
+    private var output: OutputBytes
+    /// The schema of the object being written. Schemas are static lets that live as long as the
+    /// program: no reference counting per member.
+    private unowned(unsafe) var schema: MessageSchema
     /// Whether the current object already has a member (so the next needs a comma).
     private var hasMember = false
     private var depth = 1
@@ -19,15 +21,16 @@ package struct JSONWriter: FieldVisitor {
 
     package static func encode<M: ProtoMessage>(_ message: M, options: JSONEncodingOptions) throws(IMWireError) -> [UInt8] {
         var writer = JSONWriter(schema: M.schema, options: options)
-        writer.output.reserveCapacity(128)
+        defer { writer.output.deallocate() }
         writer.output.append(UInt8(ascii: "{"))
         try message.traverse(&writer)
         writer.closeObject()
-        return writer.output
+        return writer.output.bytes()
     }
 
     private init(schema: MessageSchema, options: JSONEncodingOptions) {
         self.schema = schema
+        output = OutputBytes(capacity: 256)
         self.maxDepth = options.maxDepth
         self.pretty = options.prettyPrinted
     }
@@ -45,7 +48,7 @@ package struct JSONWriter: FieldVisitor {
         if hasMember { output.append(UInt8(ascii: ",")) }
         hasMember = true
         if pretty { newline(indent: indent) }
-        output.append(contentsOf: schema.jsonKeyByNumber[field])
+        output.append(schema.jsonKey(field))
         if pretty { output.append(UInt8(ascii: " ")) }
     }
 
@@ -119,7 +122,7 @@ package struct JSONWriter: FieldVisitor {
 
     /// Appends `string` as a JSON string literal in the canonical escaping (shared with the
     /// tim-rest writer).
-    package static func appendString(_ string: String, to output: inout [UInt8]) {
+    package static func appendString<Sink: ByteSink>(_ string: String, to output: inout Sink) {
         output.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in
@@ -138,7 +141,7 @@ package struct JSONWriter: FieldVisitor {
                 index += 1
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 let escaped = index - 1
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<escaped]))
+                output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<escaped]))
                 runStart = escaped + 1
                 output.append(UInt8(ascii: "\\"))
                 switch byte {
@@ -150,15 +153,18 @@ package struct JSONWriter: FieldVisitor {
                 case 0x0D: output.append(UInt8(ascii: "r"))
                 case 0x09: output.append(UInt8(ascii: "t"))
                 default:
-                    output.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                    output.append("u00")
                     output.append(hexDigits[Int(byte >> 4)])
                     output.append(hexDigits[Int(byte & 15)])
                 }
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            output.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         output.append(UInt8(ascii: "\""))
     }
+
+    /// "00" "01" … "99", for writing two digits at a time.
+    private static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
 
     private mutating func writeDecimal(_ value: UInt64) {
         // Digits straight into the output: `description` would build a String per number.
@@ -166,12 +172,26 @@ package struct JSONWriter: FieldVisitor {
         var count = 0
         var rest = value
         withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[23 - count] = UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0")
-                rest /= 10
-                count += 1
-            } while rest != 0
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+            // Two digits at a time from a table of "00"..."99", then the last one if odd.
+            Self.digitPairs.withUnsafeBufferPointer { pairs in
+                while rest >= 100 {
+                    let pair = Int(rest % 100) &* 2
+                    rest /= 100
+                    buffer[23 - count] = pairs[pair &+ 1]
+                    buffer[22 - count] = pairs[pair]
+                    count &+= 2
+                }
+                if rest >= 10 {
+                    let pair = Int(rest) &* 2
+                    buffer[23 - count] = pairs[pair &+ 1]
+                    buffer[22 - count] = pairs[pair]
+                    count &+= 2
+                } else {
+                    buffer[23 - count] = UInt8(truncatingIfNeeded: rest) &+ UInt8(ascii: "0")
+                    count &+= 1
+                }
+            }
+            output.append(UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]).assumingMemoryBound(to: UInt8.self))
         }
     }
 
@@ -193,7 +213,8 @@ package struct JSONWriter: FieldVisitor {
     private mutating func writeEnum<E: ProtoEnum>(_ value: E) {
         if let name = E.schema.name(of: value.rawValue) {
             output.append(UInt8(ascii: "\""))
-            output.append(contentsOf: name.utf8)
+            var name = name
+            name.withUTF8 { output.append($0) }
             output.append(UInt8(ascii: "\""))
         } else {
             writeDecimal(value.rawValue)
@@ -235,19 +256,20 @@ package struct JSONWriter: FieldVisitor {
 
     package mutating func visitBool(_ value: Bool, field: Int) {
         key(field)
-        output.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+        output.append(value ? "true" : "false")
     }
 
     package mutating func visitDouble(_ value: Double, field: Int) {
         key(field)
         if value.isNaN {
-            output.append(contentsOf: "\"NaN\"".utf8)
+            output.append("\"NaN\"")
         } else if value.isInfinite {
-            output.append(contentsOf: (value < 0 ? "\"-Infinity\"" : "\"Infinity\"").utf8)
+            output.append(value < 0 ? "\"-Infinity\"" : "\"Infinity\"")
         } else {
             // Swift's description is the shortest round-trip form, in the same notation as
             // Python's repr (180.0, 1e-07, 1.7976931348623157e+308), which the fixtures pin.
-            output.append(contentsOf: value.description.utf8)
+            var text = value.description
+            text.withUTF8 { output.append($0) }
         }
     }
 

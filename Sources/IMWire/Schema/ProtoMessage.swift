@@ -103,7 +103,8 @@ package protocol FieldVisitor {
 }
 
 /// The field table of one message type.
-package final class MessageSchema: Sendable {
+/// Immutable after `init`; its pointers are written only there, so sharing it is safe.
+package final class MessageSchema: @unchecked Sendable {
     /// Fully qualified proto name, e.g. `imwire.v1.TextElem`.
     package let fullName: String
     /// Fields in field-number order.
@@ -111,15 +112,22 @@ package final class MessageSchema: Sendable {
 
     /// `indexByNumber[n]` is the index in ``fields`` of field number `n`, or -1.
     package let indexByNumber: [Int]
-    /// `jsonKeyByNumber[n]` is `"jsonName":` of field number `n` as UTF-8 (empty if none), so the
-    /// JSON writer does not copy a whole ``FieldSchema`` per member.
-    package let jsonKeyByNumber: [[UInt8]]
+    /// `"jsonName":` of each field number as UTF-8 (empty if none), for the JSON writer: one block
+    /// of bytes and the start of each number's key in it (`jsonKeyStarts[n]..<jsonKeyStarts[n + 1]`),
+    /// read through pointers so that writing a member costs no reference counting. Schemas live as
+    /// long as the program (static lets), so these are allocated once and never freed.
+    private let jsonKeyBytes: UnsafeMutablePointer<UInt8>
+    private let jsonKeyStarts: UnsafeMutablePointer<Int>
 
     /// Every JSON name and proto name, concatenated, for ``fieldIndex(named:)``; and per name its
     /// start, length and field index. Flat and free of reference counting: key lookup is on the
     /// JSON reader's hot path.
     private let nameBytes: [UInt8]
     private let nameTable: [(start: Int, count: Int, field: Int)]
+    /// `nameRunStarts[n]` is the index in `nameTable` of the first name of `n` bytes or more
+    /// (`longestName + 2` entries; allocated once, like the JSON keys).
+    private let nameRunStarts: UnsafeMutablePointer<Int>
+    private let longestName: Int
 
     /// Per field index: its number, and its oneof as a small integer (-1 for none). The JSON
     /// reader reads these per member instead of copying a ``FieldSchema`` (and retaining its
@@ -134,7 +142,16 @@ package final class MessageSchema: Sendable {
         var table = [Int](repeating: -1, count: (fields.map(\.number).max() ?? 0) + 1)
         for (index, field) in fields.enumerated() { table[field.number] = index }
         indexByNumber = table
-        jsonKeyByNumber = table.map { $0 < 0 ? [] : fields[$0].jsonKey }
+        let keys = table.map { $0 < 0 ? [] : fields[$0].jsonKey }
+        jsonKeyBytes = .allocate(capacity: max(1, keys.reduce(0) { $0 + $1.count }))
+        jsonKeyStarts = .allocate(capacity: keys.count + 1)
+        var offset = 0
+        for (number, key) in keys.enumerated() {
+            jsonKeyStarts[number] = offset
+            (jsonKeyBytes + offset).initialize(from: key, count: key.count)
+            offset += key.count
+        }
+        jsonKeyStarts[keys.count] = offset
         var bytes: [UInt8] = []
         var names: [(start: Int, count: Int, field: Int)] = []
         for (index, field) in fields.enumerated() {
@@ -143,8 +160,19 @@ package final class MessageSchema: Sendable {
                 bytes += name.utf8
             }
         }
+        // Sorted by length, with the start of each length's run: a key is compared only with the
+        // names of its own length (one to three of them), not with all of them.
+        names.sort { $0.count < $1.count }
         nameBytes = bytes
         nameTable = names
+        let longest = names.last?.count ?? 0
+        nameRunStarts = .allocate(capacity: longest + 2)
+        var entry = 0
+        for length in 0...(longest + 1) {
+            while entry < names.count, names[entry].count < length { entry += 1 }
+            nameRunStarts[length] = entry
+        }
+        longestName = longest
         numbers = fields.map(\.number)
         var oneofNames: [String] = []
         oneofIDs = fields.map { field in
@@ -153,6 +181,14 @@ package final class MessageSchema: Sendable {
             oneofNames.append(oneof)
             return oneofNames.count - 1
         }
+    }
+
+    /// `"jsonName":` of field `number` as UTF-8 (empty if none).
+    @inline(__always)
+    package func jsonKey(_ number: Int) -> UnsafeBufferPointer<UInt8> {
+        guard number >= 0, number < indexByNumber.count else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let start = jsonKeyStarts[number]
+        return UnsafeBufferPointer(start: jsonKeyBytes + start, count: jsonKeyStarts[number + 1] - start)
     }
 
     /// The field with `number`, or `nil` when the schema does not know it.
@@ -165,13 +201,18 @@ package final class MessageSchema: Sendable {
 
     /// The index in ``fields`` of the field whose JSON name or proto name is `key`.
     package func fieldIndex(named key: UnsafeBufferPointer<UInt8>) -> Int? {
-        nameBytes.withUnsafeBufferPointer { bytes in
-            for entry in nameTable where entry.count == key.count {
-                if entry.count == 0 || memcmp(bytes.baseAddress! + entry.start, key.baseAddress!, entry.count) == 0 {
-                    return entry.field
+        guard key.count <= longestName else { return nil }
+        let run = nameRunStarts[key.count]..<nameRunStarts[key.count + 1]
+        return nameBytes.withUnsafeBufferPointer { bytes in
+            nameTable.withUnsafeBufferPointer { table in
+                for index in run {
+                    let entry = table[index]
+                    if entry.count == 0 || memcmp(bytes.baseAddress! + entry.start, key.baseAddress!, entry.count) == 0 {
+                        return entry.field
+                    }
                 }
+                return nil
             }
-            return nil
         }
     }
 }

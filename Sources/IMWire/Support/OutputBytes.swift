@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the text writers (JSON, tim-rest) put bytes: `[UInt8]`, or ``OutputBytes`` on the JSON
+/// writer's hot path.
+package protocol ByteSink {
+    mutating func append(_ byte: UInt8)
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+extension ByteSink {
+    @inline(__always)
+    package mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
+    @inline(__always)
+    package mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+}
+
+extension Array: ByteSink where Element == UInt8 {
+    @inline(__always)
+    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        append(contentsOf: bytes)
+    }
+}
+
+/// A growable byte buffer the writer owns outright: an append is a capacity check and a store,
+/// without an array's uniqueness check and bookkeeping on every byte (a fifth of JSON encoding
+/// time went there). Not a value type in spirit: the owner calls ``deallocate()`` exactly once,
+/// after ``bytes()`` has copied out the result.
+package struct OutputBytes: ByteSink {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    package private(set) var count = 0
+
+    package init(capacity: Int) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    @inline(__always)
+    package mutating func append(_ byte: UInt8) {
+        if count == capacity { grow(to: count + 1) }
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always)
+    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        if capacity - count < bytes.count { grow(to: count + bytes.count) }
+        memcpy(base + count, source, bytes.count)
+        count += bytes.count
+    }
+
+    /// Makes room for at least `needed` bytes in all, doubling.
+    @inline(never)
+    private mutating func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.initialize(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    /// A pointer to `reserving` more bytes past the end, for a writer that fills them itself and
+    /// then calls ``commit(_:)``.
+    @inline(__always)
+    package mutating func tail(reserving length: Int) -> UnsafeMutablePointer<UInt8> {
+        if capacity - count < length { grow(to: count + length) }
+        return base + count
+    }
+
+    @inline(__always)
+    package mutating func commit(_ length: Int) { count += length }
+
+    /// The bytes written so far, copied into an array.
+    package func bytes() -> [UInt8] {
+        [UInt8](UnsafeBufferPointer(start: base, count: count))
+    }
+
+    package func deallocate() { base.deallocate() }
+}
