@@ -157,7 +157,7 @@ struct TIMRESTEncoder {
             out.beginArray()
             for userID in message.atUserList {
                 out.beginObject()
-                if userID == Message.atAllUserID || userID == Message.atAllUserIDAlternateSpelling {
+                if Message.isAtAllUserID(userID) {
                     out.member("GroupAtAllFlag", number: 1)
                 } else {
                     out.member("GroupAtAllFlag", number: 0)
