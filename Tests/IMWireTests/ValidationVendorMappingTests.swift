@@ -1,10 +1,10 @@
 import IMWire
 import Testing
 
-/// The vendor numbering functions: legacy TIM group tips (seed 004), V2TIM image-type bits and elem
-/// types, ZIM message and conversation types (seed 003).
+/// The vendor numbering functions: legacy TIM group tips (legacy group guide), V2TIM image-type bits and elem
+/// types, ZIM message and conversation types (ZIM guide).
 @Suite struct ValidationVendorMappingTests {
-    // MARK: Legacy TIM group tips (seed 004: INVITE 1 … MEMBER_INFO_CHANGE 7)
+    // MARK: Legacy TIM group tips (INVITE 1 … MEMBER_INFO_CHANGE 7)
 
     @Test(arguments: [
         (1, GroupTipsType.invite), (2, .quit), (3, .kicked), (4, .setAdmin), (5, .cancelAdmin),
