@@ -49,8 +49,8 @@ NAME_RE = re.compile(r"^[yn]_[a-z0-9]+(_[a-z0-9]+)*$")
 CASE_KEYS = {"name", "description", "input", "error", "options", "python_accepts", "python_rejects",
              "python_differs", "python_note", "expected_message"}
 
-# json_format.Parse stops at 100 message levels by default (a Python limit, like the binary one noted
-# in SPEC 2.1); accept cases are parsed with room for the deepest input the spec admits.
+# json_format.Parse stops at 100 message levels by default (a Python limit, like the binary one in
+# README "Reliability"); accept cases are parsed with room for the deepest input the spec admits.
 PYTHON_ACCEPT_DEPTH = 2000
 
 

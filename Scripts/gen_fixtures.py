@@ -82,9 +82,10 @@ ERROR_CODES = (
     "invalid_utf8",
     "depth_limit_exceeded",
 )
-# Validation profiles and codes (SPEC §3; Swift: ValidationProfile, Violation.Code.all). Limit cases
-# name one profile and the sorted codes `message.validate(profile:)` must report (duplicates kept).
-PROFILES = ("none", "tencent", "zim")
+# Validation profiles and codes (README "Validation"; Swift: ValidationProfile.presets,
+# Violation.Code.all). Limit cases name one profile and the sorted codes `message.validate(profile:)`
+# must report (duplicates kept).
+PROFILES = ("none", "tencent", "tencent-sdk", "tuikit", "zim")
 VALIDATION_CODES = (
     "elem_chain_empty",
     "content_too_large",
@@ -125,6 +126,18 @@ VALIDATION_CODES = (
     "latitude_out_of_range",
     "longitude_out_of_range",
     "duplicate_image_type",
+    "target_not_supported",
+    "priority_not_supported",
+    "elem_kind_not_supported",
+    "at_users_require_text",
+    "barrage_requires_room",
+    "barrage_requires_text",
+    "custom_data_not_tuikit",
+    "platform_not_recognized",
+    "signal_not_standalone",
+    "signal_target_mismatch",
+    "signal_msg_id_missing",
+    "signal_not_allowed_in_merger",
 )
 # Limit messages may nest far deeper than upb's 100-level parse limit (a 101-layer merger is about
 # 306 levels); ParseDict and our own recursive helpers get this much room instead.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates IMWire's Swift model and field tables from Schemas/imwire/v1/message.proto.
 
-The .proto is the one description of every message (SPEC §2.1); this script turns it into
+The .proto is the one description of every message; this script turns it into
   Sources/IMWire/Model/<Type>.swift        the public value types (structs, oneof and proto enums)
   Sources/IMWire/Schema/<Type>+Fields.swift the format-neutral field tables (decodeField/traverse)
 so that binary, JSON and every later format follow from the same table and cannot drift apart.

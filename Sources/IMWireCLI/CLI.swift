@@ -5,7 +5,7 @@ import IMWire
 /// the given input and returns what a process would print and its exit status. `main.swift` wires
 /// it to the real stdin/stdout/stderr; tests call it directly.
 ///
-/// Exit status (SPEC §5): 0 success; 1 a decode, validation or serialize error, reported as one
+/// Exit status: 0 success; 1 a decode, validation or serialize error, reported as one
 /// line on stderr, `error: CODE: detail (at PATH or byte OFFSET)`; 2 a usage error.
 public enum CLI {
     /// What a run printed and how it ended.

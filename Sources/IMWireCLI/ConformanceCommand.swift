@@ -2,7 +2,7 @@ import ArgumentParser
 import IMWireConformance
 
 /// `imwire conformance`: runs the conformance suite derived from the golden fixtures against a
-/// testee (SPEC §4.2; README "Test your implementation").
+/// testee (README "Test your implementation", Docs/conformance.md).
 struct ConformanceCommand: IMWireSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "conformance",

@@ -1,10 +1,12 @@
 import ArgumentParser
 import IMWire
 
-/// A validation profile named on the command line (`--profile tencent|zim|none`).
+/// A validation profile named on the command line (`--profile none|tencent|tencent-sdk|tuikit|zim`).
 enum ProfileOption: String, ExpressibleByArgument, CaseIterable {
     case none
     case tencent
+    case tencentSDK = "tencent-sdk"
+    case tuikit
     case zim
 
     /// The one-line error (status 1) for a message with `violations` under this profile, naming
@@ -22,13 +24,15 @@ enum ProfileOption: String, ExpressibleByArgument, CaseIterable {
         switch self {
         case .none: .none
         case .tencent: .tencent
+        case .tencentSDK: .tencentSDK
+        case .tuikit: .tuikit
         case .zim: .zim
         }
     }
 }
 
 /// `imwire validate --profile P [--format F] [FILE]`: decodes FILE (or stdin) and checks it against
-/// a validation profile (SPEC §3, §5).
+/// a validation profile.
 ///
 /// A valid message prints nothing and exits 0. Otherwise each violation is one line on stdout, in
 /// the order ``Message/validate(profile:)`` returns them:
@@ -44,8 +48,11 @@ struct ValidateCommand: IMWireSubcommand {
         abstract: "Check a message against a vendor profile's limits and print every violation.",
         discussion: """
             Prints nothing and exits 0 when the message is valid. Otherwise prints one line per violation, \
-            'CODE PATH limit=LIMIT actual=ACTUAL', and exits 1. Profiles: tencent (Tencent Cloud IM), \
-            zim (ZEGOCLOUD ZIM), none (only the rules every message must meet: location ranges, one image per type).
+            'CODE PATH limit=LIMIT actual=ACTUAL', and exits 1. Profiles: tencent (what Tencent Cloud IM's \
+            server accepts, REST and webhooks included), tencent-sdk (what the V2TIM SDK builds: tencent plus \
+            the SDK's appendElem and text-only @ rules), tuikit (tencent-sdk plus TUIKit's businessID payloads \
+            in custom elems), zim (ZEGOCLOUD ZIM), none (only the rules every message must meet: location \
+            ranges, one image per type).
             """
     )
 

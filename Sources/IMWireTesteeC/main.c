@@ -1,4 +1,4 @@
-// imwire-testee-c: the conformance testee on libprotobuf-c (SPEC §4.2). Binary cases only; the rest
+// imwire-testee-c: the conformance testee on libprotobuf-c (Docs/conformance.md). Binary cases only; the rest
 // are answered `skipped`. Run it with
 //   imwire conformance --testee .build/release/imwire-testee-c \
 //       --expected-failures Tests/Conformance/expected-failures/protobuf-c.txt

@@ -1,4 +1,4 @@
-// Property tests of the binary codec (SPEC §2.1): round trips, the canonical fixed point, unknown
+// Property tests of the binary codec (README "The wire format"): round trips, the canonical fixed point, unknown
 // fields, agreement with protobuf-c, robustness against truncated and corrupted input, and merging.
 //
 // Iteration counts: each test's default below, or IMWIRE_PROPERTY_ITERATIONS for all of them. A failure
@@ -348,6 +348,9 @@ enum ProtoMerge {
         result.excludedFromLastMessage = a.excludedFromLastMessage || b.excludedFromLastMessage
         result.onlineUserOnly = a.onlineUserOnly || b.onlineUserOnly
         result.supportMessageExtension = a.supportMessageExtension || b.supportMessageExtension
+        if !b.topicID.isEmpty { result.topicID = b.topicID }
+        result.barrage = a.barrage || b.barrage
+        result.signal = merged(a.signal, b.signal)
         // Unknown fields can only be made by decoding: a message of nothing but unknown fields.
         result.unknownFields = try Message(serializedBytes: a.unknownFields.bytes + b.unknownFields.bytes).unknownFields
         return result
@@ -376,6 +379,29 @@ enum ProtoMerge {
             if y.index != 0 { x.index = y.index }
             if !y.data.isEmpty { x.data = y.data }
             return .face(x)
+        default: return b
+        }
+    }
+
+    /// The signal oneof: the same member merges field by field, another member (or none before it)
+    /// is replaced. The generator gives signals no unknown fields.
+    static func merged(_ a: Message.Signal?, _ b: Message.Signal?) -> Message.Signal? {
+        switch (a, b) {
+        case (_, nil): return a
+        case (.recallNotice(var x)?, .recallNotice(let y)?):
+            if !y.msgID.isEmpty { x.msgID = y.msgID }
+            if !y.recalledBy.isEmpty { x.recalledBy = y.recalledBy }
+            if !y.reason.isEmpty { x.reason = y.reason }
+            return .recallNotice(x)
+        case (.groupReadReceipt(var x)?, .groupReadReceipt(let y)?):
+            if !y.msgID.isEmpty { x.msgID = y.msgID }
+            if y.readCount != 0 { x.readCount = y.readCount }
+            if y.unreadCount != 0 { x.unreadCount = y.unreadCount }
+            return .groupReadReceipt(x)
+        case (.c2cReadReceipt(var x)?, .c2cReadReceipt(let y)?):
+            if !y.userID.isEmpty { x.userID = y.userID }
+            if y.readTimestampMs != 0 { x.readTimestampMs = y.readTimestampMs }
+            return .c2cReadReceipt(x)
         default: return b
         }
     }

@@ -2,7 +2,7 @@ import IMWire
 import IMWireCLI
 import Testing
 
-/// The `imwire` command line, run in-process with injected input (SPEC §5: exit 0 on success, 1 with
+/// The `imwire` command line, run in-process with injected input (README "Command line": exit 0 on success, 1 with
 /// one `error: CODE: …` line on a decode error, 2 on a usage error; never a crash).
 @Suite struct CLITests {
     static func run(_ arguments: [String], stdin: [UInt8] = [], files: [String: [UInt8]] = [:]) -> CLI.Result {

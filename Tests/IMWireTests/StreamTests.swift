@@ -12,7 +12,7 @@ import Testing
     /// `count` random messages (every field, unknown fields at every level unless `json`, where they
     /// have no form).
     static func messages(_ count: Int, seed: UInt64 = 0x5EED, json: Bool = false) -> [Message] {
-        let options = json ? MessageGenerationOptions.full.withoutUnknownFields() : .full
+        let options = json ? MessageGenerationOptions.full.jsonExact() : .full
         return (0..<count).map { index in
             var generator = ModelGenerator(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15, options: options)
             return generator.message()

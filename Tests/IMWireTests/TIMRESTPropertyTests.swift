@@ -1,4 +1,4 @@
-// Property tests of the tim-rest dialect (SPEC §2.3): REST-representable messages round-trip
+// Property tests of the tim-rest dialect (README "tim-rest"): REST-representable messages round-trip
 // model → REST → model exactly; any message either encodes and round-trips or is refused with a
 // typed error (never a silent drop); damaged REST text never crashes the decoder.
 //
@@ -95,22 +95,25 @@ struct TIMRESTPropertyTests {
 
 /// Makes a generated message representable in tim-rest by changing what REST cannot carry.
 enum TIMRESTRepresentable {
-    /// `message` with: room targets as groups, targeted receivers only next to a group, the random
-    /// cut to 32 bits, whole-second timestamps, bytes that are not UTF-8 replaced by their repaired
-    /// UTF-8, group tips / group system / unknown elem kinds replaced by text, non-finite doubles
-    /// zeroed, one UUID per image elem, no sound format, no layers-over-limit, APNs pushes, no
-    /// unknown fields. With `keepingFieldLevelLoss`, the last five (which the lossy option drops)
-    /// are left as generated.
+    /// `message` with: room targets as groups, no signal, targeted receivers and a topic only next
+    /// to a group, the random cut to 32 bits, whole-second timestamps, bytes that are not UTF-8
+    /// replaced by their repaired UTF-8, group tips / group system / unknown elem kinds replaced by
+    /// text, non-finite doubles zeroed, one UUID per image elem, no sound format, no
+    /// layers-over-limit, APNs pushes, no barrage flag, no unknown fields. With
+    /// `keepingFieldLevelLoss`, the last six (which the lossy option drops) are left as generated.
     static func project(_ message: Message, keepingFieldLevelLoss: Bool = false) -> Message {
         var message = message
         if case .roomID(let room)? = message.target { message.target = .groupID(room) }
+        message.signal = nil
+        if case .groupID? = message.target {} else { message.topicID = "" }
         if case .groupID? = message.target {} else { message.targetedReceivers = [] }
         message.random &= 0xFFFF_FFFF
         message.cloudCustomData = repaired(message.cloudCustomData)
-        message.atUserList = message.atUserList.map { $0 == Message.atAllUserIDAlternateSpelling ? Message.atAllUserID : $0 }
+        message.atUserList = message.atUserList.map { Message.isAtAllUserID($0) ? Message.atAllUserID : $0 }
         message.elems = message.elems.map { elem($0, keepingFieldLevelLoss) }
         if !keepingFieldLevelLoss {
             message.timestampMs -= message.timestampMs % 1000
+            message.barrage = false
             message.unknownFields = UnknownFields()
             message.offlinePushInfo?.iosPushType = .apns
             message.offlinePushInfo?.unknownFields = UnknownFields()

@@ -1,4 +1,4 @@
-// Property tests of validation (SPEC §3): for every numeric limit, messages measuring just under,
+// Property tests of validation: for every numeric limit, messages measuring just under,
 // exactly at and just over the limit — strings made of random 1- to 4-byte UTF-8 scalars where the
 // limit is in bytes, of random 1- and 2-unit UTF-16 scalars where it is in code units — are valid
 // exactly up to the limit and report exactly one violation, with the measured value, past it.
@@ -89,7 +89,9 @@ struct ValidationPropertyTests {
             if !(longitude.isFinite && abs(longitude) <= 180) { expected.append(.longitudeOutOfRange) }
             if !(latitude.isFinite && abs(latitude) <= 90) { expected.append(.latitudeOutOfRange) }
             for profile in ValidationProfile.presets {
-                #expect(message.validate(profile: profile).map(\.code) == expected, "(\(longitude), \(latitude))")
+                // ZIM has no location message: that comes first, at the elem.
+                let kind: [Violation.Code] = profile.supportedElemKinds?.contains(.location) == false ? [.elemKindNotSupported] : []
+                #expect(message.validate(profile: profile).map(\.code) == kind + expected, "(\(longitude), \(latitude))")
             }
         }
     }
@@ -148,7 +150,22 @@ struct LimitBoundary: Sendable, CustomTestStringConvertible {
     static let kilobyte = 1024
     static let megabyte = 1024 * 1024
 
-    static let all: [LimitBoundary] = tencent + zim
+    static let all: [LimitBoundary] = tencent + tencentSDK + zim
+
+    /// The limits the SDK profile adds to the server's, and the server's limits held by it too.
+    static let tencentSDK: [LimitBoundary] = {
+        let p = ValidationProfile.tencentSDK
+        return [
+            LimitBoundary("tencent-sdk user ID (UTF-8 bytes)", p, p.maxUserIDBytes, .userIDTooLong) { n, random in
+                random.messageWithUserID(random.string(utf8Count: n))
+            },
+            LimitBoundary("tencent-sdk custom elems after text", p, p.maxCustomElems, .tooManyCustomElems, spread: 3) { n, random in
+                var elems: [Elem] = [.text("first")]
+                for index in 0..<n { elems.insert(.custom(CustomElem(desc: "c\(index)")), at: random.int(1...elems.count)) }
+                return Message(sender: "alice", target: .receiver("bob"), elems: elems)
+            },
+        ]
+    }()
 
     static let tencent: [LimitBoundary] = {
         let p = ValidationProfile.tencent
@@ -251,11 +268,12 @@ struct LimitBoundary: Sendable, CustomTestStringConvertible {
         let p = ValidationProfile.zim
         return [
             LimitBoundary("zim text (UTF-8 bytes)", p, p.maxTextBytes, .textTooLarge, big: true) { n, random in
-                Message(sender: "alice", target: random.chance(0.5) ? .receiver("bob") : .groupID("g"),
+                // A ZIM Text message: to a peer, a group or a room (a room text without the barrage flag).
+                Message(sender: "alice", target: random.pick([Message.Target.receiver("bob"), .groupID("g"), .roomID("r")]),
                         elems: [.text(random.string(utf8Count: n))])
             },
-            LimitBoundary("zim barrage (text in a room)", p, p.maxBarrageBytes, .barrageTooLarge) { n, random in
-                Message(sender: "alice", target: .roomID("r"), elems: [.text(random.string(utf8Count: n))])
+            LimitBoundary("zim barrage", p, p.maxBarrageBytes, .barrageTooLarge) { n, random in
+                Message(sender: "alice", target: .roomID("r"), elems: [.text(random.string(utf8Count: n))], barrage: true)
             },
             LimitBoundary("zim custom data", p, p.maxCustomDataBytes, .customDataTooLarge) { n, random in
                 Message(sender: "alice", target: .receiver("bob"),
@@ -368,7 +386,7 @@ extension TestRandom {
 
     /// A tencent-valid message with `id` in one of the places that hold user IDs.
     mutating func messageWithUserID(_ id: String) -> Message {
-        switch int(0...8) {
+        switch int(0...14) {
         case 0: return Message(sender: id, target: .receiver("bob"), elems: [.text("hi")])
         case 1: return Message(sender: "alice", target: .receiver(id), elems: [.text("hi")])
         case 2:
@@ -383,6 +401,14 @@ extension TestRandom {
         case 5: return Message(target: .groupID("g"), elems: [.groupTips(GroupTipsElem(type: .invite, memberList: [GroupMemberInfo(userID: "a"), GroupMemberInfo(userID: id)]))])
         case 6: return Message(target: .groupID("g"), elems: [.groupTips(GroupTipsElem(type: .memberInfoChange, memberChangeList: [MemberChangeInfo(userID: id, muteTime: 60)]))])
         case 7: return groupInfoChange(.owner, value: id)
+        case 8: return Message(sender: "admin", target: .groupID("g"), signal: .recallNotice(RecallNotice(msgID: "m", recalledBy: id)))
+        case 9: return Message(sender: "bob", target: .receiver("alice"), signal: .c2cReadReceipt(C2CReadReceipt(userID: id, readTimestampMs: 1)))
+        case 10: return Message(target: .groupID("g"), elems: [.groupTips(GroupTipsElem(type: .memberInfoChange, opUserInfo: UserProfile(userID: id)))])
+        case 11: return Message(target: .groupID("g"), elems: [.groupTips(GroupTipsElem(
+            type: .memberInfoChange, changedUserInfoList: [UserProfile(userID: "a"), UserProfile(userID: id)]))])
+        case 12: return Message(target: .groupID("g"), elems: [.groupTips(GroupTipsElem(
+            type: .memberInfoChange, changedGroupMemberInfoList: [GroupMemberInfo(userID: id)]))])
+        case 13: return Message(target: .groupID("g"), elems: [.groupSystem(GroupSystemElem(type: .grantAdmin, opUserInfo: UserProfile(userID: id)))])
         default: return Message(target: .groupID("g"), elems: [.groupSystem(GroupSystemElem(type: .kickOffFromGroup, opUser: id))])
         }
     }

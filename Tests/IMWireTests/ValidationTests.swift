@@ -1,8 +1,8 @@
 import IMWire
 import Testing
 
-/// `Message.validate(profile:)` (SPEC §3): presets, paths, limit and actual values, the order of
-/// the result, customised profiles and the edge semantics documented in README "Validation".
+/// `Message.validate(profile:)`: presets, paths, limit and actual values, the order of the result,
+/// customised profiles and the edge semantics documented in README "Validation".
 @Suite struct ValidationTests {
     static let kilobyte = 1024
     static let megabyte = 1024 * 1024
@@ -17,13 +17,17 @@ import Testing
 
     // MARK: Presets
 
-    @Test func tencentPresetHasTheSpecLimits() {
+    @Test func tencentPresetHasTheServersLimits() {
         let p = ValidationProfile.tencent
         #expect(p.name == "tencent")
         #expect(p.requiresElems)
         #expect(p.maxContentBytes == 12 * 1024)
-        #expect(p.appendableElemKinds == [.text, .custom, .face, .location])
+        #expect(p.appendableElemKinds == nil && !p.atUsersRequireText)  // the SDK's rules: tencent-sdk
         #expect(p.standaloneElemKinds == [.groupTips, .groupSystem, .merger])
+        #expect(p.forbidsRoomTarget && p.forbidsSignalsInMerger)
+        #expect(p.signalsStandAlone && p.signalsRequireMsgID && p.receiptsRequireMatchingTarget)
+        #expect(p.allowedPlatforms == ["iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown"])
+        #expect(!p.requiresTUIKitCustomData && p.supportedElemKinds == nil && p.allowedPriorities == nil)
         #expect(p.maxCustomElems == 1)
         #expect(p.maxMergerMessages == 300 && p.maxMergerAbstracts == 5 && p.maxMergerAbstractLength == 100)
         #expect(p.maxMergerLayers == 100)
@@ -38,6 +42,21 @@ import Testing
         #expect(p.maxTextBytes == nil && p.maxBarrageBytes == nil && p.allowedImageFormats == nil && p.maxElems == nil)
     }
 
+    @Test func tencentSDKPresetIsTheServerPlusTheSDKsRules() {
+        var expected = ValidationProfile.tencent
+        expected.name = "tencent-sdk"
+        expected.appendableElemKinds = [.text, .custom, .face, .location]
+        expected.atUsersRequireText = true
+        #expect(ValidationProfile.tencentSDK == expected)
+    }
+
+    @Test func tuikitPresetIsTheSDKPlusThePayloadRule() {
+        var expected = ValidationProfile.tencentSDK
+        expected.name = "tuikit"
+        expected.requiresTUIKitCustomData = true
+        #expect(ValidationProfile.tuikit == expected)
+    }
+
     @Test func zimPresetHasTheSpecLimits() {
         let p = ValidationProfile.zim
         #expect(p.name == "zim")
@@ -50,12 +69,20 @@ import Testing
         #expect(p.maxElems == 20 && p.maxImageElems == 10)
         #expect(p.maxFileElems == 1 && p.maxSoundElems == 1 && p.maxVideoElems == 1 && p.maxCustomElems == 1)
         #expect(p.maxUserIDBytes == 32)
+        #expect(p.supportedElemKinds == [.text, .custom, .image, .sound, .video, .file])
+        #expect(p.barrageRequiresRoomText)
+        #expect(p.allowedPriorities == [.default, .high, .normal, .low])
+        #expect(p.signalsStandAlone && p.signalsRequireMsgID && p.receiptsRequireMatchingTarget && !p.forbidsSignalsInMerger)
         #expect(p.maxContentBytes == nil && p.appendableElemKinds == nil && !p.mentionsRequireGroup && p.maxMergerLayers == nil)
+        #expect(!p.forbidsRoomTarget && p.allowedPlatforms == nil)
     }
 
     @Test func presetsAreFoundByName() {
         #expect(ValidationProfile(preset: "tencent") == .tencent)
+        #expect(ValidationProfile(preset: "tencent-sdk") == .tencentSDK)
+        #expect(ValidationProfile(preset: "tuikit") == .tuikit)
         #expect(ValidationProfile(preset: "zim") == .zim)
+        #expect(ValidationProfile.presets.map(\.name) == ["none", "tencent", "tencent-sdk", "tuikit", "zim"])
         #expect(ValidationProfile(preset: "none") == ValidationProfile.none)
         #expect(ValidationProfile(preset: "Tencent") == nil)
         #expect(ValidationProfile(preset: "") == nil)
@@ -109,7 +136,9 @@ import Testing
         var inner = (0..<13).map { Message(sender: "u\($0)", target: .receiver("bob"), elems: [.text("m\($0)")]) }
         inner[12].elems = [.text(String(repeating: "a", count: 32 * 1024 + 1))]
         let message = Message(sender: "alice", target: .receiver("bob"), elems: [.merger(MergerElem(title: "t", messages: inner))])
-        let violations = message.validate(profile: .zim)
+        var zimWithMergers = ValidationProfile.zim  // zim itself has no merger
+        zimWithMergers.supportedElemKinds = nil
+        let violations = message.validate(profile: zimWithMergers)
         #expect(violations.count == 1)
         #expect(violations.first?.path == "elems[0].merger.messages[12].elems[0].text.text")
         #expect(violations.first?.code == .textTooLarge)
@@ -129,7 +158,7 @@ import Testing
                 .merger(MergerElem(messages: [Message(elems: [.groupTips(GroupTipsElem())])])),
             ])
         message.atUserList = ["x"]
-        let violations = message.validate(profile: .tencent)
+        let violations = message.validate(profile: .tencentSDK)
         let rows = violations.map { "\($0.code.name) \($0.path) \($0.limit) \($0.actual)" }
         #expect(rows == [
             "user_id_too_long sender 32 33",
@@ -171,7 +200,7 @@ import Testing
 
     @Test func codeNamesAreUniqueSnakeCaseAndRoundTrip() {
         let names = Violation.Code.all.map(\.name)
-        #expect(names.count == 39)
+        #expect(names.count == 51)
         #expect(Set(names).count == names.count)
         for code in Violation.Code.all {
             #expect(code.name.allSatisfy { $0 == "_" || ("a"..."z").contains($0) }, "\(code.name)")
@@ -246,12 +275,16 @@ import Testing
         #expect(over.first?.path == "elems[0].merger.abstract_list[0]")
     }
 
-    @Test func textInARoomIsHeldToTheBarrageLimitAlone() {
+    @Test func aBarrageIsHeldToTheBarrageLimitAloneAndARoomTextToTheTextLimit() {
         let big = String(repeating: "a", count: 32 * 1024 + 1)
+        let barrage = Message(sender: "alice", target: .roomID("r"), elems: [.text(big)], barrage: true)
+        #expect(Self.codes(barrage, .zim) == ["barrage_too_large"])
         let room = Message(sender: "alice", target: .roomID("r"), elems: [.text(big)])
-        #expect(Self.codes(room, .zim) == ["barrage_too_large"])
+        #expect(Self.codes(room, .zim) == ["text_too_large"])
         let group = Message(sender: "alice", target: .groupID("g"), elems: [.text(big)])
         #expect(Self.codes(group, .zim) == ["text_too_large"])
+        let smallBarrage = Message(sender: "alice", target: .roomID("r"), elems: [.text(String(repeating: "a", count: 5 * 1024))], barrage: true)
+        #expect(Self.codes(smallBarrage, .zim) == [])
     }
 
     @Test func mergerNestingIsReportedOnceAtTheTopLevelMerger() {
@@ -280,7 +313,7 @@ import Testing
 
     @Test func aStandaloneElemInAChainIsReportedOnlyAsNotStandalone() {
         let message = Message(elems: [.text("a"), .groupSystem(GroupSystemElem()), .image(ImageElem(format: .jpg))])
-        let violations = message.validate(profile: .tencent)
+        let violations = message.validate(profile: .tencentSDK)
         #expect(violations.map(\.code) == [.elemNotStandalone, .elemNotAppendable])
         #expect(violations.map(\.path) == ["elems[1].group_system", "elems[2].image"])
         #expect(violations.first?.actual == .integer(3))

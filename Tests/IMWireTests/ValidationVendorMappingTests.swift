@@ -1,10 +1,10 @@
 import IMWire
 import Testing
 
-/// The vendor numbering functions: legacy TIM group tips (seed 004), V2TIM image-type bits and elem
-/// types, ZIM message and conversation types (seed 003).
+/// The vendor numbering functions: legacy TIM group tips (legacy group guide), V2TIM image-type bits and elem
+/// types, ZIM message and conversation types (ZIM guide).
 @Suite struct ValidationVendorMappingTests {
-    // MARK: Legacy TIM group tips (seed 004: INVITE 1 … MEMBER_INFO_CHANGE 7)
+    // MARK: Legacy TIM group tips (INVITE 1 … MEMBER_INFO_CHANGE 7)
 
     @Test(arguments: [
         (1, GroupTipsType.invite), (2, .quit), (3, .kicked), (4, .setAdmin), (5, .cancelAdmin),
@@ -71,12 +71,12 @@ import Testing
         #expect(ZIMMessageType(rawValue: 3) == nil)
     }
 
-    @Test func singleElemsMapToTheirZIMTypeAndTextInARoomIsABarrage() {
+    @Test func singleElemsMapToTheirZIMTypeAndATextInARoomIsText() {
         let cases: [(Elem, Message.Target?, ZIMMessageType?)] = [
             (.text("hi"), .receiver("b"), .text),
             (.text("hi"), .groupID("g"), .text),
             (.text("hi"), nil, .text),
-            (.text("hi"), .roomID("r"), .barrage),
+            (.text("hi"), .roomID("r"), .text),
             (.custom(CustomElem(data: [1])), .roomID("r"), .command),
             (.image(ImageElem()), .receiver("b"), .image),
             (.file(FileElem()), .groupID("g"), .file),
@@ -90,9 +90,19 @@ import Testing
             (Elem(), .receiver("b"), nil),
         ]
         for (elem, target, expected) in cases {
-            #expect(ZIMMessageType(elem: elem, target: target) == expected, "\(String(describing: elem.kind)) \(String(describing: target))")
+            #expect(ZIMMessageType(elem: elem) == expected, "\(String(describing: elem.kind)) \(String(describing: target))")
             #expect(Message(target: target, elems: [elem]).zimMessageType == expected)
         }
+    }
+
+    @Test func aBarrageIsOneTextWithTheFlag() {
+        #expect(ZIMMessageType(elem: .text("666"), barrage: true) == .barrage)
+        #expect(ZIMMessageType(elem: .image(ImageElem()), barrage: true) == nil)
+        #expect(Message(target: .roomID("r"), elems: [.text("666")], barrage: true).zimMessageType == .barrage)
+        #expect(Message(target: .roomID("r"), elems: [.text("6"), .text("6")], barrage: true).zimMessageType == nil)
+        #expect(Message(target: .roomID("r"), elems: [.image(ImageElem())], barrage: true).zimMessageType == nil)
+        // A signal is no ZIM message type.
+        #expect(Message(target: .groupID("g"), signal: .recallNotice(RecallNotice(msgID: "m"))).zimMessageType == nil)
     }
 
     @Test func chainsAreMultipleWhenEveryElemHasAZIMType() {
@@ -125,5 +135,42 @@ import Testing
             #expect(target.zimConversationType == type)
             #expect(target.zimConversationID == "id-\(type.rawValue)")
         }
+    }
+}
+
+/// ZIM priorities, legacy TIM platforms and `silentUntil`.
+@Suite struct LegacyAndZIMMappingTests {
+    @Test func zimPrioritiesRunTheOtherWay() {
+        #expect(ZIMMessagePriority.allCases.map(\.rawValue) == [1, 2, 3])
+        // ZIM's raw 1 (the guide's `sendConfig.priority = 1`) is Low; IMWire's 1 is HIGH.
+        #expect(ZIMMessagePriority(rawValue: 1)?.priority == .low)
+        #expect(Priority(rawValue: 1).zimMessagePriority == .high)
+        #expect(ZIMMessagePriority.medium.priority == .normal)
+        for zim in ZIMMessagePriority.allCases { #expect(ZIMMessagePriority(zim.priority) == zim) }
+        #expect(ZIMMessagePriority(.default) == nil)
+        #expect(ZIMMessagePriority(.lowest) == nil)
+        #expect(ZIMMessagePriority(.unrecognized(7)) == nil)
+    }
+
+    @Test func timPlatformsAreTheLegacyValues() {
+        #expect(TIMPlatform.allCases.map(\.rawValue) == ["iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown"])
+        var tips = GroupTipsElem(platform: "RESTful API")
+        #expect(tips.timPlatform == .restAPI)
+        tips.timPlatform = .android
+        #expect(tips.platform == "Android")
+        tips.timPlatform = nil
+        #expect(tips.platform.isEmpty)
+        #expect(GroupSystemElem(platform: "Linux").timPlatform == nil)
+    }
+
+    @Test func silentUntilIsSecondsRemainingAndMuteUntilAUnixTime() {
+        #expect(GroupMemberInfo.muteUntil(legacySilentUntil: 120, readAt: 1_700_000_000) == 1_700_000_120)
+        #expect(GroupMemberInfo.muteUntil(legacySilentUntil: 0, readAt: 1_700_000_000) == 0)
+        #expect(GroupMemberInfo.muteUntil(legacySilentUntil: .max, readAt: .max - 1) == .max)
+        let member = GroupMemberInfo(userID: "u", muteUntil: 1_700_000_120)
+        #expect(member.legacySilentUntil(at: 1_700_000_000) == 120)
+        #expect(member.legacySilentUntil(at: 1_700_000_120) == 0)
+        #expect(member.legacySilentUntil(at: 1_800_000_000) == 0)
+        #expect(GroupMemberInfo(muteUntil: .max).legacySilentUntil(at: 0) == .max)
     }
 }

@@ -3,7 +3,8 @@ import Hummingbird
 import IMWire
 
 /// `swift run --package-path Examples WebhookServer` — listens on 127.0.0.1:8080.
-/// Environment: `HOST`, `PORT`, `PROFILE` (`tencent`, `zim` or `none`), `MAX_BODY_BYTES`.
+/// Environment: `HOST`, `PORT`, `PROFILE` (a preset: `tencent`, `tencent-sdk`, `tuikit`, `zim` or `none`),
+/// `MAX_BODY_BYTES`.
 @main
 struct WebhookServer {
     static func main() async throws {
@@ -11,7 +12,7 @@ struct WebhookServer {
         var settings = WebhookSettings()
         if let name = environment["PROFILE"] {
             guard let profile = ValidationProfile(preset: name) else {
-                fatalError("PROFILE must be tencent, zim or none, not \(name)")
+                fatalError("PROFILE must be one of \(ValidationProfile.presets.map(\.name).joined(separator: ", ")), not \(name)")
             }
             settings.profile = profile
         }

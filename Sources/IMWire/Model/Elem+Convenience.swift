@@ -9,8 +9,26 @@ extension Elem {
 }
 
 extension Message {
-    /// The literal user ID that means "@all" in ``atUserList`` (the SDK spells it with three s's).
+    /// The literal user ID that means "@all" in ``atUserList`` (V2TIM's `kImSDK_MesssageAtALL`,
+    /// spelled with three s's).
     public static let atAllUserID = "__kImSDK_MesssageAtALL__"
-    /// A misspelling some clients send; accepted on input and normalised to ``atAllUserID``.
+    /// The other spelling of the @all ID (two s's), which some clients send. It means @all wherever
+    /// IMWire asks (``isAtAllUserID(_:)``, validation, tim-rest); binary and JSON keep it as it came,
+    /// and tim-rest, whose @all is a flag, writes `GroupAtAllFlag` 1 for it.
     public static let atAllUserIDAlternateSpelling = "__kImSDK_MessageAtALL__"
+
+    /// Whether `userID` is the @all ID, in either spelling.
+    public static func isAtAllUserID(_ userID: String) -> Bool {
+        userID == atAllUserID || userID == atAllUserIDAlternateSpelling
+    }
+
+    /// Whether ``atUserList`` mentions everyone: it holds the @all ID, in either spelling.
+    public var mentionsAll: Bool {
+        atUserList.contains(where: Message.isAtAllUserID)
+    }
+
+    /// The users ``atUserList`` mentions by ID, in order: every entry but the @all ID.
+    public var mentionedUserIDs: [String] {
+        atUserList.filter { !Message.isAtAllUserID($0) }
+    }
 }

@@ -11,7 +11,9 @@ public struct GroupMemberInfo: Hashable, Sendable {
     public var role: GroupMemberRole = .unspecified
     /// Unix seconds.
     public var joinTime: UInt64 = 0
-    /// Unix seconds.
+    /// Unix seconds when the member's mute ends (V2TIM muteUntil); 0 when not muted. Legacy TIM's
+    /// silentUntil is a duration instead, the seconds of mute remaining when it was read: mute_until
+    /// is that time plus silentUntil.
     public var muteUntil: UInt64 = 0
     public var customInfo: StringBytesMap = [:]
     /// Fields this schema does not know, kept and re-emitted after the known ones.

@@ -6,18 +6,26 @@ public struct GroupSystemElem: Hashable, Sendable {
     public var groupID: String = ""
     /// The operator's user ID.
     public var opUser: String = ""
-    /// The seed's `msg`.
+    /// The reason for the operation (legacy TIM `msg`).
     public var reason: String = ""
     public var msgKey: UInt64 = 0
     public var authKey: [UInt8] = []
     /// For GROUP_SYSTEM_TYPE_CUSTOM_INFO.
     public var userData: [UInt8] = []
+    /// The operator's member profile in the group (legacy TIM opGroupMemberInfo).
     public var opMember: GroupMemberInfo? {
         get { _opMember.value }
         set { _opMember = Indirect(newValue) }
     }
     private var _opMember = Indirect<GroupMemberInfo>.none
+    /// Operator's platform, as in GroupTipsElem.platform.
     public var platform: String = ""
+    /// The operator's user profile (legacy TIM opUserInfo).
+    public var opUserInfo: UserProfile? {
+        get { _opUserInfo.value }
+        set { _opUserInfo = Indirect(newValue) }
+    }
+    private var _opUserInfo = Indirect<UserProfile>.none
     /// Fields this schema does not know, kept and re-emitted after the known ones.
     public var unknownFields = UnknownFields()
 
@@ -33,7 +41,8 @@ public struct GroupSystemElem: Hashable, Sendable {
         authKey: [UInt8] = [],
         userData: [UInt8] = [],
         opMember: GroupMemberInfo? = nil,
-        platform: String = ""
+        platform: String = "",
+        opUserInfo: UserProfile? = nil
     ) {
         self.`type` = `type`
         self.groupID = groupID
@@ -44,5 +53,6 @@ public struct GroupSystemElem: Hashable, Sendable {
         self.userData = userData
         self.opMember = opMember
         self.platform = platform
+        self.opUserInfo = opUserInfo
     }
 }

@@ -17,8 +17,22 @@ public struct GroupTipsElem: Hashable, Sendable {
     /// For INVITE / QUIT / KICKED.
     public var memberCount: UInt32 = 0
     public var groupName: String = ""
-    /// Operator's platform: "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown".
+    /// Operator's platform, one of legacy TIM's values: "iOS", "Android", "Windows", "Mac", "Web",
+    /// "RESTful API", "Unknown".
     public var platform: String = ""
+    /// The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+    /// profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+    public var opUserInfo: UserProfile? {
+        get { _opUserInfo.value }
+        set { _opUserInfo = Indirect(newValue) }
+    }
+    private var _opUserInfo = Indirect<UserProfile>.none
+    /// User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+    /// by user ID: the key is the entry's user_id).
+    public var changedUserInfoList: [UserProfile] = []
+    /// Member profiles in the group that changed, one entry per user (legacy TIM
+    /// changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+    public var changedGroupMemberInfoList: [GroupMemberInfo] = []
     /// Fields this schema does not know, kept and re-emitted after the known ones.
     public var unknownFields = UnknownFields()
 
@@ -34,7 +48,10 @@ public struct GroupTipsElem: Hashable, Sendable {
         memberChangeList: [MemberChangeInfo] = [],
         memberCount: UInt32 = 0,
         groupName: String = "",
-        platform: String = ""
+        platform: String = "",
+        opUserInfo: UserProfile? = nil,
+        changedUserInfoList: [UserProfile] = [],
+        changedGroupMemberInfoList: [GroupMemberInfo] = []
     ) {
         self.groupID = groupID
         self.`type` = `type`
@@ -45,5 +62,8 @@ public struct GroupTipsElem: Hashable, Sendable {
         self.memberCount = memberCount
         self.groupName = groupName
         self.platform = platform
+        self.opUserInfo = opUserInfo
+        self.changedUserInfoList = changedUserInfoList
+        self.changedGroupMemberInfoList = changedGroupMemberInfoList
     }
 }

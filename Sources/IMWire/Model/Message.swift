@@ -2,7 +2,8 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 /// One instant message: an envelope and an ordered, non-empty chain of elems (V2TIM nextElem /
-/// appendElem, Tencent REST MsgBody). The first elem is the primary one.
+/// appendElem, Tencent REST MsgBody). The first elem is the primary one. A message may instead carry
+/// a signal about other messages (a recall notice, a read receipt): then it has no elems.
 public struct Message: Hashable, Sendable {
     public var msgID: String = ""
     /// Sender user ID (REST From_Account).
@@ -16,7 +17,9 @@ public struct Message: Hashable, Sendable {
     public var random: UInt64 = 0
     public var priority: Priority = .default
     public var elems: [Elem] = []
-    /// User IDs mentioned; "@all" is the literal ID __kImSDK_MesssageAtALL__.
+    /// User IDs mentioned; "@all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+    /// kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+    /// @all too; binary and JSON keep whichever spelling came.
     public var atUserList: [String] = []
     /// A targeted group message is delivered only to these members.
     public var targetedReceivers: [String] = []
@@ -34,6 +37,13 @@ public struct Message: Hashable, Sendable {
     /// The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
     /// the group itself is group_id.
     public var topicID: String = ""
+    /// A ZIM barrage (ZIMBarrageMessage, ZIM message type 20): an on-screen comment in a room, sent
+    /// at high frequency without guaranteed delivery; one text elem, at most 5 KB. A text to a room
+    /// without this flag is a ZIM Text message (ZIMTextMessage, up to 32 KB). Tencent has no such type.
+    public var barrage: Bool = false
+    /// A signal about other messages, carried instead of content: a message with a signal has no
+    /// elems. The target names the conversation (receiver or group_id).
+    public var signal: Signal? = nil
     /// Fields this schema does not know, kept and re-emitted after the known ones.
     public var unknownFields = UnknownFields()
 
@@ -43,8 +53,19 @@ public struct Message: Hashable, Sendable {
         case receiver(String)
         /// Group chat ID (REST GroupId).
         case groupID(String)
-        /// Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+        /// Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+        /// are a group type, and their messages go to group_id like every group message.
         case roomID(String)
+    }
+
+    /// The members of the `signal` oneof.
+    public enum Signal: Hashable, Sendable {
+        /// A message was recalled.
+        indirect case recallNotice(RecallNotice)
+        /// How many members have read a group message.
+        indirect case groupReadReceipt(GroupReadReceipt)
+        /// Up to when the peer has read a one-to-one conversation.
+        indirect case c2cReadReceipt(C2CReadReceipt)
     }
 
     /// An empty value: every field at its proto3 default.
@@ -68,7 +89,9 @@ public struct Message: Hashable, Sendable {
         excludedFromLastMessage: Bool = false,
         onlineUserOnly: Bool = false,
         supportMessageExtension: Bool = false,
-        topicID: String = ""
+        topicID: String = "",
+        barrage: Bool = false,
+        signal: Signal? = nil
     ) {
         self.msgID = msgID
         self.sender = sender
@@ -88,5 +111,7 @@ public struct Message: Hashable, Sendable {
         self.onlineUserOnly = onlineUserOnly
         self.supportMessageExtension = supportMessageExtension
         self.topicID = topicID
+        self.barrage = barrage
+        self.signal = signal
     }
 }

@@ -16,6 +16,7 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage {
             FieldSchema(7, "user_data", "userData", .bytes),
             FieldSchema(8, "op_member", "opMember", .message({ GroupMemberInfo.schema })),
             FieldSchema(9, "platform", "platform", .string),
+            FieldSchema(10, "op_user_info", "opUserInfo", .message({ UserProfile.schema })),
         ])
 
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
@@ -29,6 +30,7 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage {
         case 7: return try decoder.decodeBytes(&userData)
         case 8: return try decoder.decodeOptionalMessage(&opMember)
         case 9: return try decoder.decodeString(&platform)
+        case 10: return try decoder.decodeOptionalMessage(&opUserInfo)
         default: return false
         }
     }
@@ -43,6 +45,7 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage {
         if !userData.isEmpty { try visitor.visitBytes(userData, field: 7) }
         if let value = opMember { try visitor.visitMessage(value, field: 8) }
         if !platform.isEmpty { try visitor.visitString(platform, field: 9) }
+        if let value = opUserInfo { try visitor.visitMessage(value, field: 10) }
         if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
     }
 }

@@ -16,6 +16,9 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage {
             FieldSchema(7, "member_count", "memberCount", .uint32),
             FieldSchema(8, "group_name", "groupName", .string),
             FieldSchema(9, "platform", "platform", .string),
+            FieldSchema(10, "op_user_info", "opUserInfo", .message({ UserProfile.schema })),
+            FieldSchema(11, "changed_user_info_list", "changedUserInfoList", .message({ UserProfile.schema }), repeated: true),
+            FieldSchema(12, "changed_group_member_info_list", "changedGroupMemberInfoList", .message({ GroupMemberInfo.schema }), repeated: true),
         ])
 
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
@@ -29,6 +32,9 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage {
         case 7: return try decoder.decodeUInt32(&memberCount)
         case 8: return try decoder.decodeString(&groupName)
         case 9: return try decoder.decodeString(&platform)
+        case 10: return try decoder.decodeOptionalMessage(&opUserInfo)
+        case 11: return try decoder.decodeRepeatedMessage(&changedUserInfoList)
+        case 12: return try decoder.decodeRepeatedMessage(&changedGroupMemberInfoList)
         default: return false
         }
     }
@@ -43,6 +49,9 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage {
         if memberCount != 0 { try visitor.visitUInt32(memberCount, field: 7) }
         if !groupName.isEmpty { try visitor.visitString(groupName, field: 8) }
         if !platform.isEmpty { try visitor.visitString(platform, field: 9) }
+        if let value = opUserInfo { try visitor.visitMessage(value, field: 10) }
+        if !changedUserInfoList.isEmpty { try visitor.visitRepeatedMessage(changedUserInfoList, field: 11) }
+        if !changedGroupMemberInfoList.isEmpty { try visitor.visitRepeatedMessage(changedGroupMemberInfoList, field: 12) }
         if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
     }
 }

@@ -27,6 +27,10 @@ extension Message: IMWireMessage, ProtoMessage {
             FieldSchema(18, "online_user_only", "onlineUserOnly", .bool),
             FieldSchema(19, "support_message_extension", "supportMessageExtension", .bool),
             FieldSchema(20, "topic_id", "topicId", .string, swift: "topicID"),
+            FieldSchema(21, "barrage", "barrage", .bool),
+            FieldSchema(22, "recall_notice", "recallNotice", .message({ RecallNotice.schema }), oneof: "signal"),
+            FieldSchema(23, "group_read_receipt", "groupReadReceipt", .message({ GroupReadReceipt.schema }), oneof: "signal"),
+            FieldSchema(24, "c2c_read_receipt", "c2cReadReceipt", .message({ C2CReadReceipt.schema }), oneof: "signal"),
         ])
 
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
@@ -51,6 +55,16 @@ extension Message: IMWireMessage, ProtoMessage {
         case 18: return try decoder.decodeBool(&onlineUserOnly)
         case 19: return try decoder.decodeBool(&supportMessageExtension)
         case 20: return try decoder.decodeString(&topicID)
+        case 21: return try decoder.decodeBool(&barrage)
+        case 22:
+            return try decoder.decodeOneofMessage(
+                &signal, { if case .recallNotice(let value) = $0 { value } else { nil } }, Signal.recallNotice)
+        case 23:
+            return try decoder.decodeOneofMessage(
+                &signal, { if case .groupReadReceipt(let value) = $0 { value } else { nil } }, Signal.groupReadReceipt)
+        case 24:
+            return try decoder.decodeOneofMessage(
+                &signal, { if case .c2cReadReceipt(let value) = $0 { value } else { nil } }, Signal.c2cReadReceipt)
         default: return false
         }
     }
@@ -79,6 +93,13 @@ extension Message: IMWireMessage, ProtoMessage {
         if onlineUserOnly { try visitor.visitBool(onlineUserOnly, field: 18) }
         if supportMessageExtension { try visitor.visitBool(supportMessageExtension, field: 19) }
         if !topicID.isEmpty { try visitor.visitString(topicID, field: 20) }
+        if barrage { try visitor.visitBool(barrage, field: 21) }
+        switch signal {
+        case .recallNotice(let value)?: try visitor.visitMessage(value, field: 22)
+        case .groupReadReceipt(let value)?: try visitor.visitMessage(value, field: 23)
+        case .c2cReadReceipt(let value)?: try visitor.visitMessage(value, field: 24)
+        case nil: break
+        }
         if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
     }
 }

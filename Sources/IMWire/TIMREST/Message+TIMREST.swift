@@ -1,5 +1,5 @@
 extension Message {
-    /// Decodes a message from Tencent Cloud IM REST JSON ("tim-rest", SPEC §2.3), UTF-8.
+    /// Decodes a message from Tencent Cloud IM REST JSON ("tim-rest"), UTF-8.
     ///
     /// Accepts a bare `MsgBody` array, a single `{"MsgType": …, "MsgContent": {…}}` element, or any
     /// object holding `MsgBody`: a `sendmsg` / `send_group_msg` request, a `C2C.` or

@@ -222,7 +222,7 @@ struct TIMRESTDecoder {
                 guard let id = try string(object, .groupAtAccount) else {
                     throw missing("GroupAt_Account", in: "a GroupAtInfo entry with GroupAtAllFlag 0")
                 }
-                list.append(id == Message.atAllUserIDAlternateSpelling ? Message.atAllUserID : id)
+                list.append(Message.isAtAllUserID(id) ? Message.atAllUserID : id)
             case let flag:
                 throw IMWireError(
                     code: .invalidValue, reason: "\"GroupAtAllFlag\" is \(flag); it is 1 (@all) or 0 (@GroupAt_Account)",

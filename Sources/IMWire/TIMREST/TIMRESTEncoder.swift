@@ -84,6 +84,21 @@ struct TIMRESTEncoder {
         case nil:
             break
         }
+        if let signal = message.signal {
+            // The documents IMWire follows give no REST or webhook body for these signals, so no
+            // REST shape is made up for them.
+            let (field, what) = switch signal {
+            case .recallNotice: ("recall_notice", "a recall notice")
+            case .groupReadReceipt: ("group_read_receipt", "a group read receipt")
+            case .c2cReadReceipt: ("c2c_read_receipt", "a one-to-one read receipt")
+            }
+            throw notRepresentable(
+                "Tencent REST writes message bodies (MsgBody); \(what) is a signal about other messages, and IMWire maps no REST form for it",
+                at: field)
+        }
+        if message.barrage {
+            try lossy("Tencent has no barrage message type (a ZIM room comment); REST writes only the text", at: "barrage")
+        }
         if !message.topicID.isEmpty {
             guard isGroup else {
                 throw notRepresentable("a topic belongs to a community group: REST writes TopicId next to GroupId", at: "topic_id")
@@ -142,7 +157,7 @@ struct TIMRESTEncoder {
             out.beginArray()
             for userID in message.atUserList {
                 out.beginObject()
-                if userID == Message.atAllUserID || userID == Message.atAllUserIDAlternateSpelling {
+                if Message.isAtAllUserID(userID) {
                     out.member("GroupAtAllFlag", number: 1)
                 } else {
                     out.member("GroupAtAllFlag", number: 0)

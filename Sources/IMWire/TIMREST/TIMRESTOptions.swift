@@ -31,9 +31,10 @@ public struct TIMRESTEncodingOptions: Sendable, Hashable {
     /// Leave out the model fields Tencent REST has no key for instead of failing with
     /// `not_representable`: the sub-second part of ``Message/timestampMs``, ``SoundElem/format``,
     /// image UUIDs that differ between the images of one elem (the first non-empty one is kept),
-    /// ``MergerElem/layersOverLimit``, ``OfflinePushInfo/iosPushType`` VoIP, and unknown fields.
-    /// Off by default. It never drops a whole elem (group tips, group system, an unknown elem kind),
-    /// never rewrites bytes that are not UTF-8, never clamps a number: those always fail.
+    /// ``MergerElem/layersOverLimit``, ``OfflinePushInfo/iosPushType`` VoIP, ``Message/barrage``
+    /// (ZIM's barrage type), and unknown fields. Off by default. It never drops a whole elem (group
+    /// tips, group system, an unknown elem kind) or a signal (``Message/signal``), never rewrites
+    /// bytes that are not UTF-8, never clamps a number: those always fail.
     public var allowsLossyConversion: Bool
 
     /// Options for writing tim-rest; the defaults give the canonical, lossless form.

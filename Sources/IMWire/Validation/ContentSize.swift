@@ -1,4 +1,4 @@
-/// Tencent's message length (SPEC §3.1, server error 80002): "the length of a message is the sum
+/// Tencent's message length (server error 80002): "the length of a message is the sum
 /// of the lengths of all elements; the length of an element is the sum of the lengths of all its
 /// fields".
 ///

@@ -2,7 +2,7 @@
 ///
 /// The raw value is the proto name of the oneof member (`group_tips`), as it appears in validation
 /// paths; ``v2timElemType`` is V2TIM's `V2TIMElemType` number, which is also the oneof field number
-/// (SPEC §1.1).
+/// (the schema pins it).
 public enum ElemKind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
     case text

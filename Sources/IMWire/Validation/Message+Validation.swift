@@ -1,5 +1,5 @@
 extension Message {
-    /// Every way this message breaks `profile`'s limits or the always-on rules (SPEC §3), in a
+    /// Every way this message breaks `profile`'s limits or the always-on rules, in a
     /// stable order; empty when the message is valid.
     ///
     /// Decoding checks the wire format only; this is the separate, explicit step. It never throws

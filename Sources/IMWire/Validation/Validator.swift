@@ -1,10 +1,11 @@
 /// One validation run: walks a message once, depth first in field-number order, and collects every
-/// violation of `profile` plus the always-on rules (SPEC §3.3).
+/// violation of `profile` plus the always-on rules (location ranges, one Image per ImageType).
 ///
-/// Order of the result: within a message, `sender`, `receiver`, then the chain (`elems` as a whole,
-/// then each elem in order — its chain rules, its fields in field-number order, then the messages
-/// of a merger, recursively), then `at_user_list`, then `targeted_receivers`. A violation about a
-/// whole merger (its nesting) comes before the violations inside it.
+/// Order of the result: within a message, `sender`, the target (`receiver`, `room_id`), `priority`,
+/// then the chain (`elems` as a whole, then each elem in order — its chain rules, its fields in
+/// field-number order, then the messages of a merger, recursively), then `at_user_list`,
+/// `targeted_receivers`, `barrage`, and the signal. A violation about a whole merger (its nesting)
+/// comes before the violations inside it.
 ///
 /// The walk recurses once per merger layer; decoded messages are bounded by the decoder's depth
 /// limit (``BinaryDecodingOptions/maxDepth``).
@@ -28,7 +29,21 @@ struct Validator {
     /// holds no merger elem).
     private mutating func validateMessage(_ message: Message, insideMerger: Bool) -> Int {
         checkUserID(message.sender, "sender")
-        if case .receiver(let receiver)? = message.target { checkUserID(receiver, "receiver") }
+        switch message.target {
+        case .receiver(let receiver)?:
+            checkUserID(receiver, "receiver")
+        case .roomID? where profile.forbidsRoomTarget:
+            report(.targetNotSupported, "room_id", limit: .text("receiver|group_id"), actual: .text("room_id"),
+                   "\(profile.name) has no room target; a live room (Tencent AVChatRoom) is a group: use group_id")
+        default:
+            break
+        }
+        if let allowed = profile.allowedPriorities, !allowed.contains(message.priority) {
+            let names = allowed.sorted { $0.rawValue < $1.rawValue }.map(Self.name(of:)).joined(separator: "|")
+            let actual = Self.name(of: message.priority)
+            report(.priorityNotSupported, "priority", limit: .text(names), actual: .text(actual),
+                   "priority \(actual) has no \(profile.name) value; allowed: \(names)")
+        }
 
         validateChain(message, isRoot: !insideMerger)
         var layers = 0
@@ -40,13 +55,15 @@ struct Validator {
         }
 
         validateMentions(message)
+        validateBarrage(message)
+        validateSignal(message, insideMerger: insideMerger)
         return layers
     }
 
     /// Rules about the chain as a whole, reported at `elems`.
     private mutating func validateChain(_ message: Message, isRoot: Bool) {
         let elems = message.elems
-        if profile.requiresElems && elems.isEmpty {
+        if profile.requiresElems && elems.isEmpty && message.signal == nil {
             report(.elemChainEmpty, "elems", limit: .integer(1), actual: .integer(0),
                    "the message has no elem; \(profile.name) needs at least 1")
         }
@@ -82,13 +99,7 @@ struct Validator {
 
     /// `at_user_list` and `targeted_receivers`.
     private mutating func validateMentions(_ message: Message) {
-        let target: String
-        switch message.target {
-        case .receiver?: target = "receiver"
-        case .groupID?: target = "group_id"
-        case .roomID?: target = "room_id"
-        case nil: target = "none"
-        }
+        let target = Self.targetName(message.target)
         let needsGroup = profile.mentionsRequireGroup && target != "group_id"
 
         let atUsers = message.atUserList
@@ -106,7 +117,15 @@ struct Validator {
                        "a targeted group message (\(targeted.count) targeted receivers) cannot carry an @ list"
                            + " (\(atUsers.count) entries)")
             }
-            for (index, id) in atUsers.enumerated() { checkUserID(id, "at_user_list", index: index) }
+            if profile.atUsersRequireText, message.elems.first?.kind != .text {
+                let actual = message.elems.first.map { $0.kind?.rawValue ?? "none" } ?? "none"
+                report(.atUsersRequireText, "at_user_list", limit: .text("text"), actual: .text(actual),
+                       "only text @ messages are supported; the first elem is \(actual)")
+            }
+            // @all, in either spelling, names no user.
+            for (index, id) in atUsers.enumerated() where !Message.isAtAllUserID(id) {
+                checkUserID(id, "at_user_list", index: index)
+            }
         }
 
         if !targeted.isEmpty {
@@ -117,6 +136,63 @@ struct Validator {
             checkAtMost(targeted.count, profile.maxTargetedReceivers, .tooManyTargetedReceivers,
                         "targeted_receivers", subject: "the targeted receiver list has", unit: "entries")
             for (index, id) in targeted.enumerated() { checkUserID(id, "targeted_receivers", index: index) }
+        }
+    }
+
+    /// A barrage (``Message/barrage``): one text elem, to a room.
+    private mutating func validateBarrage(_ message: Message) {
+        guard message.barrage, profile.barrageRequiresRoomText else { return }
+        if case .roomID? = message.target {} else {
+            let target = Self.targetName(message.target)
+            report(.barrageRequiresRoom, "barrage", limit: .text("room_id"), actual: .text(target),
+                   "a barrage is an in-room message; the target is \(target)")
+        }
+        let kinds = message.elems.map { $0.kind?.rawValue ?? "none" }
+        if kinds != ["text"] {
+            let actual = kinds.isEmpty ? "none" : kinds.joined(separator: "|")
+            report(.barrageRequiresText, "barrage", limit: .text("text"), actual: .text(actual),
+                   "a barrage is one text elem; the chain is \(actual)")
+        }
+    }
+
+    /// A recall notice or read receipt: alone, naming its message, to the right kind of target.
+    private mutating func validateSignal(_ message: Message, insideMerger: Bool) {
+        guard let signal = message.signal else { return }
+        let field: String, msgID: String?, neededTarget: String?
+        switch signal {
+        case .recallNotice(let notice):
+            (field, msgID, neededTarget) = ("recall_notice", notice.msgID, nil)
+        case .groupReadReceipt(let receipt):
+            (field, msgID, neededTarget) = ("group_read_receipt", receipt.msgID, "group_id")
+        case .c2cReadReceipt:
+            (field, msgID, neededTarget) = ("c2c_read_receipt", nil, "receiver")
+        }
+        if insideMerger && profile.forbidsSignalsInMerger {
+            report(.signalNotAllowedInMerger, field, limit: .text("elems"), actual: .text(field),
+                   "messages inside a merger are sent messages; a \(field) is a signal about other messages")
+        }
+        if profile.signalsStandAlone && !message.elems.isEmpty {
+            let count = message.elems.count
+            report(.signalNotStandalone, field, limit: .integer(0), actual: .integer(UInt64(count)),
+                   "a message carrying a \(field) has no elems; it has \(count)")
+        }
+        if profile.receiptsRequireMatchingTarget, let neededTarget {
+            let target = Self.targetName(message.target)
+            if target != neededTarget {
+                report(.signalTargetMismatch, field, limit: .text(neededTarget), actual: .text(target),
+                       "a \(field) goes to a \(neededTarget) conversation; the target is \(target)")
+            }
+        }
+        let mark = path.push(field)
+        defer { path.pop(to: mark) }
+        if profile.signalsRequireMsgID, let msgID, msgID.isEmpty {
+            report(.signalMsgIDMissing, "msg_id", limit: .integer(1), actual: .integer(0),
+                   "a \(field) names the message it is about; msg_id is empty")
+        }
+        switch signal {
+        case .recallNotice(let notice): checkUserID(notice.recalledBy, "recalled_by")
+        case .c2cReadReceipt(let receipt): checkUserID(receipt.userID, "user_id")
+        case .groupReadReceipt: break
         }
     }
 
@@ -137,6 +213,11 @@ struct Validator {
             report(.elemNotAppendable, kindName, limit: .text(Self.names(of: allowed)), actual: .text(actual),
                    "elems after the first may only be \(Self.names(of: allowed)); elem \(index) is \(actual)")
         }
+        if let supported = profile.supportedElemKinds, !(kind.map(supported.contains) ?? false) {
+            let actual = kind?.rawValue ?? "none"
+            report(.elemKindNotSupported, kindName, limit: .text(Self.names(of: supported)), actual: .text(actual),
+                   "\(profile.name) has no message type for a \(actual) elem; it has \(Self.names(of: supported))")
+        }
         if insideMerger, let kind, profile.elemKindsNotAllowedInMerger.contains(kind) {
             let allowed = Set(ElemKind.allCases).subtracting(profile.elemKindsNotAllowedInMerger)
             report(.elemNotAllowedInMerger, kindName, limit: .text(Self.names(of: allowed)), actual: .text(kindName),
@@ -149,15 +230,19 @@ struct Validator {
         switch content {
         case .text(let text):
             let bytes = text.text.utf8.count
-            if case .roomID? = message.target {
+            if message.barrage {
                 checkAtMost(bytes, profile.maxBarrageBytes, .barrageTooLarge, "text",
-                            subject: "text in a room (barrage) is", unit: "bytes")
+                            subject: "the text of a barrage is", unit: "bytes")
             } else {
                 checkAtMost(bytes, profile.maxTextBytes, .textTooLarge, "text", subject: "the text is", unit: "bytes")
             }
         case .custom(let custom):
             checkAtMost(custom.data.count, profile.maxCustomDataBytes, .customDataTooLarge, "data",
                         subject: "custom data is", unit: "bytes")
+            if profile.requiresTUIKitCustomData, let problem = TUIKitCustomPayload.problem(inCustomData: custom.data) {
+                report(.customDataNotTUIKit, "data", limit: .text("businessID"), actual: .text(problem.code),
+                       "TUIKit custom data is a JSON object with a non-empty string businessID; \(problem.reason)")
+            }
         case .image(let image):
             validateImage(image)
         case .sound(let sound):
@@ -186,6 +271,8 @@ struct Validator {
         case .groupSystem(let system):
             checkUserID(system.opUser, "op_user")
             if let member = system.opMember { checkUserID(member.userID, "op_member", leaf: "user_id") }
+            checkPlatform(system.platform)
+            if let userInfo = system.opUserInfo { checkUserID(userInfo.userID, "op_user_info", leaf: "user_id") }
         }
         return 0
     }
@@ -244,6 +331,14 @@ struct Validator {
         }
         checkAtMost(tips.groupName.utf8.count, profile.maxGroupNameBytes, .groupNameTooLong, "group_name",
                     subject: "the group name is", unit: "bytes")
+        checkPlatform(tips.platform)
+        if let userInfo = tips.opUserInfo { checkUserID(userInfo.userID, "op_user_info", leaf: "user_id") }
+        for (index, changed) in tips.changedUserInfoList.enumerated() {
+            checkUserID(changed.userID, "changed_user_info_list", index: index, leaf: "user_id")
+        }
+        for (index, changed) in tips.changedGroupMemberInfoList.enumerated() {
+            checkUserID(changed.userID, "changed_group_member_info_list", index: index, leaf: "user_id")
+        }
     }
 
     /// Validates a merger elem at the current path (`…elems[i].merger`); returns its layers.
@@ -282,6 +377,15 @@ struct Validator {
     }
 
     // MARK: Checks
+
+    /// A legacy TIM operator platform: empty, or one of ``ValidationProfile/allowedPlatforms``.
+    private mutating func checkPlatform(_ platform: String) {
+        guard let allowed = profile.allowedPlatforms, !platform.isEmpty, !allowed.contains(platform) else { return }
+        let names = TIMPlatform.allCases.map(\.rawValue).filter(allowed.contains)
+            + allowed.subtracting(TIMPlatform.allCases.map(\.rawValue)).sorted()
+        report(.platformNotRecognized, "platform", limit: .text(names.joined(separator: "|")), actual: .text(platform),
+               "platform \"\(platform)\" is not one of \(names.joined(separator: ", "))")
+    }
 
     private mutating func checkUserID(_ id: String, _ field: String, index: Int? = nil, leaf: String? = nil) {
         checkAtMost(id.utf8.count, profile.maxUserIDBytes, .userIDTooLong, field, index: index, leaf: leaf,
@@ -343,5 +447,22 @@ struct Validator {
         let name = format.description
         let prefix = "IMAGE_FORMAT_"
         return name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name
+    }
+
+    /// `HIGH`, `DEFAULT`, or the number of an unrecognized priority.
+    private static func name(of priority: Priority) -> String {
+        let name = priority.description
+        let prefix = "PRIORITY_"
+        return name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name
+    }
+
+    /// The proto name of the target's field, or `none`.
+    private static func targetName(_ target: Message.Target?) -> String {
+        switch target {
+        case .receiver?: "receiver"
+        case .groupID?: "group_id"
+        case .roomID?: "room_id"
+        case nil: "none"
+        }
     }
 }

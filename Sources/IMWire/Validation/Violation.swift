@@ -1,4 +1,4 @@
-/// One way a message breaks a rule of a ``ValidationProfile`` (SPEC §3), as returned by
+/// One way a message breaks a rule of a ``ValidationProfile``, as returned by
 /// ``Message/validate(profile:)``.
 ///
 /// A violation names the rule (``code``, stable across versions and part of the conformance
@@ -60,6 +60,18 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
             case latitudeOutOfRange = "latitude_out_of_range"
             case longitudeOutOfRange = "longitude_out_of_range"
             case duplicateImageType = "duplicate_image_type"
+            case targetNotSupported = "target_not_supported"
+            case priorityNotSupported = "priority_not_supported"
+            case elemKindNotSupported = "elem_kind_not_supported"
+            case atUsersRequireText = "at_users_require_text"
+            case barrageRequiresRoom = "barrage_requires_room"
+            case barrageRequiresText = "barrage_requires_text"
+            case customDataNotTUIKit = "custom_data_not_tuikit"
+            case platformNotRecognized = "platform_not_recognized"
+            case signalNotStandalone = "signal_not_standalone"
+            case signalTargetMismatch = "signal_target_mismatch"
+            case signalMsgIDMissing = "signal_msg_id_missing"
+            case signalNotAllowedInMerger = "signal_not_allowed_in_merger"
         }
 
         private let backing: Backing
@@ -67,15 +79,16 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
 
         // MARK: Elem chain
 
-        /// The message has no elem (`elems`, limit 1 = the fewest allowed). Profiles `tencent` and
-        /// `zim` (SPEC §1: the chain is non-empty; neither vendor sends an empty message).
+        /// The message has no elem and carries no signal (`elems`, limit 1 = the fewest allowed).
+        /// Profiles `tencent` and `zim`: neither vendor sends a message without content.
         public static let elemChainEmpty = Code(.elemChainEmpty)
         /// Message content is larger than ``ValidationProfile/maxContentBytes`` (`tencent`: 12 KB,
         /// Tencent server error 80002). Content = the UTF-8 bytes of every string and bytes field of
         /// every elem, nested merger messages included; reported once, at `elems` of the root.
         public static let contentTooLarge = Code(.contentTooLarge)
         /// An elem after the first is not one of ``ValidationProfile/appendableElemKinds``
-        /// (`tencent`: text, custom, face, location — V2TIM `appendElem`). Reported at the elem.
+        /// (`tencent-sdk`: text, custom, face, location — what V2TIM's `appendElem` adds; the server
+        /// profile `tencent` accepts any kind there). Reported at the elem.
         public static let elemNotAppendable = Code(.elemNotAppendable)
         /// A group tips, group system or merger elem shares its chain with other elems (`tencent`:
         /// they stand alone). Reported at each such elem; limit 1 and actual = the chain length.
@@ -83,6 +96,11 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         /// The chain has more elems than ``ValidationProfile/maxElems`` (`zim`: a "multiple" message
         /// holds ≤ 20 items).
         public static let tooManyElems = Code(.tooManyElems)
+        /// An elem's kind is not in ``ValidationProfile/supportedElemKinds`` (`zim`: text, custom,
+        /// image, sound, video, file — ZIM has no message type for location, face, merger, group tips
+        /// or group system). Reported at the elem (`elems[2].location`; `elems[2]` with actual `none`
+        /// for an elem without content).
+        public static let elemKindNotSupported = Code(.elemKindNotSupported)
         /// More custom elems than ``ValidationProfile/maxCustomElems`` (`tencent` and `zim`: 1).
         public static let tooManyCustomElems = Code(.tooManyCustomElems)
         /// More image elems than ``ValidationProfile/maxImageElems`` (`zim` multiple: 10).
@@ -97,11 +115,18 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         // MARK: Elem content
 
         /// A text elem's `text` is larger than ``ValidationProfile/maxTextBytes`` in UTF-8 bytes
-        /// (`zim`: 32 KB, ZIMTextMessage). Not checked in a room (see ``barrageTooLarge``).
+        /// (`zim`: 32 KB, ZIMTextMessage, in a room too). Not checked in a barrage (see
+        /// ``barrageTooLarge``).
         public static let textTooLarge = Code(.textTooLarge)
-        /// A text elem in a message to a room is larger than ``ValidationProfile/maxBarrageBytes``
-        /// in UTF-8 bytes (`zim`: 5 KB, ZIMBarrageMessage).
+        /// A text elem of a message with ``Message/barrage`` set is larger than
+        /// ``ValidationProfile/maxBarrageBytes`` in UTF-8 bytes (`zim`: 5 KB, ZIMBarrageMessage).
         public static let barrageTooLarge = Code(.barrageTooLarge)
+        /// A barrage (``Message/barrage``) whose target is not a room (`barrage`, limit `room_id`,
+        /// actual the target). `zim`: ZIM's barrage is an in-room message type.
+        public static let barrageRequiresRoom = Code(.barrageRequiresRoom)
+        /// A barrage whose chain is not exactly one text elem (`barrage`, limit `text`, actual the
+        /// chain's kinds, `text|image`; `none` for an empty chain). `zim`.
+        public static let barrageRequiresText = Code(.barrageRequiresText)
         /// A custom elem's `data` is larger than ``ValidationProfile/maxCustomDataBytes`` (`zim`:
         /// 5 KB, ZIMCommandMessage).
         public static let customDataTooLarge = Code(.customDataTooLarge)
@@ -129,6 +154,10 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         /// A video elem's `video_format` is not in ``ValidationProfile/allowedVideoFormats`` (`zim`:
         /// mp4, mov; compared ignoring ASCII case; empty is not allowed).
         public static let videoFormatNotAllowed = Code(.videoFormatNotAllowed)
+        /// A custom elem's `data` is not what ``ValidationProfile/requiresTUIKitCustomData`` asks
+        /// for: a JSON object with a non-empty string `businessID` (`tuikit`; limit `businessID`,
+        /// actual `not_json`, `not_an_object` or `no_business_id`).
+        public static let customDataNotTUIKit = Code(.customDataNotTUIKit)
 
         // MARK: Merger
 
@@ -148,6 +177,10 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         /// A message inside a merger (at any depth) holds a group tips or group system elem
         /// (`tencent`). Reported at that elem.
         public static let elemNotAllowedInMerger = Code(.elemNotAllowedInMerger)
+        /// A message inside a merger carries a signal (a recall notice or a read receipt; `tencent`:
+        /// only sent messages are merged). Reported at the signal, e.g.
+        /// `elems[0].merger.messages[3].recall_notice`.
+        public static let signalNotAllowedInMerger = Code(.signalNotAllowedInMerger)
 
         // MARK: Mentions and targeted receivers
 
@@ -164,26 +197,62 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         /// A targeted group message also carries an @ list (`tencent`). Reported at `at_user_list`
         /// with limit 0.
         public static let atUsersWithTargetedReceivers = Code(.atUsersWithTargetedReceivers)
+        /// `at_user_list` is not empty but the first elem is not text (`tencent-sdk`: the V2TIM
+        /// guide says "only text @ messages are supported"; limit `text`, actual the first elem's
+        /// kind or `none`).
+        public static let atUsersRequireText = Code(.atUsersRequireText)
+
+        // MARK: Envelope
+
+        /// The message's target is one the vendor has no form for (`tencent`: a `room_id`; Tencent's
+        /// live rooms, AVChatRoom, are groups and take `group_id`). Reported at the target's field
+        /// with limit `receiver|group_id`.
+        public static let targetNotSupported = Code(.targetNotSupported)
+        /// `priority` is not in ``ValidationProfile/allowedPriorities`` (`zim`: ZIM's Low, Medium and
+        /// High are LOW, NORMAL and HIGH here, and DEFAULT leaves the choice to the sender; LOWEST
+        /// and unrecognized numbers have no ZIM value).
+        public static let priorityNotSupported = Code(.priorityNotSupported)
+
+        // MARK: Signals
+
+        /// A message carries a signal (recall notice or read receipt) and elems too (`tencent`,
+        /// `zim`: a signal stands alone). Reported at the signal with limit 0 and the elem count.
+        public static let signalNotStandalone = Code(.signalNotStandalone)
+        /// A read receipt's target does not match its kind (`tencent`, `zim`): a group read receipt
+        /// needs `group_id`, a one-to-one read receipt `receiver`. Reported at the receipt; limit the
+        /// target it needs, actual the one it has (`none` without a target).
+        public static let signalTargetMismatch = Code(.signalTargetMismatch)
+        /// A recall notice or group read receipt names no message: its `msg_id` is empty (`tencent`,
+        /// `zim`; limit 1 = the fewest bytes allowed, actual 0).
+        public static let signalMsgIDMissing = Code(.signalMsgIDMissing)
 
         // MARK: IDs and group profile values
 
         /// A user ID is longer than ``ValidationProfile/maxUserIDBytes`` UTF-8 bytes (`tencent`:
         /// 32, SDK error 7003; `zim`: 32). User IDs: `sender`, `receiver`, each `at_user_list` and
-        /// `targeted_receivers` entry, every `user_id` of GroupMemberInfo and MemberChangeInfo, a
-        /// group system elem's `op_user`, and the `value` of an OWNER group change.
+        /// `targeted_receivers` entry, every `user_id` of GroupMemberInfo, MemberChangeInfo and
+        /// UserProfile, a group system elem's `op_user`, the `value` of an OWNER group change, a
+        /// recall notice's `recalled_by` and a one-to-one read receipt's `user_id`.
         public static let userIDTooLong = Code(.userIDTooLong)
         /// A group name in group tips (a NAME change's `value`, or `group_name`) is longer than
-        /// ``ValidationProfile/maxGroupNameBytes`` UTF-8 bytes (`tencent`: 30, seed 004).
+        /// ``ValidationProfile/maxGroupNameBytes`` UTF-8 bytes (`tencent`: 30, legacy TIM
+        /// `createGroup`).
         public static let groupNameTooLong = Code(.groupNameTooLong)
         /// An INTRODUCTION change's `value` is longer than
-        /// ``ValidationProfile/maxGroupIntroductionBytes`` (`tencent`: 120 bytes, seed 004).
+        /// ``ValidationProfile/maxGroupIntroductionBytes`` (`tencent`: 120 bytes, legacy TIM
+        /// `modifyGroupIntroduction`).
         public static let groupIntroductionTooLong = Code(.groupIntroductionTooLong)
         /// A NOTIFICATION change's `value` is longer than
-        /// ``ValidationProfile/maxGroupNotificationBytes`` (`tencent`: 150 bytes, seed 004).
+        /// ``ValidationProfile/maxGroupNotificationBytes`` (`tencent`: 150 bytes, legacy TIM
+        /// `modifyGroupNotification`).
         public static let groupNotificationTooLong = Code(.groupNotificationTooLong)
         /// A FACE_URL change's `value` is longer than ``ValidationProfile/maxGroupFaceURLBytes``
-        /// (`tencent`: 100 bytes, seed 004).
+        /// (`tencent`: 100 bytes, legacy TIM `modifyGroupFaceUrl`).
         public static let groupFaceURLTooLong = Code(.groupFaceURLTooLong)
+        /// A group tips or group system elem's `platform` is not empty and not in
+        /// ``ValidationProfile/allowedPlatforms`` (`tencent`: legacy TIM's values `iOS`, `Android`,
+        /// `Windows`, `Mac`, `Web`, `RESTful API`, `Unknown`, compared exactly; see ``TIMPlatform``).
+        public static let platformNotRecognized = Code(.platformNotRecognized)
 
         // MARK: Always (every profile, `none` included)
 

@@ -1,9 +1,10 @@
 extension GroupTipsType {
-    /// The type for a legacy TIM SDK `TIM_GROUP_TIPS_TYPE` number (seed 004, `TIMGroupTipsElem`):
+    /// The type for a legacy TIM SDK `TIM_GROUP_TIPS_TYPE` number (legacy "Group Management (iOS)"
+    /// guide, "Group Event Messages", `TIMGroupTipsElem`):
     /// INVITE 1, QUIT_GRP 2, KICKED 3, SET_ADMIN 4, CANCEL_ADMIN 5, INFO_CHANGE 6,
     /// MEMBER_INFO_CHANGE 7. `nil` for any other number (legacy TIM has no 0 and nothing above 7).
     ///
-    /// Legacy INVITE also covered joining by application (seed 004: "when a user joins a group
+    /// Legacy INVITE also covered joining by application (the guide: "when a user joins a group
     /// through application or invitation … TIM_GROUP_TIPS_TYPE_INVITE"); it maps to ``invite``.
     public init?(legacyTIMGroupTipsType number: Int) {
         switch number {
@@ -18,7 +19,7 @@ extension GroupTipsType {
         }
     }
 
-    /// The legacy TIM SDK `TIM_GROUP_TIPS_TYPE` number for this V2TIM type (seed 004), or `nil`
+    /// The legacy TIM SDK `TIM_GROUP_TIPS_TYPE` number for this V2TIM type, or `nil`
     /// where legacy TIM has none (UNSPECIFIED, TOPIC_INFO_CHANGE, PINNED_MESSAGE_ADDED,
     /// PINNED_MESSAGE_DELETED, unrecognized numbers).
     ///

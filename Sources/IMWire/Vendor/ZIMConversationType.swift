@@ -1,5 +1,5 @@
-/// ZEGOCLOUD ZIM's `ZIMConversationType` (seed 003: "0: one-on-one chat, 1: room chat, 2: group
-/// chat"), mapped to and from ``Message/Target``.
+/// ZEGOCLOUD ZIM's `ZIMConversationType` (ZIM guide "Send & Receive messages": "0: one-on-one chat,
+/// 1: In-room chat, 2: Group chat"), mapped to and from ``Message/Target``.
 public enum ZIMConversationType: Int, Hashable, Sendable, CaseIterable {
     /// `ZIMConversationTypePeer` (0): one-on-one; the conversation ID is the peer's user ID
     /// (our ``Message/Target/receiver(_:)``).

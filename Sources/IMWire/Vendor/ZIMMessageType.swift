@@ -1,18 +1,19 @@
-/// ZEGOCLOUD ZIM's `ZIMMessageType` values for the message kinds IMWire can carry (seed 003), mapped
-/// to and from our elems and targets.
+/// ZEGOCLOUD ZIM's `ZIMMessageType` values for the message kinds IMWire can carry (ZIM guide "Send &
+/// Receive messages", "Message types"), mapped to and from our elems.
 ///
 /// | ZIM | value | IMWire |
 /// |---|---|---|
-/// | Text | 1 | a text elem, not in a room |
+/// | Text | 1 | a text elem, to any conversation (rooms included) |
 /// | Command | 2 | a custom elem (`data` is the command payload) |
 /// | Multiple | 10 | a chain of several elems |
 /// | Image | 11 | an image elem |
 /// | File | 12 | a file elem |
 /// | Audio | 13 | a sound elem |
 /// | Video | 14 | a video elem |
-/// | Barrage | 20 | a text elem in a message to a room (`room_id`) |
+/// | Barrage | 20 | the text elem of a message with ``Message/barrage`` set, to a room (`room_id`) |
 ///
-/// Location, face, group tips, merger and group system elems have no ZIM message type.
+/// Location, face, group tips, merger and group system elems have no ZIM message type (the `zim`
+/// profile reports them: ``Violation/Code/elemKindNotSupported``).
 public enum ZIMMessageType: Int, Hashable, Sendable, CaseIterable {
     /// `ZIMMessageTypeText` (1): text, ≤ 32 KB.
     case text = 1
@@ -32,15 +33,15 @@ public enum ZIMMessageType: Int, Hashable, Sendable, CaseIterable {
     /// `ZIMMessageTypeBarrage` (20): on-screen comments in a room, ≤ 5 KB.
     case barrage = 20
 
-    /// The ZIM type of one elem sent to `target`: text → Text (Barrage in a room), custom →
-    /// Command, image → Image, file → File, sound → Audio, video → Video; `nil` for kinds ZIM has
-    /// no message type for (location, face, group tips, merger, group system) and for an elem with
-    /// no content.
-    public init?(elem: Elem, target: Message.Target?) {
+    /// The ZIM type of one elem: text → Text (Barrage when `barrage`, the message's
+    /// ``Message/barrage`` flag), custom → Command, image → Image, file → File, sound → Audio, video
+    /// → Video; `nil` for kinds ZIM has no message type for (location, face, group tips, merger,
+    /// group system), for an elem with no content, and for `barrage` with any elem but text.
+    public init?(elem: Elem, barrage: Bool = false) {
         guard let kind = elem.kind else { return nil }
+        guard !barrage || kind == .text else { return nil }
         switch kind {
-        case .text:
-            if case .roomID? = target { self = .barrage } else { self = .text }
+        case .text: self = barrage ? .barrage : .text
         case .custom: self = .command
         case .image: self = .image
         case .file: self = .file
@@ -48,6 +49,13 @@ public enum ZIMMessageType: Int, Hashable, Sendable, CaseIterable {
         case .video: self = .video
         case .location, .face, .groupTips, .merger, .groupSystem: return nil
         }
+    }
+
+    /// The ZIM type of one elem; the target no longer decides (a text to a room is a ZIM Text
+    /// unless the message is a barrage).
+    @available(*, deprecated, message: "a text to a room is Text unless the message's barrage flag is set: use init(elem:barrage:)")
+    public init?(elem: Elem, target: Message.Target?) {
+        self.init(elem: elem, barrage: false)
     }
 
     /// The elem kind a ZIM message of this type becomes: Text and Barrage → text, Command →
@@ -73,18 +81,19 @@ public enum ZIMMessageType: Int, Hashable, Sendable, CaseIterable {
 }
 
 extension Message {
-    /// The ZIM message type this message is sent as, or `nil` when ZIM has none: one elem maps by
-    /// ``ZIMMessageType/init(elem:target:)`` (a text elem to a room is Barrage); several elems are
-    /// Multiple when every one of them maps to a ZIM type (Barrage is not an item of Multiple: a
-    /// text elem there is a text item); an empty chain has no type.
+    /// The ZIM message type this message is sent as, or `nil` when ZIM has none: a barrage
+    /// (``barrage``) of one text elem is Barrage; one elem maps by
+    /// ``ZIMMessageType/init(elem:barrage:)`` (a text to a room is Text); several elems are
+    /// Multiple when every one of them maps to a ZIM type; a barrage of anything but one text, an
+    /// empty chain and a signal (recall notice, read receipt) have no type.
     ///
     /// Whether the message also meets ZIM's limits is ``validate(profile:)`` with
-    /// ``ValidationProfile/zim``, which holds every text elem of a message to a room to the 5 KB
-    /// barrage limit, inside a Multiple too (the stricter reading of SPEC §3.2).
+    /// ``ValidationProfile/zim``.
     public var zimMessageType: ZIMMessageType? {
-        guard let first = elems.first else { return nil }
-        guard elems.count > 1 else { return ZIMMessageType(elem: first, target: target) }
-        for elem in elems where ZIMMessageType(elem: elem, target: nil) == nil { return nil }
+        guard signal == nil, let first = elems.first else { return nil }
+        if barrage { return elems.count == 1 ? ZIMMessageType(elem: first, barrage: true) : nil }
+        guard elems.count > 1 else { return ZIMMessageType(elem: first) }
+        for elem in elems where ZIMMessageType(elem: elem) == nil { return nil }
         return .multiple
     }
 }

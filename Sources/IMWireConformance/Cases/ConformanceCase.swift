@@ -40,7 +40,7 @@ public enum Expectation: Sendable, Hashable {
     /// `json_payload` that means the same message as this canonical JSON: both are decoded with
     /// IMWire's JSON decoder and the results compared by their canonical binary encoding, so key
     /// order, whitespace, number and string spelling are free, but every value and every string's
-    /// bytes must match (SPEC §4.2: "compared as parsed messages").
+    /// bytes must match (Docs/conformance.md: "compared as parsed messages").
     case json([UInt8])
     /// `tim_rest_payload` that means the same message as this canonical tim-rest JSON: both are
     /// decoded with IMWire's tim-rest decoder and compared like ``json(_:)``.

@@ -1,4 +1,4 @@
-/// The error-string convention of ``ConformanceResponse`` (SPEC §4.2): an error string starts with
+/// The error-string convention of ``ConformanceResponse`` (Docs/conformance.md): an error string starts with
 /// its error code, then `: ` and a detail (`truncated: varint at offset 3 runs past the end`). A
 /// validation error with several violations starts with their distinct codes, sorted and joined by
 /// commas (`text_too_large,user_id_too_long: …`).

@@ -14,7 +14,8 @@ public struct ConformanceRequest: Hashable, Sendable {
     /// The format to answer in: the matching payload member of ConformanceResponse.result.
     public var requestedOutputFormat: WireFormat = .unspecified
     /// Empty: no validation. Otherwise the validation profile to check the decoded message against
-    /// before encoding it ("tencent", "zim", or "none" for the rules every profile has).
+    /// before encoding it ("tencent", "tencent-sdk", "tuikit", "zim", or "none" for the rules every
+    /// profile has).
     public var validationProfile: String = ""
     /// For json_payload: skip JSON keys that name no field of the message (and enum names the schema
     /// does not know), as proto3 JSON parsers offer as an option ("ignore unknown fields"), instead of

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A testee's list of tests it is known to fail, each with its reason (SPEC §4.2).
+/// A testee's list of tests it is known to fail, each with its reason (Docs/conformance.md).
 ///
 /// The file has one entry per line, `PATTERN  # reason`; the reason is required. `PATTERN` is a full
 /// test name, or one with `*` standing for exactly one whole dot-separated segment

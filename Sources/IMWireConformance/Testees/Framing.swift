@@ -1,6 +1,6 @@
 import IMWire
 
-/// The protocol's framing (SPEC §4.2, Google's protobuf conformance framing): each message is
+/// The protocol's framing (Google's protobuf conformance framing): each message is
 /// preceded by its length as a 4-byte little-endian unsigned integer.
 public enum Framing {
     /// The largest frame either side accepts: 64 MiB (8 times the codec's default input limit, so a

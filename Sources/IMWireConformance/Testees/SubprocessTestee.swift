@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// A testee that is a program: `/bin/sh -c COMMAND`, speaking the framed protocol on its stdin and
-/// stdout (SPEC §4.2). It is started on the first request. A crash, a hang (no complete answer within
+/// stdout (Docs/conformance.md). It is started on the first request. A crash, a hang (no complete answer within
 /// the case's timeout) or a malformed frame is reported as that case's outcome; the program is then
 /// killed and started afresh for the next case. Its stderr is captured, case by case, for the report.
 ///

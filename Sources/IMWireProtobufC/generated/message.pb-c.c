@@ -53,6 +53,141 @@ void   imwire__v1__message__free_unpacked
   assert(message->base.descriptor == &imwire__v1__message__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   imwire__v1__recall_notice__init
+                     (Imwire__V1__RecallNotice         *message)
+{
+  static const Imwire__V1__RecallNotice init_value = IMWIRE__V1__RECALL_NOTICE__INIT;
+  *message = init_value;
+}
+size_t imwire__v1__recall_notice__get_packed_size
+                     (const Imwire__V1__RecallNotice *message)
+{
+  assert(message->base.descriptor == &imwire__v1__recall_notice__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imwire__v1__recall_notice__pack
+                     (const Imwire__V1__RecallNotice *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imwire__v1__recall_notice__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imwire__v1__recall_notice__pack_to_buffer
+                     (const Imwire__V1__RecallNotice *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imwire__v1__recall_notice__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imwire__V1__RecallNotice *
+       imwire__v1__recall_notice__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imwire__V1__RecallNotice *)
+     protobuf_c_message_unpack (&imwire__v1__recall_notice__descriptor,
+                                allocator, len, data);
+}
+void   imwire__v1__recall_notice__free_unpacked
+                     (Imwire__V1__RecallNotice *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imwire__v1__recall_notice__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   imwire__v1__group_read_receipt__init
+                     (Imwire__V1__GroupReadReceipt         *message)
+{
+  static const Imwire__V1__GroupReadReceipt init_value = IMWIRE__V1__GROUP_READ_RECEIPT__INIT;
+  *message = init_value;
+}
+size_t imwire__v1__group_read_receipt__get_packed_size
+                     (const Imwire__V1__GroupReadReceipt *message)
+{
+  assert(message->base.descriptor == &imwire__v1__group_read_receipt__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imwire__v1__group_read_receipt__pack
+                     (const Imwire__V1__GroupReadReceipt *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imwire__v1__group_read_receipt__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imwire__v1__group_read_receipt__pack_to_buffer
+                     (const Imwire__V1__GroupReadReceipt *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imwire__v1__group_read_receipt__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imwire__V1__GroupReadReceipt *
+       imwire__v1__group_read_receipt__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imwire__V1__GroupReadReceipt *)
+     protobuf_c_message_unpack (&imwire__v1__group_read_receipt__descriptor,
+                                allocator, len, data);
+}
+void   imwire__v1__group_read_receipt__free_unpacked
+                     (Imwire__V1__GroupReadReceipt *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imwire__v1__group_read_receipt__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
+void   imwire__v1__c2_cread_receipt__init
+                     (Imwire__V1__C2CReadReceipt         *message)
+{
+  static const Imwire__V1__C2CReadReceipt init_value = IMWIRE__V1__C2_CREAD_RECEIPT__INIT;
+  *message = init_value;
+}
+size_t imwire__v1__c2_cread_receipt__get_packed_size
+                     (const Imwire__V1__C2CReadReceipt *message)
+{
+  assert(message->base.descriptor == &imwire__v1__c2_cread_receipt__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imwire__v1__c2_cread_receipt__pack
+                     (const Imwire__V1__C2CReadReceipt *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imwire__v1__c2_cread_receipt__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imwire__v1__c2_cread_receipt__pack_to_buffer
+                     (const Imwire__V1__C2CReadReceipt *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imwire__v1__c2_cread_receipt__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imwire__V1__C2CReadReceipt *
+       imwire__v1__c2_cread_receipt__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imwire__V1__C2CReadReceipt *)
+     protobuf_c_message_unpack (&imwire__v1__c2_cread_receipt__descriptor,
+                                allocator, len, data);
+}
+void   imwire__v1__c2_cread_receipt__free_unpacked
+                     (Imwire__V1__C2CReadReceipt *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imwire__v1__c2_cread_receipt__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   imwire__v1__offline_push_info__init
                      (Imwire__V1__OfflinePushInfo         *message)
 {
@@ -734,6 +869,57 @@ void   imwire__v1__group_change_info__free_unpacked
   assert(message->base.descriptor == &imwire__v1__group_change_info__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
+void   imwire__v1__user_profile__custom_info_entry__init
+                     (Imwire__V1__UserProfile__CustomInfoEntry         *message)
+{
+  static const Imwire__V1__UserProfile__CustomInfoEntry init_value = IMWIRE__V1__USER_PROFILE__CUSTOM_INFO_ENTRY__INIT;
+  *message = init_value;
+}
+void   imwire__v1__user_profile__init
+                     (Imwire__V1__UserProfile         *message)
+{
+  static const Imwire__V1__UserProfile init_value = IMWIRE__V1__USER_PROFILE__INIT;
+  *message = init_value;
+}
+size_t imwire__v1__user_profile__get_packed_size
+                     (const Imwire__V1__UserProfile *message)
+{
+  assert(message->base.descriptor == &imwire__v1__user_profile__descriptor);
+  return protobuf_c_message_get_packed_size ((const ProtobufCMessage*)(message));
+}
+size_t imwire__v1__user_profile__pack
+                     (const Imwire__V1__UserProfile *message,
+                      uint8_t       *out)
+{
+  assert(message->base.descriptor == &imwire__v1__user_profile__descriptor);
+  return protobuf_c_message_pack ((const ProtobufCMessage*)message, out);
+}
+size_t imwire__v1__user_profile__pack_to_buffer
+                     (const Imwire__V1__UserProfile *message,
+                      ProtobufCBuffer *buffer)
+{
+  assert(message->base.descriptor == &imwire__v1__user_profile__descriptor);
+  return protobuf_c_message_pack_to_buffer ((const ProtobufCMessage*)message, buffer);
+}
+Imwire__V1__UserProfile *
+       imwire__v1__user_profile__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data)
+{
+  return (Imwire__V1__UserProfile *)
+     protobuf_c_message_unpack (&imwire__v1__user_profile__descriptor,
+                                allocator, len, data);
+}
+void   imwire__v1__user_profile__free_unpacked
+                     (Imwire__V1__UserProfile *message,
+                      ProtobufCAllocator *allocator)
+{
+  if(!message)
+    return;
+  assert(message->base.descriptor == &imwire__v1__user_profile__descriptor);
+  protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
+}
 void   imwire__v1__member_change_info__init
                      (Imwire__V1__MemberChangeInfo         *message)
 {
@@ -824,7 +1010,7 @@ void   imwire__v1__group_system_elem__free_unpacked
   assert(message->base.descriptor == &imwire__v1__group_system_elem__descriptor);
   protobuf_c_message_free_unpacked ((ProtobufCMessage*)message, allocator);
 }
-static const ProtobufCFieldDescriptor imwire__v1__message__field_descriptors[20] =
+static const ProtobufCFieldDescriptor imwire__v1__message__field_descriptors[24] =
 {
   {
     "msg_id",
@@ -1066,20 +1252,72 @@ static const ProtobufCFieldDescriptor imwire__v1__message__field_descriptors[20]
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "barrage",
+    21,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BOOL,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__Message, barrage),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "recall_notice",
+    22,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imwire__V1__Message, signal_case),
+    offsetof(Imwire__V1__Message, recall_notice),
+    &imwire__v1__recall_notice__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "group_read_receipt",
+    23,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imwire__V1__Message, signal_case),
+    offsetof(Imwire__V1__Message, group_read_receipt),
+    &imwire__v1__group_read_receipt__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "c2c_read_receipt",
+    24,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imwire__V1__Message, signal_case),
+    offsetof(Imwire__V1__Message, c2c_read_receipt),
+    &imwire__v1__c2_cread_receipt__descriptor,
+    NULL,
+    0 | PROTOBUF_C_FIELD_FLAG_ONEOF,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imwire__v1__message__field_indices_by_name[] = {
   10,   /* field[10] = at_user_list */
+  20,   /* field[20] = barrage */
+  23,   /* field[23] = c2c_read_receipt */
   12,   /* field[12] = cloud_custom_data */
   9,   /* field[9] = elems */
   16,   /* field[16] = excluded_from_last_message */
   15,   /* field[15] = excluded_from_unread_count */
   3,   /* field[3] = group_id */
+  22,   /* field[22] = group_read_receipt */
   0,   /* field[0] = msg_id */
   14,   /* field[14] = need_read_receipt */
   13,   /* field[13] = offline_push_info */
   17,   /* field[17] = online_user_only */
   8,   /* field[8] = priority */
   7,   /* field[7] = random */
+  21,   /* field[21] = recall_notice */
   2,   /* field[2] = receiver */
   4,   /* field[4] = room_id */
   1,   /* field[1] = sender */
@@ -1092,7 +1330,7 @@ static const unsigned imwire__v1__message__field_indices_by_name[] = {
 static const ProtobufCIntRange imwire__v1__message__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 20 }
+  { 0, 24 }
 };
 const ProtobufCMessageDescriptor imwire__v1__message__descriptor =
 {
@@ -1102,11 +1340,190 @@ const ProtobufCMessageDescriptor imwire__v1__message__descriptor =
   "Imwire__V1__Message",
   "imwire.v1",
   sizeof(Imwire__V1__Message),
-  20,
+  24,
   imwire__v1__message__field_descriptors,
   imwire__v1__message__field_indices_by_name,
   1,  imwire__v1__message__number_ranges,
   (ProtobufCMessageInit) imwire__v1__message__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imwire__v1__recall_notice__field_descriptors[3] =
+{
+  {
+    "msg_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__RecallNotice, msg_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "recalled_by",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__RecallNotice, recalled_by),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "reason",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__RecallNotice, reason),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imwire__v1__recall_notice__field_indices_by_name[] = {
+  0,   /* field[0] = msg_id */
+  2,   /* field[2] = reason */
+  1,   /* field[1] = recalled_by */
+};
+static const ProtobufCIntRange imwire__v1__recall_notice__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor imwire__v1__recall_notice__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imwire.v1.RecallNotice",
+  "RecallNotice",
+  "Imwire__V1__RecallNotice",
+  "imwire.v1",
+  sizeof(Imwire__V1__RecallNotice),
+  3,
+  imwire__v1__recall_notice__field_descriptors,
+  imwire__v1__recall_notice__field_indices_by_name,
+  1,  imwire__v1__recall_notice__number_ranges,
+  (ProtobufCMessageInit) imwire__v1__recall_notice__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imwire__v1__group_read_receipt__field_descriptors[3] =
+{
+  {
+    "msg_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__GroupReadReceipt, msg_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "read_count",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__GroupReadReceipt, read_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "unread_count",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__GroupReadReceipt, unread_count),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imwire__v1__group_read_receipt__field_indices_by_name[] = {
+  0,   /* field[0] = msg_id */
+  1,   /* field[1] = read_count */
+  2,   /* field[2] = unread_count */
+};
+static const ProtobufCIntRange imwire__v1__group_read_receipt__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 3 }
+};
+const ProtobufCMessageDescriptor imwire__v1__group_read_receipt__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imwire.v1.GroupReadReceipt",
+  "GroupReadReceipt",
+  "Imwire__V1__GroupReadReceipt",
+  "imwire.v1",
+  sizeof(Imwire__V1__GroupReadReceipt),
+  3,
+  imwire__v1__group_read_receipt__field_descriptors,
+  imwire__v1__group_read_receipt__field_indices_by_name,
+  1,  imwire__v1__group_read_receipt__number_ranges,
+  (ProtobufCMessageInit) imwire__v1__group_read_receipt__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imwire__v1__c2_cread_receipt__field_descriptors[2] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__C2CReadReceipt, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "read_timestamp_ms",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_UINT64,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__C2CReadReceipt, read_timestamp_ms),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imwire__v1__c2_cread_receipt__field_indices_by_name[] = {
+  1,   /* field[1] = read_timestamp_ms */
+  0,   /* field[0] = user_id */
+};
+static const ProtobufCIntRange imwire__v1__c2_cread_receipt__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor imwire__v1__c2_cread_receipt__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imwire.v1.C2CReadReceipt",
+  "C2CReadReceipt",
+  "Imwire__V1__C2CReadReceipt",
+  "imwire.v1",
+  sizeof(Imwire__V1__C2CReadReceipt),
+  2,
+  imwire__v1__c2_cread_receipt__field_descriptors,
+  imwire__v1__c2_cread_receipt__field_indices_by_name,
+  1,  imwire__v1__c2_cread_receipt__number_ranges,
+  (ProtobufCMessageInit) imwire__v1__c2_cread_receipt__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
 static const ProtobufCFieldDescriptor imwire__v1__offline_push_info__field_descriptors[12] =
@@ -2294,7 +2711,7 @@ const ProtobufCMessageDescriptor imwire__v1__merger_elem__descriptor =
   (ProtobufCMessageInit) imwire__v1__merger_elem__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imwire__v1__group_tips_elem__field_descriptors[9] =
+static const ProtobufCFieldDescriptor imwire__v1__group_tips_elem__field_descriptors[12] =
 {
   {
     "group_id",
@@ -2404,8 +2821,46 @@ static const ProtobufCFieldDescriptor imwire__v1__group_tips_elem__field_descrip
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "op_user_info",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__GroupTipsElem, op_user_info),
+    &imwire__v1__user_profile__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "changed_user_info_list",
+    11,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imwire__V1__GroupTipsElem, n_changed_user_info_list),
+    offsetof(Imwire__V1__GroupTipsElem, changed_user_info_list),
+    &imwire__v1__user_profile__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "changed_group_member_info_list",
+    12,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imwire__V1__GroupTipsElem, n_changed_group_member_info_list),
+    offsetof(Imwire__V1__GroupTipsElem, changed_group_member_info_list),
+    &imwire__v1__group_member_info__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imwire__v1__group_tips_elem__field_indices_by_name[] = {
+  11,   /* field[11] = changed_group_member_info_list */
+  10,   /* field[10] = changed_user_info_list */
   4,   /* field[4] = group_change_list */
   0,   /* field[0] = group_id */
   7,   /* field[7] = group_name */
@@ -2413,13 +2868,14 @@ static const unsigned imwire__v1__group_tips_elem__field_indices_by_name[] = {
   6,   /* field[6] = member_count */
   3,   /* field[3] = member_list */
   2,   /* field[2] = op_member */
+  9,   /* field[9] = op_user_info */
   8,   /* field[8] = platform */
   1,   /* field[1] = type */
 };
 static const ProtobufCIntRange imwire__v1__group_tips_elem__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 12 }
 };
 const ProtobufCMessageDescriptor imwire__v1__group_tips_elem__descriptor =
 {
@@ -2429,7 +2885,7 @@ const ProtobufCMessageDescriptor imwire__v1__group_tips_elem__descriptor =
   "Imwire__V1__GroupTipsElem",
   "imwire.v1",
   sizeof(Imwire__V1__GroupTipsElem),
-  9,
+  12,
   imwire__v1__group_tips_elem__field_descriptors,
   imwire__v1__group_tips_elem__field_indices_by_name,
   1,  imwire__v1__group_tips_elem__number_ranges,
@@ -2732,6 +3188,147 @@ const ProtobufCMessageDescriptor imwire__v1__group_change_info__descriptor =
   (ProtobufCMessageInit) imwire__v1__group_change_info__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
+static const ProtobufCFieldDescriptor imwire__v1__user_profile__custom_info_entry__field_descriptors[2] =
+{
+  {
+    "key",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__UserProfile__CustomInfoEntry, key),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "value",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_BYTES,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__UserProfile__CustomInfoEntry, value),
+    NULL,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imwire__v1__user_profile__custom_info_entry__field_indices_by_name[] = {
+  0,   /* field[0] = key */
+  1,   /* field[1] = value */
+};
+static const ProtobufCIntRange imwire__v1__user_profile__custom_info_entry__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 2 }
+};
+const ProtobufCMessageDescriptor imwire__v1__user_profile__custom_info_entry__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imwire.v1.UserProfile.CustomInfoEntry",
+  "CustomInfoEntry",
+  "Imwire__V1__UserProfile__CustomInfoEntry",
+  "imwire.v1",
+  sizeof(Imwire__V1__UserProfile__CustomInfoEntry),
+  2,
+  imwire__v1__user_profile__custom_info_entry__field_descriptors,
+  imwire__v1__user_profile__custom_info_entry__field_indices_by_name,
+  1,  imwire__v1__user_profile__custom_info_entry__number_ranges,
+  (ProtobufCMessageInit) imwire__v1__user_profile__custom_info_entry__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
+static const ProtobufCFieldDescriptor imwire__v1__user_profile__field_descriptors[5] =
+{
+  {
+    "user_id",
+    1,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__UserProfile, user_id),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "nick_name",
+    2,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__UserProfile, nick_name),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "face_url",
+    3,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__UserProfile, face_url),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "self_signature",
+    4,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_STRING,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__UserProfile, self_signature),
+    NULL,
+    &protobuf_c_empty_string,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+  {
+    "custom_info",
+    5,
+    PROTOBUF_C_LABEL_REPEATED,
+    PROTOBUF_C_TYPE_MESSAGE,
+    offsetof(Imwire__V1__UserProfile, n_custom_info),
+    offsetof(Imwire__V1__UserProfile, custom_info),
+    &imwire__v1__user_profile__custom_info_entry__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
+};
+static const unsigned imwire__v1__user_profile__field_indices_by_name[] = {
+  4,   /* field[4] = custom_info */
+  2,   /* field[2] = face_url */
+  1,   /* field[1] = nick_name */
+  3,   /* field[3] = self_signature */
+  0,   /* field[0] = user_id */
+};
+static const ProtobufCIntRange imwire__v1__user_profile__number_ranges[1 + 1] =
+{
+  { 1, 0 },
+  { 0, 5 }
+};
+const ProtobufCMessageDescriptor imwire__v1__user_profile__descriptor =
+{
+  PROTOBUF_C__MESSAGE_DESCRIPTOR_MAGIC,
+  "imwire.v1.UserProfile",
+  "UserProfile",
+  "Imwire__V1__UserProfile",
+  "imwire.v1",
+  sizeof(Imwire__V1__UserProfile),
+  5,
+  imwire__v1__user_profile__field_descriptors,
+  imwire__v1__user_profile__field_indices_by_name,
+  1,  imwire__v1__user_profile__number_ranges,
+  (ProtobufCMessageInit) imwire__v1__user_profile__init,
+  NULL,NULL,NULL    /* reserved[123] */
+};
 static const ProtobufCFieldDescriptor imwire__v1__member_change_info__field_descriptors[2] =
 {
   {
@@ -2783,7 +3380,7 @@ const ProtobufCMessageDescriptor imwire__v1__member_change_info__descriptor =
   (ProtobufCMessageInit) imwire__v1__member_change_info__init,
   NULL,NULL,NULL    /* reserved[123] */
 };
-static const ProtobufCFieldDescriptor imwire__v1__group_system_elem__field_descriptors[9] =
+static const ProtobufCFieldDescriptor imwire__v1__group_system_elem__field_descriptors[10] =
 {
   {
     "type",
@@ -2893,6 +3490,18 @@ static const ProtobufCFieldDescriptor imwire__v1__group_system_elem__field_descr
     0,             /* flags */
     0,NULL,NULL    /* reserved1,reserved2, etc */
   },
+  {
+    "op_user_info",
+    10,
+    PROTOBUF_C_LABEL_NONE,
+    PROTOBUF_C_TYPE_MESSAGE,
+    0,   /* quantifier_offset */
+    offsetof(Imwire__V1__GroupSystemElem, op_user_info),
+    &imwire__v1__user_profile__descriptor,
+    NULL,
+    0,             /* flags */
+    0,NULL,NULL    /* reserved1,reserved2, etc */
+  },
 };
 static const unsigned imwire__v1__group_system_elem__field_indices_by_name[] = {
   5,   /* field[5] = auth_key */
@@ -2900,6 +3509,7 @@ static const unsigned imwire__v1__group_system_elem__field_indices_by_name[] = {
   4,   /* field[4] = msg_key */
   7,   /* field[7] = op_member */
   2,   /* field[2] = op_user */
+  9,   /* field[9] = op_user_info */
   8,   /* field[8] = platform */
   3,   /* field[3] = reason */
   0,   /* field[0] = type */
@@ -2908,7 +3518,7 @@ static const unsigned imwire__v1__group_system_elem__field_indices_by_name[] = {
 static const ProtobufCIntRange imwire__v1__group_system_elem__number_ranges[1 + 1] =
 {
   { 1, 0 },
-  { 0, 9 }
+  { 0, 10 }
 };
 const ProtobufCMessageDescriptor imwire__v1__group_system_elem__descriptor =
 {
@@ -2918,7 +3528,7 @@ const ProtobufCMessageDescriptor imwire__v1__group_system_elem__descriptor =
   "Imwire__V1__GroupSystemElem",
   "imwire.v1",
   sizeof(Imwire__V1__GroupSystemElem),
-  9,
+  10,
   imwire__v1__group_system_elem__field_descriptors,
   imwire__v1__group_system_elem__field_indices_by_name,
   1,  imwire__v1__group_system_elem__number_ranges,

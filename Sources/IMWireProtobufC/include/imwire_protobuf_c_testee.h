@@ -1,4 +1,4 @@
-// The conformance testee on libprotobuf-c (SPEC §4.2), the body of the `imwire-testee-c` executable
+// The conformance testee on libprotobuf-c (Docs/conformance.md), the body of the `imwire-testee-c` executable
 // (target IMWireTesteeC). Kept apart from imwire_protobuf_c.h, the peer API the tests use.
 #ifndef IMWIRE_PROTOBUF_C_TESTEE_H
 #define IMWIRE_PROTOBUF_C_TESTEE_H

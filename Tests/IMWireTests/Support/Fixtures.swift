@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The golden fixtures under `Fixtures/`, read through `Fixtures/manifest.json` (SPEC §4.1),
+/// The golden fixtures under `Fixtures/`, read through `Fixtures/manifest.json` (Fixtures/README.md),
 /// located relative to this file so Linux needs no resource bundles.
 enum Fixtures {
     static let directory: URL = URL(fileURLWithPath: #filePath)

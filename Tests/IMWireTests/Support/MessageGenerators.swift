@@ -47,6 +47,9 @@ struct MessageGenerationOptions: Sendable {
     /// Doubles may be -0.0. IMWire writes it (its bit pattern is not the default); protobuf-c compares
     /// it as a double, takes it for the default and omits it (row e).
     var allowsNegativeZero = true
+    /// NaNs may carry payloads (and a sign). Binary keeps them; JSON has one "NaN", which decodes to
+    /// `Double.nan`.
+    var allowsNaNPayloads = true
     /// `GroupMemberInfo.customInfo` may have an empty key or an empty value. Swift always writes both
     /// halves of a map entry; protobuf-c treats the entry as a proto3 message and omits an empty key or
     /// value inside it (`4a 05 0a 00 12 01 01` comes back as `4a 03 12 01 01`).
@@ -84,6 +87,13 @@ struct MessageGenerationOptions: Sendable {
     func withoutUnknownFields() -> MessageGenerationOptions {
         var copy = self
         copy.unknownFieldRate = 0
+        return copy
+    }
+
+    /// What JSON carries exactly: no unknown fields, and only the one NaN JSON has.
+    func jsonExact() -> MessageGenerationOptions {
+        var copy = withoutUnknownFields()
+        copy.allowsNaNPayloads = false
         return copy
     }
 }
@@ -248,6 +258,7 @@ struct ModelGenerator {
         case 0: return 0
         case 1: return options.allowsNegativeZero ? -0.0 : 0
         case 2:
+            guard options.allowsNaNPayloads else { return .nan }
             return rng.pick([
                 Double.nan, -Double.nan, Double.signalingNaN, Double(bitPattern: 0x7FF8_0000_DEAD_BEEF),
                 Double(bitPattern: 0xFFF0_0000_0000_0001),
@@ -261,6 +272,7 @@ struct ModelGenerator {
         case 5...8: return Double.random(in: -180...180, using: &rng)
         default:
             let value = Double(bitPattern: rng.next())
+            if value.isNaN && !options.allowsNaNPayloads { return .nan }
             return !options.allowsNegativeZero && value.bitPattern == (-0.0 as Double).bitPattern ? 0 : value
         }
     }
@@ -341,7 +353,34 @@ struct ModelGenerator {
         message.excludedFromLastMessage = bool()
         message.onlineUserOnly = bool()
         message.supportMessageExtension = bool()
+        message.topicID = rng.chance(0.2) ? string(maxScalars: 6) : ""
+        message.barrage = rng.chance(0.2)
+        if rng.chance(0.15) { message.signal = signal() }
         return withUnknownFields(message)
+    }
+
+    /// A recall notice or a read receipt, each about equally often.
+    mutating func signal() -> Message.Signal {
+        switch rng.int(0...2) {
+        case 0: .recallNotice(RecallNotice(msgID: string(maxScalars: 8), recalledBy: userID(), reason: string()))
+        case 1: .groupReadReceipt(GroupReadReceipt(msgID: string(maxScalars: 8), readCount: uint64(), unreadCount: uint64()))
+        default: .c2cReadReceipt(C2CReadReceipt(userID: userID(), readTimestampMs: uint64()))
+        }
+    }
+
+    /// A legacy TIM user profile.
+    mutating func userProfile() -> UserProfile {
+        var profile = UserProfile(userID: userID(), nickName: string(), faceURL: string(), selfSignature: string())
+        for _ in 0..<count(0...2) {
+            var key = "Tag_Profile_Custom_" + string(maxScalars: 3)
+            var value = bytes(maxCount: 8)
+            if !options.allowsEmptyMapKeysAndValues {
+                if key.isEmpty { key = "k" }
+                if value.isEmpty { value = [1] }
+            }
+            profile.customInfo[key] = value
+        }
+        return profile
     }
 
     mutating func offlinePushInfo() -> OfflinePushInfo {
@@ -429,6 +468,9 @@ struct ModelGenerator {
         tips.groupName = string()
         tips.platform = rng.chance(0.7)
             ? rng.pick(["iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown"]) : string(maxScalars: 4)
+        tips.opUserInfo = rng.chance(0.3) ? userProfile() : nil
+        tips.changedUserInfoList = repeated(0...2) { $0.userProfile() }
+        tips.changedGroupMemberInfoList = repeated(0...1) { $0.groupMemberInfo() }
         return withUnknownFields(tips)
     }
 
@@ -485,6 +527,7 @@ struct ModelGenerator {
         elem.userData = bytes()
         elem.opMember = rng.chance(0.5) ? groupMemberInfo() : nil
         elem.platform = string(maxScalars: 6)
+        elem.opUserInfo = rng.chance(0.3) ? userProfile() : nil
         return withUnknownFields(elem)
     }
 
@@ -675,6 +718,11 @@ enum MessageShrinker {
         add { $0.targetedReceivers = [] }
         add { $0.cloudCustomData = [] }
         add { $0.target = nil }
+        add { $0.signal = nil }
+        add {
+            $0.barrage = false
+            $0.topicID = ""
+        }
         add { $0.msgID = "" }
         add { $0.sender = "" }
         add {

@@ -1,6 +1,6 @@
 // IMWire conformance testee on Google's C++ protobuf runtime (libprotobuf 3.21).
 //
-// Speaks the conformance protocol (Schemas/imwire/conformance/v1/conformance.proto, SPEC §4.2) on
+// Speaks the conformance protocol (Schemas/imwire/conformance/v1/conformance.proto, Docs/conformance.md) on
 // stdin/stdout: 4-byte little-endian length, then a ConformanceRequest; one framed
 // ConformanceResponse per request; exit 0 at end of input. It is a plain use of the library, the C++
 // counterpart of Tests/Conformance/testees/python/testee.py: binary input and output through the generated
@@ -36,7 +36,7 @@ using imwire::conformance::v1::WireFormat;
 using imwire::v1::Message;
 
 // The one decoder option. CodedInputStream's default recursion limit is 100 nested messages, but
-// the IMWire contract admits Tencent's 100 nested merger layers (SPEC §2.1), and each layer costs
+// the IMWire contract admits Tencent's 100 nested merger layers (README "Reliability"), and each layer costs
 // three message levels (Message -> Elem -> MergerElem -> Message), about 303 in all. 320 leaves a
 // little headroom while still refusing the pathological depths the limit is there for.
 // SetRecursionLimit is the runtime's documented knob for exactly this (io/coded_stream.h).

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """IMWire conformance testee on Google's Python protobuf runtime (google.protobuf, upb backend).
 
-Speaks the conformance protocol (Schemas/imwire/conformance/v1/conformance.proto, SPEC §4.2) on
+Speaks the conformance protocol (Schemas/imwire/conformance/v1/conformance.proto, Docs/conformance.md) on
 stdin/stdout: 4-byte little-endian length, then a ConformanceRequest; one framed ConformanceResponse
 per request; exit 0 at end of input. Binary and proto3 JSON (json_format) input and output; validation
 and tim-rest are answered `skipped` (google.protobuf has neither).

@@ -17,6 +17,9 @@ PROTOBUF_C__BEGIN_DECLS
 
 
 typedef struct Imwire__V1__Message Imwire__V1__Message;
+typedef struct Imwire__V1__RecallNotice Imwire__V1__RecallNotice;
+typedef struct Imwire__V1__GroupReadReceipt Imwire__V1__GroupReadReceipt;
+typedef struct Imwire__V1__C2CReadReceipt Imwire__V1__C2CReadReceipt;
 typedef struct Imwire__V1__OfflinePushInfo Imwire__V1__OfflinePushInfo;
 typedef struct Imwire__V1__Elem Imwire__V1__Elem;
 typedef struct Imwire__V1__TextElem Imwire__V1__TextElem;
@@ -33,6 +36,8 @@ typedef struct Imwire__V1__GroupTipsElem Imwire__V1__GroupTipsElem;
 typedef struct Imwire__V1__GroupMemberInfo Imwire__V1__GroupMemberInfo;
 typedef struct Imwire__V1__GroupMemberInfo__CustomInfoEntry Imwire__V1__GroupMemberInfo__CustomInfoEntry;
 typedef struct Imwire__V1__GroupChangeInfo Imwire__V1__GroupChangeInfo;
+typedef struct Imwire__V1__UserProfile Imwire__V1__UserProfile;
+typedef struct Imwire__V1__UserProfile__CustomInfoEntry Imwire__V1__UserProfile__CustomInfoEntry;
 typedef struct Imwire__V1__MemberChangeInfo Imwire__V1__MemberChangeInfo;
 typedef struct Imwire__V1__GroupSystemElem Imwire__V1__GroupSystemElem;
 
@@ -158,9 +163,18 @@ typedef enum {
     PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMWIRE__V1__MESSAGE__TARGET__CASE)
 } Imwire__V1__Message__TargetCase;
 
+typedef enum {
+  IMWIRE__V1__MESSAGE__SIGNAL__NOT_SET = 0,
+  IMWIRE__V1__MESSAGE__SIGNAL_RECALL_NOTICE = 22,
+  IMWIRE__V1__MESSAGE__SIGNAL_GROUP_READ_RECEIPT = 23,
+  IMWIRE__V1__MESSAGE__SIGNAL_C2C_READ_RECEIPT = 24
+    PROTOBUF_C__FORCE_ENUM_TO_BE_INT_SIZE(IMWIRE__V1__MESSAGE__SIGNAL__CASE)
+} Imwire__V1__Message__SignalCase;
+
 /*
  * One instant message: an envelope and an ordered, non-empty chain of elems (V2TIM nextElem /
- * appendElem, Tencent REST MsgBody). The first elem is the primary one.
+ * appendElem, Tencent REST MsgBody). The first elem is the primary one. A message may instead carry
+ * a signal about other messages (a recall notice, a read receipt): then it has no elems.
  */
 struct  Imwire__V1__Message
 {
@@ -183,7 +197,9 @@ struct  Imwire__V1__Message
   size_t n_elems;
   Imwire__V1__Elem **elems;
   /*
-   * User IDs mentioned; "@all" is the literal ID __kImSDK_MesssageAtALL__.
+   * User IDs mentioned; "@all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+   * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+   * @all too; binary and JSON keep whichever spelling came.
    */
   size_t n_at_user_list;
   char **at_user_list;
@@ -204,6 +220,12 @@ struct  Imwire__V1__Message
    * the group itself is group_id.
    */
   char *topic_id;
+  /*
+   * A ZIM barrage (ZIMBarrageMessage, ZIM message type 20): an on-screen comment in a room, sent
+   * at high frequency without guaranteed delivery; one text elem, at most 5 KB. A text to a room
+   * without this flag is a ZIM Text message (ZIMTextMessage, up to 32 KB). Tencent has no such type.
+   */
+  protobuf_c_boolean barrage;
   Imwire__V1__Message__TargetCase target_case;
   union {
     /*
@@ -215,14 +237,104 @@ struct  Imwire__V1__Message
      */
     char *group_id;
     /*
-     * Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+     * Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+     * are a group type, and their messages go to group_id like every group message.
      */
     char *room_id;
+  };
+  Imwire__V1__Message__SignalCase signal_case;
+  union {
+    /*
+     * A message was recalled.
+     */
+    Imwire__V1__RecallNotice *recall_notice;
+    /*
+     * How many members have read a group message.
+     */
+    Imwire__V1__GroupReadReceipt *group_read_receipt;
+    /*
+     * Up to when the peer has read a one-to-one conversation.
+     */
+    Imwire__V1__C2CReadReceipt *c2c_read_receipt;
   };
 };
 #define IMWIRE__V1__MESSAGE__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imwire__v1__message__descriptor) \
-    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, IMWIRE__V1__PRIORITY__PRIORITY_DEFAULT, 0,NULL, 0,NULL, 0,NULL, {0,NULL}, NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, IMWIRE__V1__MESSAGE__TARGET__NOT_SET, {0} }
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0, IMWIRE__V1__PRIORITY__PRIORITY_DEFAULT, 0,NULL, 0,NULL, 0,NULL, {0,NULL}, NULL, 0, 0, 0, 0, 0, (char *)protobuf_c_empty_string, 0, IMWIRE__V1__MESSAGE__TARGET__NOT_SET, {0}, IMWIRE__V1__MESSAGE__SIGNAL__NOT_SET, {0} }
+
+
+/*
+ * A message was recalled (V2TIM revokeMessage; the receivers get onRecvMessageRevoked with the
+ * message ID). In a group the owner and admins may recall other members' messages, so the one
+ * who recalled it is named apart from the envelope's sender.
+ */
+struct  Imwire__V1__RecallNotice
+{
+  ProtobufCMessage base;
+  /*
+   * The recalled message's ID (V2TIM msgID).
+   */
+  char *msg_id;
+  /*
+   * Who recalled it: a user ID (V2TIM revokerInfo.userID; SDK 7.4 and later).
+   */
+  char *recalled_by;
+  /*
+   * Why, if the recaller said (V2TIM revokeReason; SDK 7.4 and later).
+   */
+  char *reason;
+};
+#define IMWIRE__V1__RECALL_NOTICE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imwire__v1__recall_notice__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+
+
+/*
+ * The read receipt of one group message (V2TIMMessageReceipt as onRecvMessageReadReceipts and
+ * getMessageReadReceipts give it): a receipt per message, sent to the message's sender.
+ */
+struct  Imwire__V1__GroupReadReceipt
+{
+  ProtobufCMessage base;
+  /*
+   * The group message the counts are for (V2TIM msgID).
+   */
+  char *msg_id;
+  /*
+   * Members who have read it (V2TIM readCount).
+   */
+  uint64_t read_count;
+  /*
+   * Members who have not read it yet (V2TIM unreadCount).
+   */
+  uint64_t unread_count;
+};
+#define IMWIRE__V1__GROUP_READ_RECEIPT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imwire__v1__group_read_receipt__descriptor) \
+    , (char *)protobuf_c_empty_string, 0, 0 }
+
+
+/*
+ * The read receipt of a one-to-one conversation (V2TIMMessageReceipt as onRecvC2CReadReceipt gives
+ * it): a receipt per conversation, not per message. Every message of the conversation whose time is
+ * not later than read_timestamp_ms has been read.
+ */
+struct  Imwire__V1__C2CReadReceipt
+{
+  ProtobufCMessage base;
+  /*
+   * The peer who read the conversation (V2TIM userID).
+   */
+  char *user_id;
+  /*
+   * Unix time in milliseconds up to which the peer has read, comparable with Message.timestamp_ms
+   * (V2TIM timestamp is in seconds: multiply by 1000).
+   */
+  uint64_t read_timestamp_ms;
+};
+#define IMWIRE__V1__C2_CREAD_RECEIPT__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imwire__v1__c2_cread_receipt__descriptor) \
+    , (char *)protobuf_c_empty_string, 0 }
 
 
 /*
@@ -525,13 +637,31 @@ struct  Imwire__V1__GroupTipsElem
   uint32_t member_count;
   char *group_name;
   /*
-   * Operator's platform: "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown".
+   * Operator's platform, one of legacy TIM's values: "iOS", "Android", "Windows", "Mac", "Web",
+   * "RESTful API", "Unknown".
    */
   char *platform;
+  /*
+   * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+   * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+   */
+  Imwire__V1__UserProfile *op_user_info;
+  /*
+   * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+   * by user ID: the key is the entry's user_id).
+   */
+  size_t n_changed_user_info_list;
+  Imwire__V1__UserProfile **changed_user_info_list;
+  /*
+   * Member profiles in the group that changed, one entry per user (legacy TIM
+   * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+   */
+  size_t n_changed_group_member_info_list;
+  Imwire__V1__GroupMemberInfo **changed_group_member_info_list;
 };
 #define IMWIRE__V1__GROUP_TIPS_ELEM__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imwire__v1__group_tips_elem__descriptor) \
-    , (char *)protobuf_c_empty_string, IMWIRE__V1__GROUP_TIPS_TYPE__GROUP_TIPS_TYPE_UNSPECIFIED, NULL, 0,NULL, 0,NULL, 0,NULL, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string }
+    , (char *)protobuf_c_empty_string, IMWIRE__V1__GROUP_TIPS_TYPE__GROUP_TIPS_TYPE_UNSPECIFIED, NULL, 0,NULL, 0,NULL, 0,NULL, 0, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, NULL, 0,NULL, 0,NULL }
 
 
 struct  Imwire__V1__GroupMemberInfo__CustomInfoEntry
@@ -562,7 +692,9 @@ struct  Imwire__V1__GroupMemberInfo
    */
   uint64_t join_time;
   /*
-   * Unix seconds.
+   * Unix seconds when the member's mute ends (V2TIM muteUntil); 0 when not muted. Legacy TIM's
+   * silentUntil is a duration instead, the seconds of mute remaining when it was read: mute_until
+   * is that time plus silentUntil.
    */
   uint64_t mute_until;
   size_t n_custom_info;
@@ -594,6 +726,42 @@ struct  Imwire__V1__GroupChangeInfo
     , IMWIRE__V1__GROUP_INFO_CHANGE_TYPE__GROUP_INFO_CHANGE_TYPE_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, 0, 0 }
 
 
+struct  Imwire__V1__UserProfile__CustomInfoEntry
+{
+  ProtobufCMessage base;
+  char *key;
+  ProtobufCBinaryData value;
+};
+#define IMWIRE__V1__USER_PROFILE__CUSTOM_INFO_ENTRY__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imwire__v1__user_profile__custom_info_entry__descriptor) \
+    , (char *)protobuf_c_empty_string, {0,NULL} }
+
+
+/*
+ * A user's profile (legacy TIM TIMUserProfile, V2TIMUserFullInfo): the fields a notice about
+ * the user shows.
+ */
+struct  Imwire__V1__UserProfile
+{
+  ProtobufCMessage base;
+  char *user_id;
+  char *nick_name;
+  char *face_url;
+  /*
+   * V2TIM selfSignature.
+   */
+  char *self_signature;
+  /*
+   * The user's custom profile fields (V2TIM customInfo: keys Tag_Profile_Custom_*, values bytes).
+   */
+  size_t n_custom_info;
+  Imwire__V1__UserProfile__CustomInfoEntry **custom_info;
+};
+#define IMWIRE__V1__USER_PROFILE__INIT \
+ { PROTOBUF_C_MESSAGE_INIT (&imwire__v1__user_profile__descriptor) \
+    , (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0,NULL }
+
+
 /*
  * V2TIMGroupMemberChangeInfo.
  */
@@ -621,7 +789,7 @@ struct  Imwire__V1__GroupSystemElem
    */
   char *op_user;
   /*
-   * The seed's `msg`.
+   * The reason for the operation (legacy TIM `msg`).
    */
   char *reason;
   uint64_t msg_key;
@@ -630,12 +798,22 @@ struct  Imwire__V1__GroupSystemElem
    * For GROUP_SYSTEM_TYPE_CUSTOM_INFO.
    */
   ProtobufCBinaryData user_data;
+  /*
+   * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+   */
   Imwire__V1__GroupMemberInfo *op_member;
+  /*
+   * Operator's platform, as in GroupTipsElem.platform.
+   */
   char *platform;
+  /*
+   * The operator's user profile (legacy TIM opUserInfo).
+   */
+  Imwire__V1__UserProfile *op_user_info;
 };
 #define IMWIRE__V1__GROUP_SYSTEM_ELEM__INIT \
  { PROTOBUF_C_MESSAGE_INIT (&imwire__v1__group_system_elem__descriptor) \
-    , IMWIRE__V1__GROUP_SYSTEM_TYPE__GROUP_SYSTEM_TYPE_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, {0,NULL}, {0,NULL}, NULL, (char *)protobuf_c_empty_string }
+    , IMWIRE__V1__GROUP_SYSTEM_TYPE__GROUP_SYSTEM_TYPE_UNSPECIFIED, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, (char *)protobuf_c_empty_string, 0, {0,NULL}, {0,NULL}, NULL, (char *)protobuf_c_empty_string, NULL }
 
 
 /* Imwire__V1__Message methods */
@@ -656,6 +834,63 @@ Imwire__V1__Message *
                       const uint8_t       *data);
 void   imwire__v1__message__free_unpacked
                      (Imwire__V1__Message *message,
+                      ProtobufCAllocator *allocator);
+/* Imwire__V1__RecallNotice methods */
+void   imwire__v1__recall_notice__init
+                     (Imwire__V1__RecallNotice         *message);
+size_t imwire__v1__recall_notice__get_packed_size
+                     (const Imwire__V1__RecallNotice   *message);
+size_t imwire__v1__recall_notice__pack
+                     (const Imwire__V1__RecallNotice   *message,
+                      uint8_t             *out);
+size_t imwire__v1__recall_notice__pack_to_buffer
+                     (const Imwire__V1__RecallNotice   *message,
+                      ProtobufCBuffer     *buffer);
+Imwire__V1__RecallNotice *
+       imwire__v1__recall_notice__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imwire__v1__recall_notice__free_unpacked
+                     (Imwire__V1__RecallNotice *message,
+                      ProtobufCAllocator *allocator);
+/* Imwire__V1__GroupReadReceipt methods */
+void   imwire__v1__group_read_receipt__init
+                     (Imwire__V1__GroupReadReceipt         *message);
+size_t imwire__v1__group_read_receipt__get_packed_size
+                     (const Imwire__V1__GroupReadReceipt   *message);
+size_t imwire__v1__group_read_receipt__pack
+                     (const Imwire__V1__GroupReadReceipt   *message,
+                      uint8_t             *out);
+size_t imwire__v1__group_read_receipt__pack_to_buffer
+                     (const Imwire__V1__GroupReadReceipt   *message,
+                      ProtobufCBuffer     *buffer);
+Imwire__V1__GroupReadReceipt *
+       imwire__v1__group_read_receipt__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imwire__v1__group_read_receipt__free_unpacked
+                     (Imwire__V1__GroupReadReceipt *message,
+                      ProtobufCAllocator *allocator);
+/* Imwire__V1__C2CReadReceipt methods */
+void   imwire__v1__c2_cread_receipt__init
+                     (Imwire__V1__C2CReadReceipt         *message);
+size_t imwire__v1__c2_cread_receipt__get_packed_size
+                     (const Imwire__V1__C2CReadReceipt   *message);
+size_t imwire__v1__c2_cread_receipt__pack
+                     (const Imwire__V1__C2CReadReceipt   *message,
+                      uint8_t             *out);
+size_t imwire__v1__c2_cread_receipt__pack_to_buffer
+                     (const Imwire__V1__C2CReadReceipt   *message,
+                      ProtobufCBuffer     *buffer);
+Imwire__V1__C2CReadReceipt *
+       imwire__v1__c2_cread_receipt__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imwire__v1__c2_cread_receipt__free_unpacked
+                     (Imwire__V1__C2CReadReceipt *message,
                       ProtobufCAllocator *allocator);
 /* Imwire__V1__OfflinePushInfo methods */
 void   imwire__v1__offline_push_info__init
@@ -945,6 +1180,28 @@ Imwire__V1__GroupChangeInfo *
 void   imwire__v1__group_change_info__free_unpacked
                      (Imwire__V1__GroupChangeInfo *message,
                       ProtobufCAllocator *allocator);
+/* Imwire__V1__UserProfile__CustomInfoEntry methods */
+void   imwire__v1__user_profile__custom_info_entry__init
+                     (Imwire__V1__UserProfile__CustomInfoEntry         *message);
+/* Imwire__V1__UserProfile methods */
+void   imwire__v1__user_profile__init
+                     (Imwire__V1__UserProfile         *message);
+size_t imwire__v1__user_profile__get_packed_size
+                     (const Imwire__V1__UserProfile   *message);
+size_t imwire__v1__user_profile__pack
+                     (const Imwire__V1__UserProfile   *message,
+                      uint8_t             *out);
+size_t imwire__v1__user_profile__pack_to_buffer
+                     (const Imwire__V1__UserProfile   *message,
+                      ProtobufCBuffer     *buffer);
+Imwire__V1__UserProfile *
+       imwire__v1__user_profile__unpack
+                     (ProtobufCAllocator  *allocator,
+                      size_t               len,
+                      const uint8_t       *data);
+void   imwire__v1__user_profile__free_unpacked
+                     (Imwire__V1__UserProfile *message,
+                      ProtobufCAllocator *allocator);
 /* Imwire__V1__MemberChangeInfo methods */
 void   imwire__v1__member_change_info__init
                      (Imwire__V1__MemberChangeInfo         *message);
@@ -987,6 +1244,15 @@ void   imwire__v1__group_system_elem__free_unpacked
 
 typedef void (*Imwire__V1__Message_Closure)
                  (const Imwire__V1__Message *message,
+                  void *closure_data);
+typedef void (*Imwire__V1__RecallNotice_Closure)
+                 (const Imwire__V1__RecallNotice *message,
+                  void *closure_data);
+typedef void (*Imwire__V1__GroupReadReceipt_Closure)
+                 (const Imwire__V1__GroupReadReceipt *message,
+                  void *closure_data);
+typedef void (*Imwire__V1__C2CReadReceipt_Closure)
+                 (const Imwire__V1__C2CReadReceipt *message,
                   void *closure_data);
 typedef void (*Imwire__V1__OfflinePushInfo_Closure)
                  (const Imwire__V1__OfflinePushInfo *message,
@@ -1036,6 +1302,12 @@ typedef void (*Imwire__V1__GroupMemberInfo_Closure)
 typedef void (*Imwire__V1__GroupChangeInfo_Closure)
                  (const Imwire__V1__GroupChangeInfo *message,
                   void *closure_data);
+typedef void (*Imwire__V1__UserProfile__CustomInfoEntry_Closure)
+                 (const Imwire__V1__UserProfile__CustomInfoEntry *message,
+                  void *closure_data);
+typedef void (*Imwire__V1__UserProfile_Closure)
+                 (const Imwire__V1__UserProfile *message,
+                  void *closure_data);
 typedef void (*Imwire__V1__MemberChangeInfo_Closure)
                  (const Imwire__V1__MemberChangeInfo *message,
                   void *closure_data);
@@ -1057,6 +1329,9 @@ extern const ProtobufCEnumDescriptor    imwire__v1__group_member_role__descripto
 extern const ProtobufCEnumDescriptor    imwire__v1__group_info_change_type__descriptor;
 extern const ProtobufCEnumDescriptor    imwire__v1__group_system_type__descriptor;
 extern const ProtobufCMessageDescriptor imwire__v1__message__descriptor;
+extern const ProtobufCMessageDescriptor imwire__v1__recall_notice__descriptor;
+extern const ProtobufCMessageDescriptor imwire__v1__group_read_receipt__descriptor;
+extern const ProtobufCMessageDescriptor imwire__v1__c2_cread_receipt__descriptor;
 extern const ProtobufCMessageDescriptor imwire__v1__offline_push_info__descriptor;
 extern const ProtobufCMessageDescriptor imwire__v1__elem__descriptor;
 extern const ProtobufCMessageDescriptor imwire__v1__text_elem__descriptor;
@@ -1073,6 +1348,8 @@ extern const ProtobufCMessageDescriptor imwire__v1__group_tips_elem__descriptor;
 extern const ProtobufCMessageDescriptor imwire__v1__group_member_info__descriptor;
 extern const ProtobufCMessageDescriptor imwire__v1__group_member_info__custom_info_entry__descriptor;
 extern const ProtobufCMessageDescriptor imwire__v1__group_change_info__descriptor;
+extern const ProtobufCMessageDescriptor imwire__v1__user_profile__descriptor;
+extern const ProtobufCMessageDescriptor imwire__v1__user_profile__custom_info_entry__descriptor;
 extern const ProtobufCMessageDescriptor imwire__v1__member_change_info__descriptor;
 extern const ProtobufCMessageDescriptor imwire__v1__group_system_elem__descriptor;
 

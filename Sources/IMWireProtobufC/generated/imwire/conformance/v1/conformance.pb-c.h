@@ -73,7 +73,8 @@ struct  Imwire__Conformance__V1__ConformanceRequest
   Imwire__Conformance__V1__WireFormat requested_output_format;
   /*
    * Empty: no validation. Otherwise the validation profile to check the decoded message against
-   * before encoding it ("tencent", "zim", or "none" for the rules every profile has).
+   * before encoding it ("tencent", "tencent-sdk", "tuikit", "zim", or "none" for the rules every
+   * profile has).
    */
   char *validation_profile;
   /*

@@ -41,7 +41,9 @@ PROTOBUF_CONSTEXPR Message::Message(
   , /*decltype(_impl_.excluded_from_last_message_)*/false
   , /*decltype(_impl_.online_user_only_)*/false
   , /*decltype(_impl_.support_message_extension_)*/false
+  , /*decltype(_impl_.barrage_)*/false
   , /*decltype(_impl_.target_)*/{}
+  , /*decltype(_impl_.signal_)*/{}
   , /*decltype(_impl_._cached_size_)*/{}
   , /*decltype(_impl_._oneof_case_)*/{}} {}
 struct MessageDefaultTypeInternal {
@@ -53,6 +55,50 @@ struct MessageDefaultTypeInternal {
   };
 };
 PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 MessageDefaultTypeInternal _Message_default_instance_;
+PROTOBUF_CONSTEXPR RecallNotice::RecallNotice(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_.msg_id_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.recalled_by_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.reason_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_._cached_size_)*/{}} {}
+struct RecallNoticeDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR RecallNoticeDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~RecallNoticeDefaultTypeInternal() {}
+  union {
+    RecallNotice _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 RecallNoticeDefaultTypeInternal _RecallNotice_default_instance_;
+PROTOBUF_CONSTEXPR GroupReadReceipt::GroupReadReceipt(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_.msg_id_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.read_count_)*/uint64_t{0u}
+  , /*decltype(_impl_.unread_count_)*/uint64_t{0u}
+  , /*decltype(_impl_._cached_size_)*/{}} {}
+struct GroupReadReceiptDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR GroupReadReceiptDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~GroupReadReceiptDefaultTypeInternal() {}
+  union {
+    GroupReadReceipt _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 GroupReadReceiptDefaultTypeInternal _GroupReadReceipt_default_instance_;
+PROTOBUF_CONSTEXPR C2CReadReceipt::C2CReadReceipt(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_.user_id_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.read_timestamp_ms_)*/uint64_t{0u}
+  , /*decltype(_impl_._cached_size_)*/{}} {}
+struct C2CReadReceiptDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR C2CReadReceiptDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~C2CReadReceiptDefaultTypeInternal() {}
+  union {
+    C2CReadReceipt _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 C2CReadReceiptDefaultTypeInternal _C2CReadReceipt_default_instance_;
 PROTOBUF_CONSTEXPR OfflinePushInfo::OfflinePushInfo(
     ::_pbi::ConstantInitialized): _impl_{
     /*decltype(_impl_.title_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
@@ -261,10 +307,13 @@ PROTOBUF_CONSTEXPR GroupTipsElem::GroupTipsElem(
     /*decltype(_impl_.member_list_)*/{}
   , /*decltype(_impl_.group_change_list_)*/{}
   , /*decltype(_impl_.member_change_list_)*/{}
+  , /*decltype(_impl_.changed_user_info_list_)*/{}
+  , /*decltype(_impl_.changed_group_member_info_list_)*/{}
   , /*decltype(_impl_.group_id_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.group_name_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.platform_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.op_member_)*/nullptr
+  , /*decltype(_impl_.op_user_info_)*/nullptr
   , /*decltype(_impl_.type_)*/0
   , /*decltype(_impl_.member_count_)*/0u
   , /*decltype(_impl_._cached_size_)*/{}} {}
@@ -327,6 +376,34 @@ struct GroupChangeInfoDefaultTypeInternal {
   };
 };
 PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 GroupChangeInfoDefaultTypeInternal _GroupChangeInfo_default_instance_;
+PROTOBUF_CONSTEXPR UserProfile_CustomInfoEntry_DoNotUse::UserProfile_CustomInfoEntry_DoNotUse(
+    ::_pbi::ConstantInitialized) {}
+struct UserProfile_CustomInfoEntry_DoNotUseDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR UserProfile_CustomInfoEntry_DoNotUseDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~UserProfile_CustomInfoEntry_DoNotUseDefaultTypeInternal() {}
+  union {
+    UserProfile_CustomInfoEntry_DoNotUse _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 UserProfile_CustomInfoEntry_DoNotUseDefaultTypeInternal _UserProfile_CustomInfoEntry_DoNotUse_default_instance_;
+PROTOBUF_CONSTEXPR UserProfile::UserProfile(
+    ::_pbi::ConstantInitialized): _impl_{
+    /*decltype(_impl_.custom_info_)*/{::_pbi::ConstantInitialized()}
+  , /*decltype(_impl_.user_id_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.nick_name_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.face_url_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_.self_signature_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
+  , /*decltype(_impl_._cached_size_)*/{}} {}
+struct UserProfileDefaultTypeInternal {
+  PROTOBUF_CONSTEXPR UserProfileDefaultTypeInternal()
+      : _instance(::_pbi::ConstantInitialized{}) {}
+  ~UserProfileDefaultTypeInternal() {}
+  union {
+    UserProfile _instance;
+  };
+};
+PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 UserProfileDefaultTypeInternal _UserProfile_default_instance_;
 PROTOBUF_CONSTEXPR MemberChangeInfo::MemberChangeInfo(
     ::_pbi::ConstantInitialized): _impl_{
     /*decltype(_impl_.user_id_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
@@ -350,6 +427,7 @@ PROTOBUF_CONSTEXPR GroupSystemElem::GroupSystemElem(
   , /*decltype(_impl_.user_data_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.platform_)*/{&::_pbi::fixed_address_empty_string, ::_pbi::ConstantInitialized{}}
   , /*decltype(_impl_.op_member_)*/nullptr
+  , /*decltype(_impl_.op_user_info_)*/nullptr
   , /*decltype(_impl_.msg_key_)*/uint64_t{0u}
   , /*decltype(_impl_.type_)*/0
   , /*decltype(_impl_._cached_size_)*/{}} {}
@@ -364,7 +442,7 @@ struct GroupSystemElemDefaultTypeInternal {
 PROTOBUF_ATTRIBUTE_NO_DESTROY PROTOBUF_CONSTINIT PROTOBUF_ATTRIBUTE_INIT_PRIORITY1 GroupSystemElemDefaultTypeInternal _GroupSystemElem_default_instance_;
 }  // namespace v1
 }  // namespace imwire
-static ::_pb::Metadata file_level_metadata_imwire_2fv1_2fmessage_2eproto[19];
+static ::_pb::Metadata file_level_metadata_imwire_2fv1_2fmessage_2eproto[24];
 static const ::_pb::EnumDescriptor* file_level_enum_descriptors_imwire_2fv1_2fmessage_2eproto[8];
 static constexpr ::_pb::ServiceDescriptor const** file_level_service_descriptors_imwire_2fv1_2fmessage_2eproto = nullptr;
 
@@ -395,7 +473,38 @@ const uint32_t TableStruct_imwire_2fv1_2fmessage_2eproto::offsets[] PROTOBUF_SEC
   PROTOBUF_FIELD_OFFSET(::imwire::v1::Message, _impl_.online_user_only_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::Message, _impl_.support_message_extension_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::Message, _impl_.topic_id_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::Message, _impl_.barrage_),
+  ::_pbi::kInvalidFieldOffsetTag,
+  ::_pbi::kInvalidFieldOffsetTag,
+  ::_pbi::kInvalidFieldOffsetTag,
   PROTOBUF_FIELD_OFFSET(::imwire::v1::Message, _impl_.target_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::Message, _impl_.signal_),
+  ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::RecallNotice, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::RecallNotice, _impl_.msg_id_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::RecallNotice, _impl_.recalled_by_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::RecallNotice, _impl_.reason_),
+  ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupReadReceipt, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupReadReceipt, _impl_.msg_id_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupReadReceipt, _impl_.read_count_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupReadReceipt, _impl_.unread_count_),
+  ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::C2CReadReceipt, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::C2CReadReceipt, _impl_.user_id_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::C2CReadReceipt, _impl_.read_timestamp_ms_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::imwire::v1::OfflinePushInfo, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -552,6 +661,9 @@ const uint32_t TableStruct_imwire_2fv1_2fmessage_2eproto::offsets[] PROTOBUF_SEC
   PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupTipsElem, _impl_.member_count_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupTipsElem, _impl_.group_name_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupTipsElem, _impl_.platform_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupTipsElem, _impl_.op_user_info_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupTipsElem, _impl_.changed_user_info_list_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupTipsElem, _impl_.changed_group_member_info_list_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupMemberInfo_CustomInfoEntry_DoNotUse, _has_bits_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupMemberInfo_CustomInfoEntry_DoNotUse, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -589,6 +701,27 @@ const uint32_t TableStruct_imwire_2fv1_2fmessage_2eproto::offsets[] PROTOBUF_SEC
   PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupChangeInfo, _impl_.bool_value_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupChangeInfo, _impl_.int_value_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupChangeInfo, _impl_.uint64_value_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::UserProfile_CustomInfoEntry_DoNotUse, _has_bits_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::UserProfile_CustomInfoEntry_DoNotUse, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::UserProfile_CustomInfoEntry_DoNotUse, key_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::UserProfile_CustomInfoEntry_DoNotUse, value_),
+  0,
+  1,
+  ~0u,  // no _has_bits_
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::UserProfile, _internal_metadata_),
+  ~0u,  // no _extensions_
+  ~0u,  // no _oneof_case_
+  ~0u,  // no _weak_field_map_
+  ~0u,  // no _inlined_string_donated_
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::UserProfile, _impl_.user_id_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::UserProfile, _impl_.nick_name_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::UserProfile, _impl_.face_url_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::UserProfile, _impl_.self_signature_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::UserProfile, _impl_.custom_info_),
   ~0u,  // no _has_bits_
   PROTOBUF_FIELD_OFFSET(::imwire::v1::MemberChangeInfo, _internal_metadata_),
   ~0u,  // no _extensions_
@@ -612,31 +745,40 @@ const uint32_t TableStruct_imwire_2fv1_2fmessage_2eproto::offsets[] PROTOBUF_SEC
   PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupSystemElem, _impl_.user_data_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupSystemElem, _impl_.op_member_),
   PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupSystemElem, _impl_.platform_),
+  PROTOBUF_FIELD_OFFSET(::imwire::v1::GroupSystemElem, _impl_.op_user_info_),
 };
 static const ::_pbi::MigrationSchema schemas[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) = {
   { 0, -1, -1, sizeof(::imwire::v1::Message)},
-  { 27, -1, -1, sizeof(::imwire::v1::OfflinePushInfo)},
-  { 45, -1, -1, sizeof(::imwire::v1::Elem)},
-  { 63, -1, -1, sizeof(::imwire::v1::TextElem)},
-  { 70, -1, -1, sizeof(::imwire::v1::CustomElem)},
-  { 80, -1, -1, sizeof(::imwire::v1::ImageElem)},
-  { 88, -1, -1, sizeof(::imwire::v1::Image)},
-  { 100, -1, -1, sizeof(::imwire::v1::SoundElem)},
-  { 111, -1, -1, sizeof(::imwire::v1::VideoElem)},
-  { 128, -1, -1, sizeof(::imwire::v1::FileElem)},
-  { 138, -1, -1, sizeof(::imwire::v1::LocationElem)},
-  { 147, -1, -1, sizeof(::imwire::v1::FaceElem)},
-  { 155, -1, -1, sizeof(::imwire::v1::MergerElem)},
-  { 168, -1, -1, sizeof(::imwire::v1::GroupTipsElem)},
-  { 183, 191, -1, sizeof(::imwire::v1::GroupMemberInfo_CustomInfoEntry_DoNotUse)},
-  { 193, -1, -1, sizeof(::imwire::v1::GroupMemberInfo)},
-  { 208, -1, -1, sizeof(::imwire::v1::GroupChangeInfo)},
-  { 220, -1, -1, sizeof(::imwire::v1::MemberChangeInfo)},
-  { 228, -1, -1, sizeof(::imwire::v1::GroupSystemElem)},
+  { 32, -1, -1, sizeof(::imwire::v1::RecallNotice)},
+  { 41, -1, -1, sizeof(::imwire::v1::GroupReadReceipt)},
+  { 50, -1, -1, sizeof(::imwire::v1::C2CReadReceipt)},
+  { 58, -1, -1, sizeof(::imwire::v1::OfflinePushInfo)},
+  { 76, -1, -1, sizeof(::imwire::v1::Elem)},
+  { 94, -1, -1, sizeof(::imwire::v1::TextElem)},
+  { 101, -1, -1, sizeof(::imwire::v1::CustomElem)},
+  { 111, -1, -1, sizeof(::imwire::v1::ImageElem)},
+  { 119, -1, -1, sizeof(::imwire::v1::Image)},
+  { 131, -1, -1, sizeof(::imwire::v1::SoundElem)},
+  { 142, -1, -1, sizeof(::imwire::v1::VideoElem)},
+  { 159, -1, -1, sizeof(::imwire::v1::FileElem)},
+  { 169, -1, -1, sizeof(::imwire::v1::LocationElem)},
+  { 178, -1, -1, sizeof(::imwire::v1::FaceElem)},
+  { 186, -1, -1, sizeof(::imwire::v1::MergerElem)},
+  { 199, -1, -1, sizeof(::imwire::v1::GroupTipsElem)},
+  { 217, 225, -1, sizeof(::imwire::v1::GroupMemberInfo_CustomInfoEntry_DoNotUse)},
+  { 227, -1, -1, sizeof(::imwire::v1::GroupMemberInfo)},
+  { 242, -1, -1, sizeof(::imwire::v1::GroupChangeInfo)},
+  { 254, 262, -1, sizeof(::imwire::v1::UserProfile_CustomInfoEntry_DoNotUse)},
+  { 264, -1, -1, sizeof(::imwire::v1::UserProfile)},
+  { 275, -1, -1, sizeof(::imwire::v1::MemberChangeInfo)},
+  { 283, -1, -1, sizeof(::imwire::v1::GroupSystemElem)},
 };
 
 static const ::_pb::Message* const file_default_instances[] = {
   &::imwire::v1::_Message_default_instance_._instance,
+  &::imwire::v1::_RecallNotice_default_instance_._instance,
+  &::imwire::v1::_GroupReadReceipt_default_instance_._instance,
+  &::imwire::v1::_C2CReadReceipt_default_instance_._instance,
   &::imwire::v1::_OfflinePushInfo_default_instance_._instance,
   &::imwire::v1::_Elem_default_instance_._instance,
   &::imwire::v1::_TextElem_default_instance_._instance,
@@ -653,12 +795,14 @@ static const ::_pb::Message* const file_default_instances[] = {
   &::imwire::v1::_GroupMemberInfo_CustomInfoEntry_DoNotUse_default_instance_._instance,
   &::imwire::v1::_GroupMemberInfo_default_instance_._instance,
   &::imwire::v1::_GroupChangeInfo_default_instance_._instance,
+  &::imwire::v1::_UserProfile_CustomInfoEntry_DoNotUse_default_instance_._instance,
+  &::imwire::v1::_UserProfile_default_instance_._instance,
   &::imwire::v1::_MemberChangeInfo_default_instance_._instance,
   &::imwire::v1::_GroupSystemElem_default_instance_._instance,
 };
 
 const char descriptor_table_protodef_imwire_2fv1_2fmessage_2eproto[] PROTOBUF_SECTION_VARIABLE(protodesc_cold) =
-  "\n\027imwire/v1/message.proto\022\timwire.v1\"\236\004\n"
+  "\n\027imwire/v1/message.proto\022\timwire.v1\"\335\005\n"
   "\007Message\022\016\n\006msg_id\030\001 \001(\t\022\016\n\006sender\030\002 \001(\t"
   "\022\022\n\010receiver\030\003 \001(\tH\000\022\022\n\010group_id\030\004 \001(\tH\000"
   "\022\021\n\007room_id\030\005 \001(\tH\000\022\024\n\014timestamp_ms\030\006 \001("
@@ -672,7 +816,17 @@ const char descriptor_table_protodef_imwire_2fv1_2fmessage_2eproto[] PROTOBUF_SE
   "read_count\030\020 \001(\010\022\"\n\032excluded_from_last_m"
   "essage\030\021 \001(\010\022\030\n\020online_user_only\030\022 \001(\010\022!"
   "\n\031support_message_extension\030\023 \001(\010\022\020\n\010top"
-  "ic_id\030\024 \001(\tB\010\n\006target\"\235\002\n\017OfflinePushInf"
+  "ic_id\030\024 \001(\t\022\017\n\007barrage\030\025 \001(\010\0220\n\rrecall_n"
+  "otice\030\026 \001(\0132\027.imwire.v1.RecallNoticeH\001\0229"
+  "\n\022group_read_receipt\030\027 \001(\0132\033.imwire.v1.G"
+  "roupReadReceiptH\001\0225\n\020c2c_read_receipt\030\030 "
+  "\001(\0132\031.imwire.v1.C2CReadReceiptH\001B\010\n\006targ"
+  "etB\010\n\006signal\"C\n\014RecallNotice\022\016\n\006msg_id\030\001"
+  " \001(\t\022\023\n\013recalled_by\030\002 \001(\t\022\016\n\006reason\030\003 \001("
+  "\t\"L\n\020GroupReadReceipt\022\016\n\006msg_id\030\001 \001(\t\022\022\n"
+  "\nread_count\030\002 \001(\004\022\024\n\014unread_count\030\003 \001(\004\""
+  "<\n\016C2CReadReceipt\022\017\n\007user_id\030\001 \001(\t\022\031\n\021re"
+  "ad_timestamp_ms\030\002 \001(\004\"\235\002\n\017OfflinePushInf"
   "o\022\r\n\005title\030\001 \001(\t\022\014\n\004desc\030\002 \001(\t\022\013\n\003ext\030\003 "
   "\001(\t\022\024\n\014disable_push\030\004 \001(\010\022\021\n\tios_sound\030\005"
   " \001(\t\022\025\n\randroid_sound\030\006 \001(\t\022\030\n\020ignore_io"
@@ -717,7 +871,7 @@ const char descriptor_table_protodef_imwire_2fv1_2fmessage_2eproto[] PROTOBUF_SE
   " \003(\t\022\027\n\017compatible_text\030\003 \001(\t\022\031\n\021layers_"
   "over_limit\030\004 \001(\010\022$\n\010messages\030\005 \003(\0132\022.imw"
   "ire.v1.Message\022\024\n\014json_msg_key\030\006 \001(\t\022\017\n\007"
-  "msg_num\030\007 \001(\r\"\325\002\n\rGroupTipsElem\022\020\n\010group"
+  "msg_num\030\007 \001(\r\"\377\003\n\rGroupTipsElem\022\020\n\010group"
   "_id\030\001 \001(\t\022&\n\004type\030\002 \001(\0162\030.imwire.v1.Grou"
   "pTipsType\022-\n\top_member\030\003 \001(\0132\032.imwire.v1"
   ".GroupMemberInfo\022/\n\013member_list\030\004 \003(\0132\032."
@@ -725,91 +879,101 @@ const char descriptor_table_protodef_imwire_2fv1_2fmessage_2eproto[] PROTOBUF_SE
   "e_list\030\005 \003(\0132\032.imwire.v1.GroupChangeInfo"
   "\0227\n\022member_change_list\030\006 \003(\0132\033.imwire.v1"
   ".MemberChangeInfo\022\024\n\014member_count\030\007 \001(\r\022"
-  "\022\n\ngroup_name\030\010 \001(\t\022\020\n\010platform\030\t \001(\t\"\266\002"
-  "\n\017GroupMemberInfo\022\017\n\007user_id\030\001 \001(\t\022\021\n\tni"
-  "ck_name\030\002 \001(\t\022\025\n\rfriend_remark\030\003 \001(\t\022\021\n\t"
-  "name_card\030\004 \001(\t\022\020\n\010face_url\030\005 \001(\t\022(\n\004rol"
-  "e\030\006 \001(\0162\032.imwire.v1.GroupMemberRole\022\021\n\tj"
-  "oin_time\030\007 \001(\004\022\022\n\nmute_until\030\010 \001(\004\022\?\n\013cu"
-  "stom_info\030\t \003(\0132*.imwire.v1.GroupMemberI"
-  "nfo.CustomInfoEntry\0321\n\017CustomInfoEntry\022\013"
-  "\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\014:\0028\001\"\230\001\n\017Group"
-  "ChangeInfo\022,\n\004type\030\001 \001(\0162\036.imwire.v1.Gro"
-  "upInfoChangeType\022\r\n\005value\030\002 \001(\t\022\013\n\003key\030\003"
-  " \001(\t\022\022\n\nbool_value\030\004 \001(\010\022\021\n\tint_value\030\005 "
-  "\001(\r\022\024\n\014uint64_value\030\006 \001(\004\"6\n\020MemberChang"
-  "eInfo\022\017\n\007user_id\030\001 \001(\t\022\021\n\tmute_time\030\002 \001("
-  "\r\"\345\001\n\017GroupSystemElem\022(\n\004type\030\001 \001(\0162\032.im"
-  "wire.v1.GroupSystemType\022\020\n\010group_id\030\002 \001("
-  "\t\022\017\n\007op_user\030\003 \001(\t\022\016\n\006reason\030\004 \001(\t\022\017\n\007ms"
-  "g_key\030\005 \001(\004\022\020\n\010auth_key\030\006 \001(\014\022\021\n\tuser_da"
-  "ta\030\007 \001(\014\022-\n\top_member\030\010 \001(\0132\032.imwire.v1."
-  "GroupMemberInfo\022\020\n\010platform\030\t \001(\t*o\n\010Pri"
-  "ority\022\024\n\020PRIORITY_DEFAULT\020\000\022\021\n\rPRIORITY_"
-  "HIGH\020\001\022\023\n\017PRIORITY_NORMAL\020\002\022\020\n\014PRIORITY_"
-  "LOW\020\003\022\023\n\017PRIORITY_LOWEST\020\004*D\n\013IosPushTyp"
-  "e\022\035\n\031IOS_PUSH_TYPE_UNSPECIFIED\020\000\022\026\n\022IOS_"
-  "PUSH_TYPE_VOIP\020\001*j\n\tImageType\022\032\n\026IMAGE_T"
-  "YPE_UNSPECIFIED\020\000\022\025\n\021IMAGE_TYPE_ORIGIN\020\001"
-  "\022\024\n\020IMAGE_TYPE_LARGE\020\002\022\024\n\020IMAGE_TYPE_THU"
-  "MB\020\003*\312\001\n\013ImageFormat\022\034\n\030IMAGE_FORMAT_UNS"
-  "PECIFIED\020\000\022\024\n\020IMAGE_FORMAT_JPG\020\001\022\024\n\020IMAG"
-  "E_FORMAT_GIF\020\002\022\024\n\020IMAGE_FORMAT_PNG\020\003\022\024\n\020"
-  "IMAGE_FORMAT_BMP\020\004\022\025\n\021IMAGE_FORMAT_TIFF\020"
-  "\005\022\025\n\021IMAGE_FORMAT_WEBP\020\006\022\027\n\022IMAGE_FORMAT"
-  "_OTHER\020\377\001*\251\003\n\rGroupTipsType\022\037\n\033GROUP_TIP"
-  "S_TYPE_UNSPECIFIED\020\000\022\030\n\024GROUP_TIPS_TYPE_"
-  "JOIN\020\001\022\032\n\026GROUP_TIPS_TYPE_INVITE\020\002\022\030\n\024GR"
-  "OUP_TIPS_TYPE_QUIT\020\003\022\032\n\026GROUP_TIPS_TYPE_"
-  "KICKED\020\004\022\035\n\031GROUP_TIPS_TYPE_SET_ADMIN\020\005\022"
-  " \n\034GROUP_TIPS_TYPE_CANCEL_ADMIN\020\006\022%\n!GRO"
-  "UP_TIPS_TYPE_GROUP_INFO_CHANGE\020\007\022&\n\"GROU"
-  "P_TIPS_TYPE_MEMBER_INFO_CHANGE\020\010\022%\n!GROU"
-  "P_TIPS_TYPE_TOPIC_INFO_CHANGE\020\t\022(\n$GROUP"
-  "_TIPS_TYPE_PINNED_MESSAGE_ADDED\020\n\022*\n&GRO"
-  "UP_TIPS_TYPE_PINNED_MESSAGE_DELETED\020\013*\217\001"
-  "\n\017GroupMemberRole\022!\n\035GROUP_MEMBER_ROLE_U"
-  "NSPECIFIED\020\000\022\035\n\030GROUP_MEMBER_ROLE_MEMBER"
-  "\020\310\001\022\034\n\027GROUP_MEMBER_ROLE_ADMIN\020\254\002\022\034\n\027GRO"
-  "UP_MEMBER_ROLE_OWNER\020\220\003*\376\003\n\023GroupInfoCha"
-  "ngeType\022&\n\"GROUP_INFO_CHANGE_TYPE_UNSPEC"
-  "IFIED\020\000\022\037\n\033GROUP_INFO_CHANGE_TYPE_NAME\020\001"
-  "\022\'\n#GROUP_INFO_CHANGE_TYPE_INTRODUCTION\020"
-  "\002\022\'\n#GROUP_INFO_CHANGE_TYPE_NOTIFICATION"
-  "\020\003\022#\n\037GROUP_INFO_CHANGE_TYPE_FACE_URL\020\004\022"
-  " \n\034GROUP_INFO_CHANGE_TYPE_OWNER\020\005\022!\n\035GRO"
-  "UP_INFO_CHANGE_TYPE_CUSTOM\020\006\022&\n\"GROUP_IN"
-  "FO_CHANGE_TYPE_SHUT_UP_ALL\020\010\022,\n(GROUP_IN"
-  "FO_CHANGE_TYPE_TOPIC_CUSTOM_DATA\020\t\022.\n*GR"
-  "OUP_INFO_CHANGE_TYPE_RECEIVE_MESSAGE_OPT"
-  "\020\n\022(\n$GROUP_INFO_CHANGE_TYPE_GROUP_ADD_O"
-  "PT\020\013\022,\n(GROUP_INFO_CHANGE_TYPE_GROUP_APP"
-  "ROVE_OPT\020\014\"\004\010\007\020\007*\204\005\n\017GroupSystemType\022!\n\035"
-  "GROUP_SYSTEM_TYPE_UNSPECIFIED\020\000\022\'\n#GROUP"
-  "_SYSTEM_TYPE_ADD_GROUP_REQUEST\020\001\022&\n\"GROU"
-  "P_SYSTEM_TYPE_ADD_GROUP_ACCEPT\020\002\022&\n\"GROU"
-  "P_SYSTEM_TYPE_ADD_GROUP_REFUSE\020\003\022)\n%GROU"
-  "P_SYSTEM_TYPE_KICK_OFF_FROM_GROUP\020\004\022\"\n\036G"
-  "ROUP_SYSTEM_TYPE_DELETE_GROUP\020\005\022\"\n\036GROUP"
-  "_SYSTEM_TYPE_CREATE_GROUP\020\006\022&\n\"GROUP_SYS"
-  "TEM_TYPE_INVITED_TO_GROUP\020\007\022 \n\034GROUP_SYS"
-  "TEM_TYPE_QUIT_GROUP\020\010\022!\n\035GROUP_SYSTEM_TY"
-  "PE_GRANT_ADMIN\020\t\022\"\n\036GROUP_SYSTEM_TYPE_CA"
-  "NCEL_ADMIN\020\n\022\"\n\036GROUP_SYSTEM_TYPE_REVOKE"
-  "_GROUP\020\013\022-\n)GROUP_SYSTEM_TYPE_INVITE_TO_"
-  "GROUP_REQUEST\020\014\022,\n(GROUP_SYSTEM_TYPE_INV"
-  "ITE_TO_GROUP_ACCEPT\020\r\022,\n(GROUP_SYSTEM_TY"
-  "PE_INVITE_TO_GROUP_REFUSE\020\016\022\"\n\035GROUP_SYS"
-  "TEM_TYPE_CUSTOM_INFO\020\377\001BY\n\023io.github.imw"
-  "ire.v1B\014MessageProtoP\001Z2github.com/imwir"
-  "e/imwire/gen/go/imwire/v1;imwirev1b\006prot"
-  "o3"
+  "\022\n\ngroup_name\030\010 \001(\t\022\020\n\010platform\030\t \001(\t\022,\n"
+  "\014op_user_info\030\n \001(\0132\026.imwire.v1.UserProf"
+  "ile\0226\n\026changed_user_info_list\030\013 \003(\0132\026.im"
+  "wire.v1.UserProfile\022B\n\036changed_group_mem"
+  "ber_info_list\030\014 \003(\0132\032.imwire.v1.GroupMem"
+  "berInfo\"\266\002\n\017GroupMemberInfo\022\017\n\007user_id\030\001"
+  " \001(\t\022\021\n\tnick_name\030\002 \001(\t\022\025\n\rfriend_remark"
+  "\030\003 \001(\t\022\021\n\tname_card\030\004 \001(\t\022\020\n\010face_url\030\005 "
+  "\001(\t\022(\n\004role\030\006 \001(\0162\032.imwire.v1.GroupMembe"
+  "rRole\022\021\n\tjoin_time\030\007 \001(\004\022\022\n\nmute_until\030\010"
+  " \001(\004\022\?\n\013custom_info\030\t \003(\0132*.imwire.v1.Gr"
+  "oupMemberInfo.CustomInfoEntry\0321\n\017CustomI"
+  "nfoEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\014:\0028\001"
+  "\"\230\001\n\017GroupChangeInfo\022,\n\004type\030\001 \001(\0162\036.imw"
+  "ire.v1.GroupInfoChangeType\022\r\n\005value\030\002 \001("
+  "\t\022\013\n\003key\030\003 \001(\t\022\022\n\nbool_value\030\004 \001(\010\022\021\n\tin"
+  "t_value\030\005 \001(\r\022\024\n\014uint64_value\030\006 \001(\004\"\313\001\n\013"
+  "UserProfile\022\017\n\007user_id\030\001 \001(\t\022\021\n\tnick_nam"
+  "e\030\002 \001(\t\022\020\n\010face_url\030\003 \001(\t\022\026\n\016self_signat"
+  "ure\030\004 \001(\t\022;\n\013custom_info\030\005 \003(\0132&.imwire."
+  "v1.UserProfile.CustomInfoEntry\0321\n\017Custom"
+  "InfoEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\014:\0028"
+  "\001\"6\n\020MemberChangeInfo\022\017\n\007user_id\030\001 \001(\t\022\021"
+  "\n\tmute_time\030\002 \001(\r\"\223\002\n\017GroupSystemElem\022(\n"
+  "\004type\030\001 \001(\0162\032.imwire.v1.GroupSystemType\022"
+  "\020\n\010group_id\030\002 \001(\t\022\017\n\007op_user\030\003 \001(\t\022\016\n\006re"
+  "ason\030\004 \001(\t\022\017\n\007msg_key\030\005 \001(\004\022\020\n\010auth_key\030"
+  "\006 \001(\014\022\021\n\tuser_data\030\007 \001(\014\022-\n\top_member\030\010 "
+  "\001(\0132\032.imwire.v1.GroupMemberInfo\022\020\n\010platf"
+  "orm\030\t \001(\t\022,\n\014op_user_info\030\n \001(\0132\026.imwire"
+  ".v1.UserProfile*o\n\010Priority\022\024\n\020PRIORITY_"
+  "DEFAULT\020\000\022\021\n\rPRIORITY_HIGH\020\001\022\023\n\017PRIORITY"
+  "_NORMAL\020\002\022\020\n\014PRIORITY_LOW\020\003\022\023\n\017PRIORITY_"
+  "LOWEST\020\004*D\n\013IosPushType\022\035\n\031IOS_PUSH_TYPE"
+  "_UNSPECIFIED\020\000\022\026\n\022IOS_PUSH_TYPE_VOIP\020\001*j"
+  "\n\tImageType\022\032\n\026IMAGE_TYPE_UNSPECIFIED\020\000\022"
+  "\025\n\021IMAGE_TYPE_ORIGIN\020\001\022\024\n\020IMAGE_TYPE_LAR"
+  "GE\020\002\022\024\n\020IMAGE_TYPE_THUMB\020\003*\312\001\n\013ImageForm"
+  "at\022\034\n\030IMAGE_FORMAT_UNSPECIFIED\020\000\022\024\n\020IMAG"
+  "E_FORMAT_JPG\020\001\022\024\n\020IMAGE_FORMAT_GIF\020\002\022\024\n\020"
+  "IMAGE_FORMAT_PNG\020\003\022\024\n\020IMAGE_FORMAT_BMP\020\004"
+  "\022\025\n\021IMAGE_FORMAT_TIFF\020\005\022\025\n\021IMAGE_FORMAT_"
+  "WEBP\020\006\022\027\n\022IMAGE_FORMAT_OTHER\020\377\001*\251\003\n\rGrou"
+  "pTipsType\022\037\n\033GROUP_TIPS_TYPE_UNSPECIFIED"
+  "\020\000\022\030\n\024GROUP_TIPS_TYPE_JOIN\020\001\022\032\n\026GROUP_TI"
+  "PS_TYPE_INVITE\020\002\022\030\n\024GROUP_TIPS_TYPE_QUIT"
+  "\020\003\022\032\n\026GROUP_TIPS_TYPE_KICKED\020\004\022\035\n\031GROUP_"
+  "TIPS_TYPE_SET_ADMIN\020\005\022 \n\034GROUP_TIPS_TYPE"
+  "_CANCEL_ADMIN\020\006\022%\n!GROUP_TIPS_TYPE_GROUP"
+  "_INFO_CHANGE\020\007\022&\n\"GROUP_TIPS_TYPE_MEMBER"
+  "_INFO_CHANGE\020\010\022%\n!GROUP_TIPS_TYPE_TOPIC_"
+  "INFO_CHANGE\020\t\022(\n$GROUP_TIPS_TYPE_PINNED_"
+  "MESSAGE_ADDED\020\n\022*\n&GROUP_TIPS_TYPE_PINNE"
+  "D_MESSAGE_DELETED\020\013*\217\001\n\017GroupMemberRole\022"
+  "!\n\035GROUP_MEMBER_ROLE_UNSPECIFIED\020\000\022\035\n\030GR"
+  "OUP_MEMBER_ROLE_MEMBER\020\310\001\022\034\n\027GROUP_MEMBE"
+  "R_ROLE_ADMIN\020\254\002\022\034\n\027GROUP_MEMBER_ROLE_OWN"
+  "ER\020\220\003*\376\003\n\023GroupInfoChangeType\022&\n\"GROUP_I"
+  "NFO_CHANGE_TYPE_UNSPECIFIED\020\000\022\037\n\033GROUP_I"
+  "NFO_CHANGE_TYPE_NAME\020\001\022\'\n#GROUP_INFO_CHA"
+  "NGE_TYPE_INTRODUCTION\020\002\022\'\n#GROUP_INFO_CH"
+  "ANGE_TYPE_NOTIFICATION\020\003\022#\n\037GROUP_INFO_C"
+  "HANGE_TYPE_FACE_URL\020\004\022 \n\034GROUP_INFO_CHAN"
+  "GE_TYPE_OWNER\020\005\022!\n\035GROUP_INFO_CHANGE_TYP"
+  "E_CUSTOM\020\006\022&\n\"GROUP_INFO_CHANGE_TYPE_SHU"
+  "T_UP_ALL\020\010\022,\n(GROUP_INFO_CHANGE_TYPE_TOP"
+  "IC_CUSTOM_DATA\020\t\022.\n*GROUP_INFO_CHANGE_TY"
+  "PE_RECEIVE_MESSAGE_OPT\020\n\022(\n$GROUP_INFO_C"
+  "HANGE_TYPE_GROUP_ADD_OPT\020\013\022,\n(GROUP_INFO"
+  "_CHANGE_TYPE_GROUP_APPROVE_OPT\020\014\"\004\010\007\020\007*\204"
+  "\005\n\017GroupSystemType\022!\n\035GROUP_SYSTEM_TYPE_"
+  "UNSPECIFIED\020\000\022\'\n#GROUP_SYSTEM_TYPE_ADD_G"
+  "ROUP_REQUEST\020\001\022&\n\"GROUP_SYSTEM_TYPE_ADD_"
+  "GROUP_ACCEPT\020\002\022&\n\"GROUP_SYSTEM_TYPE_ADD_"
+  "GROUP_REFUSE\020\003\022)\n%GROUP_SYSTEM_TYPE_KICK"
+  "_OFF_FROM_GROUP\020\004\022\"\n\036GROUP_SYSTEM_TYPE_D"
+  "ELETE_GROUP\020\005\022\"\n\036GROUP_SYSTEM_TYPE_CREAT"
+  "E_GROUP\020\006\022&\n\"GROUP_SYSTEM_TYPE_INVITED_T"
+  "O_GROUP\020\007\022 \n\034GROUP_SYSTEM_TYPE_QUIT_GROU"
+  "P\020\010\022!\n\035GROUP_SYSTEM_TYPE_GRANT_ADMIN\020\t\022\""
+  "\n\036GROUP_SYSTEM_TYPE_CANCEL_ADMIN\020\n\022\"\n\036GR"
+  "OUP_SYSTEM_TYPE_REVOKE_GROUP\020\013\022-\n)GROUP_"
+  "SYSTEM_TYPE_INVITE_TO_GROUP_REQUEST\020\014\022,\n"
+  "(GROUP_SYSTEM_TYPE_INVITE_TO_GROUP_ACCEP"
+  "T\020\r\022,\n(GROUP_SYSTEM_TYPE_INVITE_TO_GROUP"
+  "_REFUSE\020\016\022\"\n\035GROUP_SYSTEM_TYPE_CUSTOM_IN"
+  "FO\020\377\001BY\n\023io.github.imwire.v1B\014MessagePro"
+  "toP\001Z2github.com/imwire/imwire/gen/go/im"
+  "wire/v1;imwirev1b\006proto3"
   ;
 static ::_pbi::once_flag descriptor_table_imwire_2fv1_2fmessage_2eproto_once;
 const ::_pbi::DescriptorTable descriptor_table_imwire_2fv1_2fmessage_2eproto = {
-    false, false, 5802, descriptor_table_protodef_imwire_2fv1_2fmessage_2eproto,
+    false, false, 6624, descriptor_table_protodef_imwire_2fv1_2fmessage_2eproto,
     "imwire/v1/message.proto",
-    &descriptor_table_imwire_2fv1_2fmessage_2eproto_once, nullptr, 0, 19,
+    &descriptor_table_imwire_2fv1_2fmessage_2eproto_once, nullptr, 0, 24,
     schemas, file_default_instances, TableStruct_imwire_2fv1_2fmessage_2eproto::offsets,
     file_level_metadata_imwire_2fv1_2fmessage_2eproto, file_level_enum_descriptors_imwire_2fv1_2fmessage_2eproto,
     file_level_service_descriptors_imwire_2fv1_2fmessage_2eproto,
@@ -987,11 +1151,71 @@ bool GroupSystemType_IsValid(int value) {
 class Message::_Internal {
  public:
   static const ::imwire::v1::OfflinePushInfo& offline_push_info(const Message* msg);
+  static const ::imwire::v1::RecallNotice& recall_notice(const Message* msg);
+  static const ::imwire::v1::GroupReadReceipt& group_read_receipt(const Message* msg);
+  static const ::imwire::v1::C2CReadReceipt& c2c_read_receipt(const Message* msg);
 };
 
 const ::imwire::v1::OfflinePushInfo&
 Message::_Internal::offline_push_info(const Message* msg) {
   return *msg->_impl_.offline_push_info_;
+}
+const ::imwire::v1::RecallNotice&
+Message::_Internal::recall_notice(const Message* msg) {
+  return *msg->_impl_.signal_.recall_notice_;
+}
+const ::imwire::v1::GroupReadReceipt&
+Message::_Internal::group_read_receipt(const Message* msg) {
+  return *msg->_impl_.signal_.group_read_receipt_;
+}
+const ::imwire::v1::C2CReadReceipt&
+Message::_Internal::c2c_read_receipt(const Message* msg) {
+  return *msg->_impl_.signal_.c2c_read_receipt_;
+}
+void Message::set_allocated_recall_notice(::imwire::v1::RecallNotice* recall_notice) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  clear_signal();
+  if (recall_notice) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+      ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(recall_notice);
+    if (message_arena != submessage_arena) {
+      recall_notice = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, recall_notice, submessage_arena);
+    }
+    set_has_recall_notice();
+    _impl_.signal_.recall_notice_ = recall_notice;
+  }
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.Message.recall_notice)
+}
+void Message::set_allocated_group_read_receipt(::imwire::v1::GroupReadReceipt* group_read_receipt) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  clear_signal();
+  if (group_read_receipt) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+      ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(group_read_receipt);
+    if (message_arena != submessage_arena) {
+      group_read_receipt = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, group_read_receipt, submessage_arena);
+    }
+    set_has_group_read_receipt();
+    _impl_.signal_.group_read_receipt_ = group_read_receipt;
+  }
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.Message.group_read_receipt)
+}
+void Message::set_allocated_c2c_read_receipt(::imwire::v1::C2CReadReceipt* c2c_read_receipt) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  clear_signal();
+  if (c2c_read_receipt) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+      ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(c2c_read_receipt);
+    if (message_arena != submessage_arena) {
+      c2c_read_receipt = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, c2c_read_receipt, submessage_arena);
+    }
+    set_has_c2c_read_receipt();
+    _impl_.signal_.c2c_read_receipt_ = c2c_read_receipt;
+  }
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.Message.c2c_read_receipt)
 }
 Message::Message(::PROTOBUF_NAMESPACE_ID::Arena* arena,
                          bool is_message_owned)
@@ -1020,7 +1244,9 @@ Message::Message(const Message& from)
     , decltype(_impl_.excluded_from_last_message_){}
     , decltype(_impl_.online_user_only_){}
     , decltype(_impl_.support_message_extension_){}
+    , decltype(_impl_.barrage_){}
     , decltype(_impl_.target_){}
+    , decltype(_impl_.signal_){}
     , /*decltype(_impl_._cached_size_)*/{}
     , /*decltype(_impl_._oneof_case_)*/{}};
 
@@ -1061,8 +1287,8 @@ Message::Message(const Message& from)
     _this->_impl_.offline_push_info_ = new ::imwire::v1::OfflinePushInfo(*from._impl_.offline_push_info_);
   }
   ::memcpy(&_impl_.timestamp_ms_, &from._impl_.timestamp_ms_,
-    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.support_message_extension_) -
-    reinterpret_cast<char*>(&_impl_.timestamp_ms_)) + sizeof(_impl_.support_message_extension_));
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.barrage_) -
+    reinterpret_cast<char*>(&_impl_.timestamp_ms_)) + sizeof(_impl_.barrage_));
   clear_has_target();
   switch (from.target_case()) {
     case kReceiver: {
@@ -1078,6 +1304,27 @@ Message::Message(const Message& from)
       break;
     }
     case TARGET_NOT_SET: {
+      break;
+    }
+  }
+  clear_has_signal();
+  switch (from.signal_case()) {
+    case kRecallNotice: {
+      _this->_internal_mutable_recall_notice()->::imwire::v1::RecallNotice::MergeFrom(
+          from._internal_recall_notice());
+      break;
+    }
+    case kGroupReadReceipt: {
+      _this->_internal_mutable_group_read_receipt()->::imwire::v1::GroupReadReceipt::MergeFrom(
+          from._internal_group_read_receipt());
+      break;
+    }
+    case kC2CReadReceipt: {
+      _this->_internal_mutable_c2c_read_receipt()->::imwire::v1::C2CReadReceipt::MergeFrom(
+          from._internal_c2c_read_receipt());
+      break;
+    }
+    case SIGNAL_NOT_SET: {
       break;
     }
   }
@@ -1106,7 +1353,9 @@ inline void Message::SharedCtor(
     , decltype(_impl_.excluded_from_last_message_){false}
     , decltype(_impl_.online_user_only_){false}
     , decltype(_impl_.support_message_extension_){false}
+    , decltype(_impl_.barrage_){false}
     , decltype(_impl_.target_){}
+    , decltype(_impl_.signal_){}
     , /*decltype(_impl_._cached_size_)*/{}
     , /*decltype(_impl_._oneof_case_)*/{}
   };
@@ -1127,6 +1376,7 @@ inline void Message::SharedCtor(
     _impl_.topic_id_.Set("", GetArenaForAllocation());
   #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
   clear_has_target();
+  clear_has_signal();
 }
 
 Message::~Message() {
@@ -1150,6 +1400,9 @@ inline void Message::SharedDtor() {
   if (this != internal_default_instance()) delete _impl_.offline_push_info_;
   if (has_target()) {
     clear_target();
+  }
+  if (has_signal()) {
+    clear_signal();
   }
 }
 
@@ -1179,6 +1432,34 @@ void Message::clear_target() {
   _impl_._oneof_case_[0] = TARGET_NOT_SET;
 }
 
+void Message::clear_signal() {
+// @@protoc_insertion_point(one_of_clear_start:imwire.v1.Message)
+  switch (signal_case()) {
+    case kRecallNotice: {
+      if (GetArenaForAllocation() == nullptr) {
+        delete _impl_.signal_.recall_notice_;
+      }
+      break;
+    }
+    case kGroupReadReceipt: {
+      if (GetArenaForAllocation() == nullptr) {
+        delete _impl_.signal_.group_read_receipt_;
+      }
+      break;
+    }
+    case kC2CReadReceipt: {
+      if (GetArenaForAllocation() == nullptr) {
+        delete _impl_.signal_.c2c_read_receipt_;
+      }
+      break;
+    }
+    case SIGNAL_NOT_SET: {
+      break;
+    }
+  }
+  _impl_._oneof_case_[1] = SIGNAL_NOT_SET;
+}
+
 
 void Message::Clear() {
 // @@protoc_insertion_point(message_clear_start:imwire.v1.Message)
@@ -1198,9 +1479,10 @@ void Message::Clear() {
   }
   _impl_.offline_push_info_ = nullptr;
   ::memset(&_impl_.timestamp_ms_, 0, static_cast<size_t>(
-      reinterpret_cast<char*>(&_impl_.support_message_extension_) -
-      reinterpret_cast<char*>(&_impl_.timestamp_ms_)) + sizeof(_impl_.support_message_extension_));
+      reinterpret_cast<char*>(&_impl_.barrage_) -
+      reinterpret_cast<char*>(&_impl_.timestamp_ms_)) + sizeof(_impl_.barrage_));
   clear_target();
+  clear_signal();
   _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
 }
 
@@ -1403,6 +1685,38 @@ const char* Message::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) 
         } else
           goto handle_unusual;
         continue;
+      // bool barrage = 21;
+      case 21:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 168)) {
+          _impl_.barrage_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // .imwire.v1.RecallNotice recall_notice = 22;
+      case 22:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 178)) {
+          ptr = ctx->ParseMessage(_internal_mutable_recall_notice(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // .imwire.v1.GroupReadReceipt group_read_receipt = 23;
+      case 23:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 186)) {
+          ptr = ctx->ParseMessage(_internal_mutable_group_read_receipt(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // .imwire.v1.C2CReadReceipt c2c_read_receipt = 24;
+      case 24:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 194)) {
+          ptr = ctx->ParseMessage(_internal_mutable_c2c_read_receipt(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
       default:
         goto handle_unusual;
     }  // switch
@@ -1588,6 +1902,33 @@ uint8_t* Message::_InternalSerialize(
         20, this->_internal_topic_id(), target);
   }
 
+  // bool barrage = 21;
+  if (this->_internal_barrage() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteBoolToArray(21, this->_internal_barrage(), target);
+  }
+
+  // .imwire.v1.RecallNotice recall_notice = 22;
+  if (_internal_has_recall_notice()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(22, _Internal::recall_notice(this),
+        _Internal::recall_notice(this).GetCachedSize(), target, stream);
+  }
+
+  // .imwire.v1.GroupReadReceipt group_read_receipt = 23;
+  if (_internal_has_group_read_receipt()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(23, _Internal::group_read_receipt(this),
+        _Internal::group_read_receipt(this).GetCachedSize(), target, stream);
+  }
+
+  // .imwire.v1.C2CReadReceipt c2c_read_receipt = 24;
+  if (_internal_has_c2c_read_receipt()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(24, _Internal::c2c_read_receipt(this),
+        _Internal::c2c_read_receipt(this).GetCachedSize(), target, stream);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -1708,6 +2049,11 @@ size_t Message::ByteSizeLong() const {
     total_size += 2 + 1;
   }
 
+  // bool barrage = 21;
+  if (this->_internal_barrage() != 0) {
+    total_size += 2 + 1;
+  }
+
   switch (target_case()) {
     // string receiver = 3;
     case kReceiver: {
@@ -1731,6 +2077,32 @@ size_t Message::ByteSizeLong() const {
       break;
     }
     case TARGET_NOT_SET: {
+      break;
+    }
+  }
+  switch (signal_case()) {
+    // .imwire.v1.RecallNotice recall_notice = 22;
+    case kRecallNotice: {
+      total_size += 2 +
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+          *_impl_.signal_.recall_notice_);
+      break;
+    }
+    // .imwire.v1.GroupReadReceipt group_read_receipt = 23;
+    case kGroupReadReceipt: {
+      total_size += 2 +
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+          *_impl_.signal_.group_read_receipt_);
+      break;
+    }
+    // .imwire.v1.C2CReadReceipt c2c_read_receipt = 24;
+    case kC2CReadReceipt: {
+      total_size += 2 +
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+          *_impl_.signal_.c2c_read_receipt_);
+      break;
+    }
+    case SIGNAL_NOT_SET: {
       break;
     }
   }
@@ -1798,6 +2170,9 @@ void Message::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOB
   if (from._internal_support_message_extension() != 0) {
     _this->_internal_set_support_message_extension(from._internal_support_message_extension());
   }
+  if (from._internal_barrage() != 0) {
+    _this->_internal_set_barrage(from._internal_barrage());
+  }
   switch (from.target_case()) {
     case kReceiver: {
       _this->_internal_set_receiver(from._internal_receiver());
@@ -1812,6 +2187,26 @@ void Message::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOB
       break;
     }
     case TARGET_NOT_SET: {
+      break;
+    }
+  }
+  switch (from.signal_case()) {
+    case kRecallNotice: {
+      _this->_internal_mutable_recall_notice()->::imwire::v1::RecallNotice::MergeFrom(
+          from._internal_recall_notice());
+      break;
+    }
+    case kGroupReadReceipt: {
+      _this->_internal_mutable_group_read_receipt()->::imwire::v1::GroupReadReceipt::MergeFrom(
+          from._internal_group_read_receipt());
+      break;
+    }
+    case kC2CReadReceipt: {
+      _this->_internal_mutable_c2c_read_receipt()->::imwire::v1::C2CReadReceipt::MergeFrom(
+          from._internal_c2c_read_receipt());
+      break;
+    }
+    case SIGNAL_NOT_SET: {
       break;
     }
   }
@@ -1854,19 +2249,817 @@ void Message::InternalSwap(Message* other) {
       &other->_impl_.topic_id_, rhs_arena
   );
   ::PROTOBUF_NAMESPACE_ID::internal::memswap<
-      PROTOBUF_FIELD_OFFSET(Message, _impl_.support_message_extension_)
-      + sizeof(Message::_impl_.support_message_extension_)
+      PROTOBUF_FIELD_OFFSET(Message, _impl_.barrage_)
+      + sizeof(Message::_impl_.barrage_)
       - PROTOBUF_FIELD_OFFSET(Message, _impl_.offline_push_info_)>(
           reinterpret_cast<char*>(&_impl_.offline_push_info_),
           reinterpret_cast<char*>(&other->_impl_.offline_push_info_));
   swap(_impl_.target_, other->_impl_.target_);
+  swap(_impl_.signal_, other->_impl_.signal_);
   swap(_impl_._oneof_case_[0], other->_impl_._oneof_case_[0]);
+  swap(_impl_._oneof_case_[1], other->_impl_._oneof_case_[1]);
 }
 
 ::PROTOBUF_NAMESPACE_ID::Metadata Message::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
       file_level_metadata_imwire_2fv1_2fmessage_2eproto[0]);
+}
+
+// ===================================================================
+
+class RecallNotice::_Internal {
+ public:
+};
+
+RecallNotice::RecallNotice(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  // @@protoc_insertion_point(arena_constructor:imwire.v1.RecallNotice)
+}
+RecallNotice::RecallNotice(const RecallNotice& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  RecallNotice* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      decltype(_impl_.msg_id_){}
+    , decltype(_impl_.recalled_by_){}
+    , decltype(_impl_.reason_){}
+    , /*decltype(_impl_._cached_size_)*/{}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  _impl_.msg_id_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.msg_id_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_msg_id().empty()) {
+    _this->_impl_.msg_id_.Set(from._internal_msg_id(), 
+      _this->GetArenaForAllocation());
+  }
+  _impl_.recalled_by_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.recalled_by_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_recalled_by().empty()) {
+    _this->_impl_.recalled_by_.Set(from._internal_recalled_by(), 
+      _this->GetArenaForAllocation());
+  }
+  _impl_.reason_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.reason_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_reason().empty()) {
+    _this->_impl_.reason_.Set(from._internal_reason(), 
+      _this->GetArenaForAllocation());
+  }
+  // @@protoc_insertion_point(copy_constructor:imwire.v1.RecallNotice)
+}
+
+inline void RecallNotice::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      decltype(_impl_.msg_id_){}
+    , decltype(_impl_.recalled_by_){}
+    , decltype(_impl_.reason_){}
+    , /*decltype(_impl_._cached_size_)*/{}
+  };
+  _impl_.msg_id_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.msg_id_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  _impl_.recalled_by_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.recalled_by_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  _impl_.reason_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.reason_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+}
+
+RecallNotice::~RecallNotice() {
+  // @@protoc_insertion_point(destructor:imwire.v1.RecallNotice)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    return;
+  }
+  SharedDtor();
+}
+
+inline void RecallNotice::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+  _impl_.msg_id_.Destroy();
+  _impl_.recalled_by_.Destroy();
+  _impl_.reason_.Destroy();
+}
+
+void RecallNotice::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void RecallNotice::Clear() {
+// @@protoc_insertion_point(message_clear_start:imwire.v1.RecallNotice)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  _impl_.msg_id_.ClearToEmpty();
+  _impl_.recalled_by_.ClearToEmpty();
+  _impl_.reason_.ClearToEmpty();
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* RecallNotice::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // string msg_id = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 10)) {
+          auto str = _internal_mutable_msg_id();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "imwire.v1.RecallNotice.msg_id"));
+        } else
+          goto handle_unusual;
+        continue;
+      // string recalled_by = 2;
+      case 2:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 18)) {
+          auto str = _internal_mutable_recalled_by();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "imwire.v1.RecallNotice.recalled_by"));
+        } else
+          goto handle_unusual;
+        continue;
+      // string reason = 3;
+      case 3:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 26)) {
+          auto str = _internal_mutable_reason();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "imwire.v1.RecallNotice.reason"));
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* RecallNotice::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:imwire.v1.RecallNotice)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // string msg_id = 1;
+  if (!this->_internal_msg_id().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_msg_id().data(), static_cast<int>(this->_internal_msg_id().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "imwire.v1.RecallNotice.msg_id");
+    target = stream->WriteStringMaybeAliased(
+        1, this->_internal_msg_id(), target);
+  }
+
+  // string recalled_by = 2;
+  if (!this->_internal_recalled_by().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_recalled_by().data(), static_cast<int>(this->_internal_recalled_by().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "imwire.v1.RecallNotice.recalled_by");
+    target = stream->WriteStringMaybeAliased(
+        2, this->_internal_recalled_by(), target);
+  }
+
+  // string reason = 3;
+  if (!this->_internal_reason().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_reason().data(), static_cast<int>(this->_internal_reason().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "imwire.v1.RecallNotice.reason");
+    target = stream->WriteStringMaybeAliased(
+        3, this->_internal_reason(), target);
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:imwire.v1.RecallNotice)
+  return target;
+}
+
+size_t RecallNotice::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:imwire.v1.RecallNotice)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // string msg_id = 1;
+  if (!this->_internal_msg_id().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_msg_id());
+  }
+
+  // string recalled_by = 2;
+  if (!this->_internal_recalled_by().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_recalled_by());
+  }
+
+  // string reason = 3;
+  if (!this->_internal_reason().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_reason());
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData RecallNotice::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    RecallNotice::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*RecallNotice::GetClassData() const { return &_class_data_; }
+
+
+void RecallNotice::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<RecallNotice*>(&to_msg);
+  auto& from = static_cast<const RecallNotice&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:imwire.v1.RecallNotice)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  if (!from._internal_msg_id().empty()) {
+    _this->_internal_set_msg_id(from._internal_msg_id());
+  }
+  if (!from._internal_recalled_by().empty()) {
+    _this->_internal_set_recalled_by(from._internal_recalled_by());
+  }
+  if (!from._internal_reason().empty()) {
+    _this->_internal_set_reason(from._internal_reason());
+  }
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void RecallNotice::CopyFrom(const RecallNotice& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:imwire.v1.RecallNotice)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool RecallNotice::IsInitialized() const {
+  return true;
+}
+
+void RecallNotice::InternalSwap(RecallNotice* other) {
+  using std::swap;
+  auto* lhs_arena = GetArenaForAllocation();
+  auto* rhs_arena = other->GetArenaForAllocation();
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.msg_id_, lhs_arena,
+      &other->_impl_.msg_id_, rhs_arena
+  );
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.recalled_by_, lhs_arena,
+      &other->_impl_.recalled_by_, rhs_arena
+  );
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.reason_, lhs_arena,
+      &other->_impl_.reason_, rhs_arena
+  );
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata RecallNotice::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[1]);
+}
+
+// ===================================================================
+
+class GroupReadReceipt::_Internal {
+ public:
+};
+
+GroupReadReceipt::GroupReadReceipt(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  // @@protoc_insertion_point(arena_constructor:imwire.v1.GroupReadReceipt)
+}
+GroupReadReceipt::GroupReadReceipt(const GroupReadReceipt& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  GroupReadReceipt* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      decltype(_impl_.msg_id_){}
+    , decltype(_impl_.read_count_){}
+    , decltype(_impl_.unread_count_){}
+    , /*decltype(_impl_._cached_size_)*/{}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  _impl_.msg_id_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.msg_id_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_msg_id().empty()) {
+    _this->_impl_.msg_id_.Set(from._internal_msg_id(), 
+      _this->GetArenaForAllocation());
+  }
+  ::memcpy(&_impl_.read_count_, &from._impl_.read_count_,
+    static_cast<size_t>(reinterpret_cast<char*>(&_impl_.unread_count_) -
+    reinterpret_cast<char*>(&_impl_.read_count_)) + sizeof(_impl_.unread_count_));
+  // @@protoc_insertion_point(copy_constructor:imwire.v1.GroupReadReceipt)
+}
+
+inline void GroupReadReceipt::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      decltype(_impl_.msg_id_){}
+    , decltype(_impl_.read_count_){uint64_t{0u}}
+    , decltype(_impl_.unread_count_){uint64_t{0u}}
+    , /*decltype(_impl_._cached_size_)*/{}
+  };
+  _impl_.msg_id_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.msg_id_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+}
+
+GroupReadReceipt::~GroupReadReceipt() {
+  // @@protoc_insertion_point(destructor:imwire.v1.GroupReadReceipt)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    return;
+  }
+  SharedDtor();
+}
+
+inline void GroupReadReceipt::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+  _impl_.msg_id_.Destroy();
+}
+
+void GroupReadReceipt::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void GroupReadReceipt::Clear() {
+// @@protoc_insertion_point(message_clear_start:imwire.v1.GroupReadReceipt)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  _impl_.msg_id_.ClearToEmpty();
+  ::memset(&_impl_.read_count_, 0, static_cast<size_t>(
+      reinterpret_cast<char*>(&_impl_.unread_count_) -
+      reinterpret_cast<char*>(&_impl_.read_count_)) + sizeof(_impl_.unread_count_));
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* GroupReadReceipt::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // string msg_id = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 10)) {
+          auto str = _internal_mutable_msg_id();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "imwire.v1.GroupReadReceipt.msg_id"));
+        } else
+          goto handle_unusual;
+        continue;
+      // uint64 read_count = 2;
+      case 2:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 16)) {
+          _impl_.read_count_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // uint64 unread_count = 3;
+      case 3:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 24)) {
+          _impl_.unread_count_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* GroupReadReceipt::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:imwire.v1.GroupReadReceipt)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // string msg_id = 1;
+  if (!this->_internal_msg_id().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_msg_id().data(), static_cast<int>(this->_internal_msg_id().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "imwire.v1.GroupReadReceipt.msg_id");
+    target = stream->WriteStringMaybeAliased(
+        1, this->_internal_msg_id(), target);
+  }
+
+  // uint64 read_count = 2;
+  if (this->_internal_read_count() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteUInt64ToArray(2, this->_internal_read_count(), target);
+  }
+
+  // uint64 unread_count = 3;
+  if (this->_internal_unread_count() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteUInt64ToArray(3, this->_internal_unread_count(), target);
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:imwire.v1.GroupReadReceipt)
+  return target;
+}
+
+size_t GroupReadReceipt::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:imwire.v1.GroupReadReceipt)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // string msg_id = 1;
+  if (!this->_internal_msg_id().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_msg_id());
+  }
+
+  // uint64 read_count = 2;
+  if (this->_internal_read_count() != 0) {
+    total_size += ::_pbi::WireFormatLite::UInt64SizePlusOne(this->_internal_read_count());
+  }
+
+  // uint64 unread_count = 3;
+  if (this->_internal_unread_count() != 0) {
+    total_size += ::_pbi::WireFormatLite::UInt64SizePlusOne(this->_internal_unread_count());
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData GroupReadReceipt::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    GroupReadReceipt::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GroupReadReceipt::GetClassData() const { return &_class_data_; }
+
+
+void GroupReadReceipt::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<GroupReadReceipt*>(&to_msg);
+  auto& from = static_cast<const GroupReadReceipt&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:imwire.v1.GroupReadReceipt)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  if (!from._internal_msg_id().empty()) {
+    _this->_internal_set_msg_id(from._internal_msg_id());
+  }
+  if (from._internal_read_count() != 0) {
+    _this->_internal_set_read_count(from._internal_read_count());
+  }
+  if (from._internal_unread_count() != 0) {
+    _this->_internal_set_unread_count(from._internal_unread_count());
+  }
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void GroupReadReceipt::CopyFrom(const GroupReadReceipt& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:imwire.v1.GroupReadReceipt)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool GroupReadReceipt::IsInitialized() const {
+  return true;
+}
+
+void GroupReadReceipt::InternalSwap(GroupReadReceipt* other) {
+  using std::swap;
+  auto* lhs_arena = GetArenaForAllocation();
+  auto* rhs_arena = other->GetArenaForAllocation();
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.msg_id_, lhs_arena,
+      &other->_impl_.msg_id_, rhs_arena
+  );
+  ::PROTOBUF_NAMESPACE_ID::internal::memswap<
+      PROTOBUF_FIELD_OFFSET(GroupReadReceipt, _impl_.unread_count_)
+      + sizeof(GroupReadReceipt::_impl_.unread_count_)
+      - PROTOBUF_FIELD_OFFSET(GroupReadReceipt, _impl_.read_count_)>(
+          reinterpret_cast<char*>(&_impl_.read_count_),
+          reinterpret_cast<char*>(&other->_impl_.read_count_));
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata GroupReadReceipt::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[2]);
+}
+
+// ===================================================================
+
+class C2CReadReceipt::_Internal {
+ public:
+};
+
+C2CReadReceipt::C2CReadReceipt(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  // @@protoc_insertion_point(arena_constructor:imwire.v1.C2CReadReceipt)
+}
+C2CReadReceipt::C2CReadReceipt(const C2CReadReceipt& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  C2CReadReceipt* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      decltype(_impl_.user_id_){}
+    , decltype(_impl_.read_timestamp_ms_){}
+    , /*decltype(_impl_._cached_size_)*/{}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  _impl_.user_id_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.user_id_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_user_id().empty()) {
+    _this->_impl_.user_id_.Set(from._internal_user_id(), 
+      _this->GetArenaForAllocation());
+  }
+  _this->_impl_.read_timestamp_ms_ = from._impl_.read_timestamp_ms_;
+  // @@protoc_insertion_point(copy_constructor:imwire.v1.C2CReadReceipt)
+}
+
+inline void C2CReadReceipt::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      decltype(_impl_.user_id_){}
+    , decltype(_impl_.read_timestamp_ms_){uint64_t{0u}}
+    , /*decltype(_impl_._cached_size_)*/{}
+  };
+  _impl_.user_id_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.user_id_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+}
+
+C2CReadReceipt::~C2CReadReceipt() {
+  // @@protoc_insertion_point(destructor:imwire.v1.C2CReadReceipt)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    return;
+  }
+  SharedDtor();
+}
+
+inline void C2CReadReceipt::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+  _impl_.user_id_.Destroy();
+}
+
+void C2CReadReceipt::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void C2CReadReceipt::Clear() {
+// @@protoc_insertion_point(message_clear_start:imwire.v1.C2CReadReceipt)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  _impl_.user_id_.ClearToEmpty();
+  _impl_.read_timestamp_ms_ = uint64_t{0u};
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* C2CReadReceipt::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // string user_id = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 10)) {
+          auto str = _internal_mutable_user_id();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "imwire.v1.C2CReadReceipt.user_id"));
+        } else
+          goto handle_unusual;
+        continue;
+      // uint64 read_timestamp_ms = 2;
+      case 2:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 16)) {
+          _impl_.read_timestamp_ms_ = ::PROTOBUF_NAMESPACE_ID::internal::ReadVarint64(&ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* C2CReadReceipt::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:imwire.v1.C2CReadReceipt)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // string user_id = 1;
+  if (!this->_internal_user_id().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_user_id().data(), static_cast<int>(this->_internal_user_id().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "imwire.v1.C2CReadReceipt.user_id");
+    target = stream->WriteStringMaybeAliased(
+        1, this->_internal_user_id(), target);
+  }
+
+  // uint64 read_timestamp_ms = 2;
+  if (this->_internal_read_timestamp_ms() != 0) {
+    target = stream->EnsureSpace(target);
+    target = ::_pbi::WireFormatLite::WriteUInt64ToArray(2, this->_internal_read_timestamp_ms(), target);
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:imwire.v1.C2CReadReceipt)
+  return target;
+}
+
+size_t C2CReadReceipt::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:imwire.v1.C2CReadReceipt)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // string user_id = 1;
+  if (!this->_internal_user_id().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_user_id());
+  }
+
+  // uint64 read_timestamp_ms = 2;
+  if (this->_internal_read_timestamp_ms() != 0) {
+    total_size += ::_pbi::WireFormatLite::UInt64SizePlusOne(this->_internal_read_timestamp_ms());
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData C2CReadReceipt::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    C2CReadReceipt::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*C2CReadReceipt::GetClassData() const { return &_class_data_; }
+
+
+void C2CReadReceipt::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<C2CReadReceipt*>(&to_msg);
+  auto& from = static_cast<const C2CReadReceipt&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:imwire.v1.C2CReadReceipt)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  if (!from._internal_user_id().empty()) {
+    _this->_internal_set_user_id(from._internal_user_id());
+  }
+  if (from._internal_read_timestamp_ms() != 0) {
+    _this->_internal_set_read_timestamp_ms(from._internal_read_timestamp_ms());
+  }
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void C2CReadReceipt::CopyFrom(const C2CReadReceipt& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:imwire.v1.C2CReadReceipt)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool C2CReadReceipt::IsInitialized() const {
+  return true;
+}
+
+void C2CReadReceipt::InternalSwap(C2CReadReceipt* other) {
+  using std::swap;
+  auto* lhs_arena = GetArenaForAllocation();
+  auto* rhs_arena = other->GetArenaForAllocation();
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.user_id_, lhs_arena,
+      &other->_impl_.user_id_, rhs_arena
+  );
+  swap(_impl_.read_timestamp_ms_, other->_impl_.read_timestamp_ms_);
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata C2CReadReceipt::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[3]);
 }
 
 // ===================================================================
@@ -2530,7 +3723,7 @@ void OfflinePushInfo::InternalSwap(OfflinePushInfo* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata OfflinePushInfo::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[1]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[4]);
 }
 
 // ===================================================================
@@ -3357,7 +4550,7 @@ void Elem::InternalSwap(Elem* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata Elem::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[2]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[5]);
 }
 
 // ===================================================================
@@ -3560,7 +4753,7 @@ void TextElem::InternalSwap(TextElem* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata TextElem::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[3]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[6]);
 }
 
 // ===================================================================
@@ -3908,7 +5101,7 @@ void CustomElem::InternalSwap(CustomElem* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata CustomElem::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[4]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[7]);
 }
 
 // ===================================================================
@@ -4123,7 +5316,7 @@ void ImageElem::InternalSwap(ImageElem* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata ImageElem::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[5]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[8]);
 }
 
 // ===================================================================
@@ -4487,7 +5680,7 @@ void Image::InternalSwap(Image* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata Image::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[6]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[9]);
 }
 
 // ===================================================================
@@ -4850,7 +6043,7 @@ void SoundElem::InternalSwap(SoundElem* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata SoundElem::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[7]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[10]);
 }
 
 // ===================================================================
@@ -5435,7 +6628,7 @@ void VideoElem::InternalSwap(VideoElem* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata VideoElem::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[8]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[11]);
 }
 
 // ===================================================================
@@ -5765,7 +6958,7 @@ void FileElem::InternalSwap(FileElem* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata FileElem::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[9]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[12]);
 }
 
 // ===================================================================
@@ -6052,7 +7245,7 @@ void LocationElem::InternalSwap(LocationElem* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata LocationElem::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[10]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[13]);
 }
 
 // ===================================================================
@@ -6277,7 +7470,7 @@ void FaceElem::InternalSwap(FaceElem* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata FaceElem::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[11]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[14]);
 }
 
 // ===================================================================
@@ -6713,7 +7906,7 @@ void MergerElem::InternalSwap(MergerElem* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata MergerElem::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[12]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[15]);
 }
 
 // ===================================================================
@@ -6721,11 +7914,16 @@ void MergerElem::InternalSwap(MergerElem* other) {
 class GroupTipsElem::_Internal {
  public:
   static const ::imwire::v1::GroupMemberInfo& op_member(const GroupTipsElem* msg);
+  static const ::imwire::v1::UserProfile& op_user_info(const GroupTipsElem* msg);
 };
 
 const ::imwire::v1::GroupMemberInfo&
 GroupTipsElem::_Internal::op_member(const GroupTipsElem* msg) {
   return *msg->_impl_.op_member_;
+}
+const ::imwire::v1::UserProfile&
+GroupTipsElem::_Internal::op_user_info(const GroupTipsElem* msg) {
+  return *msg->_impl_.op_user_info_;
 }
 GroupTipsElem::GroupTipsElem(::PROTOBUF_NAMESPACE_ID::Arena* arena,
                          bool is_message_owned)
@@ -6740,10 +7938,13 @@ GroupTipsElem::GroupTipsElem(const GroupTipsElem& from)
       decltype(_impl_.member_list_){from._impl_.member_list_}
     , decltype(_impl_.group_change_list_){from._impl_.group_change_list_}
     , decltype(_impl_.member_change_list_){from._impl_.member_change_list_}
+    , decltype(_impl_.changed_user_info_list_){from._impl_.changed_user_info_list_}
+    , decltype(_impl_.changed_group_member_info_list_){from._impl_.changed_group_member_info_list_}
     , decltype(_impl_.group_id_){}
     , decltype(_impl_.group_name_){}
     , decltype(_impl_.platform_){}
     , decltype(_impl_.op_member_){nullptr}
+    , decltype(_impl_.op_user_info_){nullptr}
     , decltype(_impl_.type_){}
     , decltype(_impl_.member_count_){}
     , /*decltype(_impl_._cached_size_)*/{}};
@@ -6776,6 +7977,9 @@ GroupTipsElem::GroupTipsElem(const GroupTipsElem& from)
   if (from._internal_has_op_member()) {
     _this->_impl_.op_member_ = new ::imwire::v1::GroupMemberInfo(*from._impl_.op_member_);
   }
+  if (from._internal_has_op_user_info()) {
+    _this->_impl_.op_user_info_ = new ::imwire::v1::UserProfile(*from._impl_.op_user_info_);
+  }
   ::memcpy(&_impl_.type_, &from._impl_.type_,
     static_cast<size_t>(reinterpret_cast<char*>(&_impl_.member_count_) -
     reinterpret_cast<char*>(&_impl_.type_)) + sizeof(_impl_.member_count_));
@@ -6790,10 +7994,13 @@ inline void GroupTipsElem::SharedCtor(
       decltype(_impl_.member_list_){arena}
     , decltype(_impl_.group_change_list_){arena}
     , decltype(_impl_.member_change_list_){arena}
+    , decltype(_impl_.changed_user_info_list_){arena}
+    , decltype(_impl_.changed_group_member_info_list_){arena}
     , decltype(_impl_.group_id_){}
     , decltype(_impl_.group_name_){}
     , decltype(_impl_.platform_){}
     , decltype(_impl_.op_member_){nullptr}
+    , decltype(_impl_.op_user_info_){nullptr}
     , decltype(_impl_.type_){0}
     , decltype(_impl_.member_count_){0u}
     , /*decltype(_impl_._cached_size_)*/{}
@@ -6826,10 +8033,13 @@ inline void GroupTipsElem::SharedDtor() {
   _impl_.member_list_.~RepeatedPtrField();
   _impl_.group_change_list_.~RepeatedPtrField();
   _impl_.member_change_list_.~RepeatedPtrField();
+  _impl_.changed_user_info_list_.~RepeatedPtrField();
+  _impl_.changed_group_member_info_list_.~RepeatedPtrField();
   _impl_.group_id_.Destroy();
   _impl_.group_name_.Destroy();
   _impl_.platform_.Destroy();
   if (this != internal_default_instance()) delete _impl_.op_member_;
+  if (this != internal_default_instance()) delete _impl_.op_user_info_;
 }
 
 void GroupTipsElem::SetCachedSize(int size) const {
@@ -6845,6 +8055,8 @@ void GroupTipsElem::Clear() {
   _impl_.member_list_.Clear();
   _impl_.group_change_list_.Clear();
   _impl_.member_change_list_.Clear();
+  _impl_.changed_user_info_list_.Clear();
+  _impl_.changed_group_member_info_list_.Clear();
   _impl_.group_id_.ClearToEmpty();
   _impl_.group_name_.ClearToEmpty();
   _impl_.platform_.ClearToEmpty();
@@ -6852,6 +8064,10 @@ void GroupTipsElem::Clear() {
     delete _impl_.op_member_;
   }
   _impl_.op_member_ = nullptr;
+  if (GetArenaForAllocation() == nullptr && _impl_.op_user_info_ != nullptr) {
+    delete _impl_.op_user_info_;
+  }
+  _impl_.op_user_info_ = nullptr;
   ::memset(&_impl_.type_, 0, static_cast<size_t>(
       reinterpret_cast<char*>(&_impl_.member_count_) -
       reinterpret_cast<char*>(&_impl_.type_)) + sizeof(_impl_.member_count_));
@@ -6958,6 +8174,40 @@ const char* GroupTipsElem::_InternalParse(const char* ptr, ::_pbi::ParseContext*
         } else
           goto handle_unusual;
         continue;
+      // .imwire.v1.UserProfile op_user_info = 10;
+      case 10:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 82)) {
+          ptr = ctx->ParseMessage(_internal_mutable_op_user_info(), ptr);
+          CHK_(ptr);
+        } else
+          goto handle_unusual;
+        continue;
+      // repeated .imwire.v1.UserProfile changed_user_info_list = 11;
+      case 11:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 90)) {
+          ptr -= 1;
+          do {
+            ptr += 1;
+            ptr = ctx->ParseMessage(_internal_add_changed_user_info_list(), ptr);
+            CHK_(ptr);
+            if (!ctx->DataAvailable(ptr)) break;
+          } while (::PROTOBUF_NAMESPACE_ID::internal::ExpectTag<90>(ptr));
+        } else
+          goto handle_unusual;
+        continue;
+      // repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;
+      case 12:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 98)) {
+          ptr -= 1;
+          do {
+            ptr += 1;
+            ptr = ctx->ParseMessage(_internal_add_changed_group_member_info_list(), ptr);
+            CHK_(ptr);
+            if (!ctx->DataAvailable(ptr)) break;
+          } while (::PROTOBUF_NAMESPACE_ID::internal::ExpectTag<98>(ptr));
+        } else
+          goto handle_unusual;
+        continue;
       default:
         goto handle_unusual;
     }  // switch
@@ -7061,6 +8311,29 @@ uint8_t* GroupTipsElem::_InternalSerialize(
         9, this->_internal_platform(), target);
   }
 
+  // .imwire.v1.UserProfile op_user_info = 10;
+  if (this->_internal_has_op_user_info()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(10, _Internal::op_user_info(this),
+        _Internal::op_user_info(this).GetCachedSize(), target, stream);
+  }
+
+  // repeated .imwire.v1.UserProfile changed_user_info_list = 11;
+  for (unsigned i = 0,
+      n = static_cast<unsigned>(this->_internal_changed_user_info_list_size()); i < n; i++) {
+    const auto& repfield = this->_internal_changed_user_info_list(i);
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+        InternalWriteMessage(11, repfield, repfield.GetCachedSize(), target, stream);
+  }
+
+  // repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;
+  for (unsigned i = 0,
+      n = static_cast<unsigned>(this->_internal_changed_group_member_info_list_size()); i < n; i++) {
+    const auto& repfield = this->_internal_changed_group_member_info_list(i);
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+        InternalWriteMessage(12, repfield, repfield.GetCachedSize(), target, stream);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -7098,6 +8371,20 @@ size_t GroupTipsElem::ByteSizeLong() const {
       ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(msg);
   }
 
+  // repeated .imwire.v1.UserProfile changed_user_info_list = 11;
+  total_size += 1UL * this->_internal_changed_user_info_list_size();
+  for (const auto& msg : this->_impl_.changed_user_info_list_) {
+    total_size +=
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(msg);
+  }
+
+  // repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;
+  total_size += 1UL * this->_internal_changed_group_member_info_list_size();
+  for (const auto& msg : this->_impl_.changed_group_member_info_list_) {
+    total_size +=
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(msg);
+  }
+
   // string group_id = 1;
   if (!this->_internal_group_id().empty()) {
     total_size += 1 +
@@ -7124,6 +8411,13 @@ size_t GroupTipsElem::ByteSizeLong() const {
     total_size += 1 +
       ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
         *_impl_.op_member_);
+  }
+
+  // .imwire.v1.UserProfile op_user_info = 10;
+  if (this->_internal_has_op_user_info()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+        *_impl_.op_user_info_);
   }
 
   // .imwire.v1.GroupTipsType type = 2;
@@ -7158,6 +8452,8 @@ void GroupTipsElem::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::
   _this->_impl_.member_list_.MergeFrom(from._impl_.member_list_);
   _this->_impl_.group_change_list_.MergeFrom(from._impl_.group_change_list_);
   _this->_impl_.member_change_list_.MergeFrom(from._impl_.member_change_list_);
+  _this->_impl_.changed_user_info_list_.MergeFrom(from._impl_.changed_user_info_list_);
+  _this->_impl_.changed_group_member_info_list_.MergeFrom(from._impl_.changed_group_member_info_list_);
   if (!from._internal_group_id().empty()) {
     _this->_internal_set_group_id(from._internal_group_id());
   }
@@ -7170,6 +8466,10 @@ void GroupTipsElem::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::
   if (from._internal_has_op_member()) {
     _this->_internal_mutable_op_member()->::imwire::v1::GroupMemberInfo::MergeFrom(
         from._internal_op_member());
+  }
+  if (from._internal_has_op_user_info()) {
+    _this->_internal_mutable_op_user_info()->::imwire::v1::UserProfile::MergeFrom(
+        from._internal_op_user_info());
   }
   if (from._internal_type() != 0) {
     _this->_internal_set_type(from._internal_type());
@@ -7199,6 +8499,8 @@ void GroupTipsElem::InternalSwap(GroupTipsElem* other) {
   _impl_.member_list_.InternalSwap(&other->_impl_.member_list_);
   _impl_.group_change_list_.InternalSwap(&other->_impl_.group_change_list_);
   _impl_.member_change_list_.InternalSwap(&other->_impl_.member_change_list_);
+  _impl_.changed_user_info_list_.InternalSwap(&other->_impl_.changed_user_info_list_);
+  _impl_.changed_group_member_info_list_.InternalSwap(&other->_impl_.changed_group_member_info_list_);
   ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
       &_impl_.group_id_, lhs_arena,
       &other->_impl_.group_id_, rhs_arena
@@ -7222,7 +8524,7 @@ void GroupTipsElem::InternalSwap(GroupTipsElem* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata GroupTipsElem::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[13]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[16]);
 }
 
 // ===================================================================
@@ -7236,7 +8538,7 @@ void GroupMemberInfo_CustomInfoEntry_DoNotUse::MergeFrom(const GroupMemberInfo_C
 ::PROTOBUF_NAMESPACE_ID::Metadata GroupMemberInfo_CustomInfoEntry_DoNotUse::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[14]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[17]);
 }
 
 // ===================================================================
@@ -7790,7 +9092,7 @@ void GroupMemberInfo::InternalSwap(GroupMemberInfo* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata GroupMemberInfo::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[15]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[18]);
 }
 
 // ===================================================================
@@ -8154,7 +9456,438 @@ void GroupChangeInfo::InternalSwap(GroupChangeInfo* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata GroupChangeInfo::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[16]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[19]);
+}
+
+// ===================================================================
+
+UserProfile_CustomInfoEntry_DoNotUse::UserProfile_CustomInfoEntry_DoNotUse() {}
+UserProfile_CustomInfoEntry_DoNotUse::UserProfile_CustomInfoEntry_DoNotUse(::PROTOBUF_NAMESPACE_ID::Arena* arena)
+    : SuperType(arena) {}
+void UserProfile_CustomInfoEntry_DoNotUse::MergeFrom(const UserProfile_CustomInfoEntry_DoNotUse& other) {
+  MergeFromInternal(other);
+}
+::PROTOBUF_NAMESPACE_ID::Metadata UserProfile_CustomInfoEntry_DoNotUse::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[20]);
+}
+
+// ===================================================================
+
+class UserProfile::_Internal {
+ public:
+};
+
+UserProfile::UserProfile(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                         bool is_message_owned)
+  : ::PROTOBUF_NAMESPACE_ID::Message(arena, is_message_owned) {
+  SharedCtor(arena, is_message_owned);
+  if (arena != nullptr && !is_message_owned) {
+    arena->OwnCustomDestructor(this, &UserProfile::ArenaDtor);
+  }
+  // @@protoc_insertion_point(arena_constructor:imwire.v1.UserProfile)
+}
+UserProfile::UserProfile(const UserProfile& from)
+  : ::PROTOBUF_NAMESPACE_ID::Message() {
+  UserProfile* const _this = this; (void)_this;
+  new (&_impl_) Impl_{
+      /*decltype(_impl_.custom_info_)*/{}
+    , decltype(_impl_.user_id_){}
+    , decltype(_impl_.nick_name_){}
+    , decltype(_impl_.face_url_){}
+    , decltype(_impl_.self_signature_){}
+    , /*decltype(_impl_._cached_size_)*/{}};
+
+  _internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+  _this->_impl_.custom_info_.MergeFrom(from._impl_.custom_info_);
+  _impl_.user_id_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.user_id_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_user_id().empty()) {
+    _this->_impl_.user_id_.Set(from._internal_user_id(), 
+      _this->GetArenaForAllocation());
+  }
+  _impl_.nick_name_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.nick_name_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_nick_name().empty()) {
+    _this->_impl_.nick_name_.Set(from._internal_nick_name(), 
+      _this->GetArenaForAllocation());
+  }
+  _impl_.face_url_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.face_url_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_face_url().empty()) {
+    _this->_impl_.face_url_.Set(from._internal_face_url(), 
+      _this->GetArenaForAllocation());
+  }
+  _impl_.self_signature_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.self_signature_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (!from._internal_self_signature().empty()) {
+    _this->_impl_.self_signature_.Set(from._internal_self_signature(), 
+      _this->GetArenaForAllocation());
+  }
+  // @@protoc_insertion_point(copy_constructor:imwire.v1.UserProfile)
+}
+
+inline void UserProfile::SharedCtor(
+    ::_pb::Arena* arena, bool is_message_owned) {
+  (void)arena;
+  (void)is_message_owned;
+  new (&_impl_) Impl_{
+      /*decltype(_impl_.custom_info_)*/{::_pbi::ArenaInitialized(), arena}
+    , decltype(_impl_.user_id_){}
+    , decltype(_impl_.nick_name_){}
+    , decltype(_impl_.face_url_){}
+    , decltype(_impl_.self_signature_){}
+    , /*decltype(_impl_._cached_size_)*/{}
+  };
+  _impl_.user_id_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.user_id_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  _impl_.nick_name_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.nick_name_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  _impl_.face_url_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.face_url_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  _impl_.self_signature_.InitDefault();
+  #ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+    _impl_.self_signature_.Set("", GetArenaForAllocation());
+  #endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+}
+
+UserProfile::~UserProfile() {
+  // @@protoc_insertion_point(destructor:imwire.v1.UserProfile)
+  if (auto *arena = _internal_metadata_.DeleteReturnArena<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>()) {
+  (void)arena;
+    ArenaDtor(this);
+    return;
+  }
+  SharedDtor();
+}
+
+inline void UserProfile::SharedDtor() {
+  GOOGLE_DCHECK(GetArenaForAllocation() == nullptr);
+  _impl_.custom_info_.Destruct();
+  _impl_.custom_info_.~MapField();
+  _impl_.user_id_.Destroy();
+  _impl_.nick_name_.Destroy();
+  _impl_.face_url_.Destroy();
+  _impl_.self_signature_.Destroy();
+}
+
+void UserProfile::ArenaDtor(void* object) {
+  UserProfile* _this = reinterpret_cast< UserProfile* >(object);
+  _this->_impl_.custom_info_.Destruct();
+}
+void UserProfile::SetCachedSize(int size) const {
+  _impl_._cached_size_.Set(size);
+}
+
+void UserProfile::Clear() {
+// @@protoc_insertion_point(message_clear_start:imwire.v1.UserProfile)
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  _impl_.custom_info_.Clear();
+  _impl_.user_id_.ClearToEmpty();
+  _impl_.nick_name_.ClearToEmpty();
+  _impl_.face_url_.ClearToEmpty();
+  _impl_.self_signature_.ClearToEmpty();
+  _internal_metadata_.Clear<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>();
+}
+
+const char* UserProfile::_InternalParse(const char* ptr, ::_pbi::ParseContext* ctx) {
+#define CHK_(x) if (PROTOBUF_PREDICT_FALSE(!(x))) goto failure
+  while (!ctx->Done(&ptr)) {
+    uint32_t tag;
+    ptr = ::_pbi::ReadTag(ptr, &tag);
+    switch (tag >> 3) {
+      // string user_id = 1;
+      case 1:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 10)) {
+          auto str = _internal_mutable_user_id();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "imwire.v1.UserProfile.user_id"));
+        } else
+          goto handle_unusual;
+        continue;
+      // string nick_name = 2;
+      case 2:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 18)) {
+          auto str = _internal_mutable_nick_name();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "imwire.v1.UserProfile.nick_name"));
+        } else
+          goto handle_unusual;
+        continue;
+      // string face_url = 3;
+      case 3:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 26)) {
+          auto str = _internal_mutable_face_url();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "imwire.v1.UserProfile.face_url"));
+        } else
+          goto handle_unusual;
+        continue;
+      // string self_signature = 4;
+      case 4:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 34)) {
+          auto str = _internal_mutable_self_signature();
+          ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
+          CHK_(ptr);
+          CHK_(::_pbi::VerifyUTF8(str, "imwire.v1.UserProfile.self_signature"));
+        } else
+          goto handle_unusual;
+        continue;
+      // map<string, bytes> custom_info = 5;
+      case 5:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 42)) {
+          ptr -= 1;
+          do {
+            ptr += 1;
+            ptr = ctx->ParseMessage(&_impl_.custom_info_, ptr);
+            CHK_(ptr);
+            if (!ctx->DataAvailable(ptr)) break;
+          } while (::PROTOBUF_NAMESPACE_ID::internal::ExpectTag<42>(ptr));
+        } else
+          goto handle_unusual;
+        continue;
+      default:
+        goto handle_unusual;
+    }  // switch
+  handle_unusual:
+    if ((tag == 0) || ((tag & 7) == 4)) {
+      CHK_(ptr);
+      ctx->SetLastTag(tag);
+      goto message_done;
+    }
+    ptr = UnknownFieldParse(
+        tag,
+        _internal_metadata_.mutable_unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(),
+        ptr, ctx);
+    CHK_(ptr != nullptr);
+  }  // while
+message_done:
+  return ptr;
+failure:
+  ptr = nullptr;
+  goto message_done;
+#undef CHK_
+}
+
+uint8_t* UserProfile::_InternalSerialize(
+    uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const {
+  // @@protoc_insertion_point(serialize_to_array_start:imwire.v1.UserProfile)
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  // string user_id = 1;
+  if (!this->_internal_user_id().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_user_id().data(), static_cast<int>(this->_internal_user_id().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "imwire.v1.UserProfile.user_id");
+    target = stream->WriteStringMaybeAliased(
+        1, this->_internal_user_id(), target);
+  }
+
+  // string nick_name = 2;
+  if (!this->_internal_nick_name().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_nick_name().data(), static_cast<int>(this->_internal_nick_name().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "imwire.v1.UserProfile.nick_name");
+    target = stream->WriteStringMaybeAliased(
+        2, this->_internal_nick_name(), target);
+  }
+
+  // string face_url = 3;
+  if (!this->_internal_face_url().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_face_url().data(), static_cast<int>(this->_internal_face_url().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "imwire.v1.UserProfile.face_url");
+    target = stream->WriteStringMaybeAliased(
+        3, this->_internal_face_url(), target);
+  }
+
+  // string self_signature = 4;
+  if (!this->_internal_self_signature().empty()) {
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+      this->_internal_self_signature().data(), static_cast<int>(this->_internal_self_signature().length()),
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+      "imwire.v1.UserProfile.self_signature");
+    target = stream->WriteStringMaybeAliased(
+        4, this->_internal_self_signature(), target);
+  }
+
+  // map<string, bytes> custom_info = 5;
+  if (!this->_internal_custom_info().empty()) {
+    using MapType = ::_pb::Map<std::string, std::string>;
+    using WireHelper = UserProfile_CustomInfoEntry_DoNotUse::Funcs;
+    const auto& map_field = this->_internal_custom_info();
+    auto check_utf8 = [](const MapType::value_type& entry) {
+      (void)entry;
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(
+        entry.first.data(), static_cast<int>(entry.first.length()),
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::SERIALIZE,
+        "imwire.v1.UserProfile.CustomInfoEntry.key");
+    };
+
+    if (stream->IsSerializationDeterministic() && map_field.size() > 1) {
+      for (const auto& entry : ::_pbi::MapSorterPtr<MapType>(map_field)) {
+        target = WireHelper::InternalSerialize(5, entry.first, entry.second, target, stream);
+        check_utf8(entry);
+      }
+    } else {
+      for (const auto& entry : map_field) {
+        target = WireHelper::InternalSerialize(5, entry.first, entry.second, target, stream);
+        check_utf8(entry);
+      }
+    }
+  }
+
+  if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
+    target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
+        _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
+  }
+  // @@protoc_insertion_point(serialize_to_array_end:imwire.v1.UserProfile)
+  return target;
+}
+
+size_t UserProfile::ByteSizeLong() const {
+// @@protoc_insertion_point(message_byte_size_start:imwire.v1.UserProfile)
+  size_t total_size = 0;
+
+  uint32_t cached_has_bits = 0;
+  // Prevent compiler warnings about cached_has_bits being unused
+  (void) cached_has_bits;
+
+  // map<string, bytes> custom_info = 5;
+  total_size += 1 *
+      ::PROTOBUF_NAMESPACE_ID::internal::FromIntSize(this->_internal_custom_info_size());
+  for (::PROTOBUF_NAMESPACE_ID::Map< std::string, std::string >::const_iterator
+      it = this->_internal_custom_info().begin();
+      it != this->_internal_custom_info().end(); ++it) {
+    total_size += UserProfile_CustomInfoEntry_DoNotUse::Funcs::ByteSizeLong(it->first, it->second);
+  }
+
+  // string user_id = 1;
+  if (!this->_internal_user_id().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_user_id());
+  }
+
+  // string nick_name = 2;
+  if (!this->_internal_nick_name().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_nick_name());
+  }
+
+  // string face_url = 3;
+  if (!this->_internal_face_url().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_face_url());
+  }
+
+  // string self_signature = 4;
+  if (!this->_internal_self_signature().empty()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::StringSize(
+        this->_internal_self_signature());
+  }
+
+  return MaybeComputeUnknownFieldsSize(total_size, &_impl_._cached_size_);
+}
+
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData UserProfile::_class_data_ = {
+    ::PROTOBUF_NAMESPACE_ID::Message::CopyWithSourceCheck,
+    UserProfile::MergeImpl
+};
+const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*UserProfile::GetClassData() const { return &_class_data_; }
+
+
+void UserProfile::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg) {
+  auto* const _this = static_cast<UserProfile*>(&to_msg);
+  auto& from = static_cast<const UserProfile&>(from_msg);
+  // @@protoc_insertion_point(class_specific_merge_from_start:imwire.v1.UserProfile)
+  GOOGLE_DCHECK_NE(&from, _this);
+  uint32_t cached_has_bits = 0;
+  (void) cached_has_bits;
+
+  _this->_impl_.custom_info_.MergeFrom(from._impl_.custom_info_);
+  if (!from._internal_user_id().empty()) {
+    _this->_internal_set_user_id(from._internal_user_id());
+  }
+  if (!from._internal_nick_name().empty()) {
+    _this->_internal_set_nick_name(from._internal_nick_name());
+  }
+  if (!from._internal_face_url().empty()) {
+    _this->_internal_set_face_url(from._internal_face_url());
+  }
+  if (!from._internal_self_signature().empty()) {
+    _this->_internal_set_self_signature(from._internal_self_signature());
+  }
+  _this->_internal_metadata_.MergeFrom<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(from._internal_metadata_);
+}
+
+void UserProfile::CopyFrom(const UserProfile& from) {
+// @@protoc_insertion_point(class_specific_copy_from_start:imwire.v1.UserProfile)
+  if (&from == this) return;
+  Clear();
+  MergeFrom(from);
+}
+
+bool UserProfile::IsInitialized() const {
+  return true;
+}
+
+void UserProfile::InternalSwap(UserProfile* other) {
+  using std::swap;
+  auto* lhs_arena = GetArenaForAllocation();
+  auto* rhs_arena = other->GetArenaForAllocation();
+  _internal_metadata_.InternalSwap(&other->_internal_metadata_);
+  _impl_.custom_info_.InternalSwap(&other->_impl_.custom_info_);
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.user_id_, lhs_arena,
+      &other->_impl_.user_id_, rhs_arena
+  );
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.nick_name_, lhs_arena,
+      &other->_impl_.nick_name_, rhs_arena
+  );
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.face_url_, lhs_arena,
+      &other->_impl_.face_url_, rhs_arena
+  );
+  ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr::InternalSwap(
+      &_impl_.self_signature_, lhs_arena,
+      &other->_impl_.self_signature_, rhs_arena
+  );
+}
+
+::PROTOBUF_NAMESPACE_ID::Metadata UserProfile::GetMetadata() const {
+  return ::_pbi::AssignDescriptors(
+      &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[21]);
 }
 
 // ===================================================================
@@ -8384,7 +10117,7 @@ void MemberChangeInfo::InternalSwap(MemberChangeInfo* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata MemberChangeInfo::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[17]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[22]);
 }
 
 // ===================================================================
@@ -8392,11 +10125,16 @@ void MemberChangeInfo::InternalSwap(MemberChangeInfo* other) {
 class GroupSystemElem::_Internal {
  public:
   static const ::imwire::v1::GroupMemberInfo& op_member(const GroupSystemElem* msg);
+  static const ::imwire::v1::UserProfile& op_user_info(const GroupSystemElem* msg);
 };
 
 const ::imwire::v1::GroupMemberInfo&
 GroupSystemElem::_Internal::op_member(const GroupSystemElem* msg) {
   return *msg->_impl_.op_member_;
+}
+const ::imwire::v1::UserProfile&
+GroupSystemElem::_Internal::op_user_info(const GroupSystemElem* msg) {
+  return *msg->_impl_.op_user_info_;
 }
 GroupSystemElem::GroupSystemElem(::PROTOBUF_NAMESPACE_ID::Arena* arena,
                          bool is_message_owned)
@@ -8415,6 +10153,7 @@ GroupSystemElem::GroupSystemElem(const GroupSystemElem& from)
     , decltype(_impl_.user_data_){}
     , decltype(_impl_.platform_){}
     , decltype(_impl_.op_member_){nullptr}
+    , decltype(_impl_.op_user_info_){nullptr}
     , decltype(_impl_.msg_key_){}
     , decltype(_impl_.type_){}
     , /*decltype(_impl_._cached_size_)*/{}};
@@ -8471,6 +10210,9 @@ GroupSystemElem::GroupSystemElem(const GroupSystemElem& from)
   if (from._internal_has_op_member()) {
     _this->_impl_.op_member_ = new ::imwire::v1::GroupMemberInfo(*from._impl_.op_member_);
   }
+  if (from._internal_has_op_user_info()) {
+    _this->_impl_.op_user_info_ = new ::imwire::v1::UserProfile(*from._impl_.op_user_info_);
+  }
   ::memcpy(&_impl_.msg_key_, &from._impl_.msg_key_,
     static_cast<size_t>(reinterpret_cast<char*>(&_impl_.type_) -
     reinterpret_cast<char*>(&_impl_.msg_key_)) + sizeof(_impl_.type_));
@@ -8489,6 +10231,7 @@ inline void GroupSystemElem::SharedCtor(
     , decltype(_impl_.user_data_){}
     , decltype(_impl_.platform_){}
     , decltype(_impl_.op_member_){nullptr}
+    , decltype(_impl_.op_user_info_){nullptr}
     , decltype(_impl_.msg_key_){uint64_t{0u}}
     , decltype(_impl_.type_){0}
     , /*decltype(_impl_._cached_size_)*/{}
@@ -8537,6 +10280,7 @@ inline void GroupSystemElem::SharedDtor() {
   _impl_.user_data_.Destroy();
   _impl_.platform_.Destroy();
   if (this != internal_default_instance()) delete _impl_.op_member_;
+  if (this != internal_default_instance()) delete _impl_.op_user_info_;
 }
 
 void GroupSystemElem::SetCachedSize(int size) const {
@@ -8559,6 +10303,10 @@ void GroupSystemElem::Clear() {
     delete _impl_.op_member_;
   }
   _impl_.op_member_ = nullptr;
+  if (GetArenaForAllocation() == nullptr && _impl_.op_user_info_ != nullptr) {
+    delete _impl_.op_user_info_;
+  }
+  _impl_.op_user_info_ = nullptr;
   ::memset(&_impl_.msg_key_, 0, static_cast<size_t>(
       reinterpret_cast<char*>(&_impl_.type_) -
       reinterpret_cast<char*>(&_impl_.msg_key_)) + sizeof(_impl_.type_));
@@ -8651,6 +10399,14 @@ const char* GroupSystemElem::_InternalParse(const char* ptr, ::_pbi::ParseContex
           ptr = ::_pbi::InlineGreedyStringParser(str, ptr, ctx);
           CHK_(ptr);
           CHK_(::_pbi::VerifyUTF8(str, "imwire.v1.GroupSystemElem.platform"));
+        } else
+          goto handle_unusual;
+        continue;
+      // .imwire.v1.UserProfile op_user_info = 10;
+      case 10:
+        if (PROTOBUF_PREDICT_TRUE(static_cast<uint8_t>(tag) == 82)) {
+          ptr = ctx->ParseMessage(_internal_mutable_op_user_info(), ptr);
+          CHK_(ptr);
         } else
           goto handle_unusual;
         continue;
@@ -8755,6 +10511,13 @@ uint8_t* GroupSystemElem::_InternalSerialize(
         9, this->_internal_platform(), target);
   }
 
+  // .imwire.v1.UserProfile op_user_info = 10;
+  if (this->_internal_has_op_user_info()) {
+    target = ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::
+      InternalWriteMessage(10, _Internal::op_user_info(this),
+        _Internal::op_user_info(this).GetCachedSize(), target, stream);
+  }
+
   if (PROTOBUF_PREDICT_FALSE(_internal_metadata_.have_unknown_fields())) {
     target = ::_pbi::WireFormat::InternalSerializeUnknownFieldsToArray(
         _internal_metadata_.unknown_fields<::PROTOBUF_NAMESPACE_ID::UnknownFieldSet>(::PROTOBUF_NAMESPACE_ID::UnknownFieldSet::default_instance), target, stream);
@@ -8820,6 +10583,13 @@ size_t GroupSystemElem::ByteSizeLong() const {
         *_impl_.op_member_);
   }
 
+  // .imwire.v1.UserProfile op_user_info = 10;
+  if (this->_internal_has_op_user_info()) {
+    total_size += 1 +
+      ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::MessageSize(
+        *_impl_.op_user_info_);
+  }
+
   // uint64 msg_key = 5;
   if (this->_internal_msg_key() != 0) {
     total_size += ::_pbi::WireFormatLite::UInt64SizePlusOne(this->_internal_msg_key());
@@ -8870,6 +10640,10 @@ void GroupSystemElem::MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const 
   if (from._internal_has_op_member()) {
     _this->_internal_mutable_op_member()->::imwire::v1::GroupMemberInfo::MergeFrom(
         from._internal_op_member());
+  }
+  if (from._internal_has_op_user_info()) {
+    _this->_internal_mutable_op_user_info()->::imwire::v1::UserProfile::MergeFrom(
+        from._internal_op_user_info());
   }
   if (from._internal_msg_key() != 0) {
     _this->_internal_set_msg_key(from._internal_msg_key());
@@ -8931,7 +10705,7 @@ void GroupSystemElem::InternalSwap(GroupSystemElem* other) {
 ::PROTOBUF_NAMESPACE_ID::Metadata GroupSystemElem::GetMetadata() const {
   return ::_pbi::AssignDescriptors(
       &descriptor_table_imwire_2fv1_2fmessage_2eproto_getter, &descriptor_table_imwire_2fv1_2fmessage_2eproto_once,
-      file_level_metadata_imwire_2fv1_2fmessage_2eproto[18]);
+      file_level_metadata_imwire_2fv1_2fmessage_2eproto[23]);
 }
 
 // @@protoc_insertion_point(namespace_scope)
@@ -8941,6 +10715,18 @@ PROTOBUF_NAMESPACE_OPEN
 template<> PROTOBUF_NOINLINE ::imwire::v1::Message*
 Arena::CreateMaybeMessage< ::imwire::v1::Message >(Arena* arena) {
   return Arena::CreateMessageInternal< ::imwire::v1::Message >(arena);
+}
+template<> PROTOBUF_NOINLINE ::imwire::v1::RecallNotice*
+Arena::CreateMaybeMessage< ::imwire::v1::RecallNotice >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::imwire::v1::RecallNotice >(arena);
+}
+template<> PROTOBUF_NOINLINE ::imwire::v1::GroupReadReceipt*
+Arena::CreateMaybeMessage< ::imwire::v1::GroupReadReceipt >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::imwire::v1::GroupReadReceipt >(arena);
+}
+template<> PROTOBUF_NOINLINE ::imwire::v1::C2CReadReceipt*
+Arena::CreateMaybeMessage< ::imwire::v1::C2CReadReceipt >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::imwire::v1::C2CReadReceipt >(arena);
 }
 template<> PROTOBUF_NOINLINE ::imwire::v1::OfflinePushInfo*
 Arena::CreateMaybeMessage< ::imwire::v1::OfflinePushInfo >(Arena* arena) {
@@ -9005,6 +10791,14 @@ Arena::CreateMaybeMessage< ::imwire::v1::GroupMemberInfo >(Arena* arena) {
 template<> PROTOBUF_NOINLINE ::imwire::v1::GroupChangeInfo*
 Arena::CreateMaybeMessage< ::imwire::v1::GroupChangeInfo >(Arena* arena) {
   return Arena::CreateMessageInternal< ::imwire::v1::GroupChangeInfo >(arena);
+}
+template<> PROTOBUF_NOINLINE ::imwire::v1::UserProfile_CustomInfoEntry_DoNotUse*
+Arena::CreateMaybeMessage< ::imwire::v1::UserProfile_CustomInfoEntry_DoNotUse >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::imwire::v1::UserProfile_CustomInfoEntry_DoNotUse >(arena);
+}
+template<> PROTOBUF_NOINLINE ::imwire::v1::UserProfile*
+Arena::CreateMaybeMessage< ::imwire::v1::UserProfile >(Arena* arena) {
+  return Arena::CreateMessageInternal< ::imwire::v1::UserProfile >(arena);
 }
 template<> PROTOBUF_NOINLINE ::imwire::v1::MemberChangeInfo*
 Arena::CreateMaybeMessage< ::imwire::v1::MemberChangeInfo >(Arena* arena) {

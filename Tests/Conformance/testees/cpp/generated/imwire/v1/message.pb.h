@@ -50,6 +50,9 @@ struct TableStruct_imwire_2fv1_2fmessage_2eproto {
 extern const ::PROTOBUF_NAMESPACE_ID::internal::DescriptorTable descriptor_table_imwire_2fv1_2fmessage_2eproto;
 namespace imwire {
 namespace v1 {
+class C2CReadReceipt;
+struct C2CReadReceiptDefaultTypeInternal;
+extern C2CReadReceiptDefaultTypeInternal _C2CReadReceipt_default_instance_;
 class CustomElem;
 struct CustomElemDefaultTypeInternal;
 extern CustomElemDefaultTypeInternal _CustomElem_default_instance_;
@@ -71,6 +74,9 @@ extern GroupMemberInfoDefaultTypeInternal _GroupMemberInfo_default_instance_;
 class GroupMemberInfo_CustomInfoEntry_DoNotUse;
 struct GroupMemberInfo_CustomInfoEntry_DoNotUseDefaultTypeInternal;
 extern GroupMemberInfo_CustomInfoEntry_DoNotUseDefaultTypeInternal _GroupMemberInfo_CustomInfoEntry_DoNotUse_default_instance_;
+class GroupReadReceipt;
+struct GroupReadReceiptDefaultTypeInternal;
+extern GroupReadReceiptDefaultTypeInternal _GroupReadReceipt_default_instance_;
 class GroupSystemElem;
 struct GroupSystemElemDefaultTypeInternal;
 extern GroupSystemElemDefaultTypeInternal _GroupSystemElem_default_instance_;
@@ -98,18 +104,28 @@ extern MessageDefaultTypeInternal _Message_default_instance_;
 class OfflinePushInfo;
 struct OfflinePushInfoDefaultTypeInternal;
 extern OfflinePushInfoDefaultTypeInternal _OfflinePushInfo_default_instance_;
+class RecallNotice;
+struct RecallNoticeDefaultTypeInternal;
+extern RecallNoticeDefaultTypeInternal _RecallNotice_default_instance_;
 class SoundElem;
 struct SoundElemDefaultTypeInternal;
 extern SoundElemDefaultTypeInternal _SoundElem_default_instance_;
 class TextElem;
 struct TextElemDefaultTypeInternal;
 extern TextElemDefaultTypeInternal _TextElem_default_instance_;
+class UserProfile;
+struct UserProfileDefaultTypeInternal;
+extern UserProfileDefaultTypeInternal _UserProfile_default_instance_;
+class UserProfile_CustomInfoEntry_DoNotUse;
+struct UserProfile_CustomInfoEntry_DoNotUseDefaultTypeInternal;
+extern UserProfile_CustomInfoEntry_DoNotUseDefaultTypeInternal _UserProfile_CustomInfoEntry_DoNotUse_default_instance_;
 class VideoElem;
 struct VideoElemDefaultTypeInternal;
 extern VideoElemDefaultTypeInternal _VideoElem_default_instance_;
 }  // namespace v1
 }  // namespace imwire
 PROTOBUF_NAMESPACE_OPEN
+template<> ::imwire::v1::C2CReadReceipt* Arena::CreateMaybeMessage<::imwire::v1::C2CReadReceipt>(Arena*);
 template<> ::imwire::v1::CustomElem* Arena::CreateMaybeMessage<::imwire::v1::CustomElem>(Arena*);
 template<> ::imwire::v1::Elem* Arena::CreateMaybeMessage<::imwire::v1::Elem>(Arena*);
 template<> ::imwire::v1::FaceElem* Arena::CreateMaybeMessage<::imwire::v1::FaceElem>(Arena*);
@@ -117,6 +133,7 @@ template<> ::imwire::v1::FileElem* Arena::CreateMaybeMessage<::imwire::v1::FileE
 template<> ::imwire::v1::GroupChangeInfo* Arena::CreateMaybeMessage<::imwire::v1::GroupChangeInfo>(Arena*);
 template<> ::imwire::v1::GroupMemberInfo* Arena::CreateMaybeMessage<::imwire::v1::GroupMemberInfo>(Arena*);
 template<> ::imwire::v1::GroupMemberInfo_CustomInfoEntry_DoNotUse* Arena::CreateMaybeMessage<::imwire::v1::GroupMemberInfo_CustomInfoEntry_DoNotUse>(Arena*);
+template<> ::imwire::v1::GroupReadReceipt* Arena::CreateMaybeMessage<::imwire::v1::GroupReadReceipt>(Arena*);
 template<> ::imwire::v1::GroupSystemElem* Arena::CreateMaybeMessage<::imwire::v1::GroupSystemElem>(Arena*);
 template<> ::imwire::v1::GroupTipsElem* Arena::CreateMaybeMessage<::imwire::v1::GroupTipsElem>(Arena*);
 template<> ::imwire::v1::Image* Arena::CreateMaybeMessage<::imwire::v1::Image>(Arena*);
@@ -126,8 +143,11 @@ template<> ::imwire::v1::MemberChangeInfo* Arena::CreateMaybeMessage<::imwire::v
 template<> ::imwire::v1::MergerElem* Arena::CreateMaybeMessage<::imwire::v1::MergerElem>(Arena*);
 template<> ::imwire::v1::Message* Arena::CreateMaybeMessage<::imwire::v1::Message>(Arena*);
 template<> ::imwire::v1::OfflinePushInfo* Arena::CreateMaybeMessage<::imwire::v1::OfflinePushInfo>(Arena*);
+template<> ::imwire::v1::RecallNotice* Arena::CreateMaybeMessage<::imwire::v1::RecallNotice>(Arena*);
 template<> ::imwire::v1::SoundElem* Arena::CreateMaybeMessage<::imwire::v1::SoundElem>(Arena*);
 template<> ::imwire::v1::TextElem* Arena::CreateMaybeMessage<::imwire::v1::TextElem>(Arena*);
+template<> ::imwire::v1::UserProfile* Arena::CreateMaybeMessage<::imwire::v1::UserProfile>(Arena*);
+template<> ::imwire::v1::UserProfile_CustomInfoEntry_DoNotUse* Arena::CreateMaybeMessage<::imwire::v1::UserProfile_CustomInfoEntry_DoNotUse>(Arena*);
 template<> ::imwire::v1::VideoElem* Arena::CreateMaybeMessage<::imwire::v1::VideoElem>(Arena*);
 PROTOBUF_NAMESPACE_CLOSE
 namespace imwire {
@@ -432,6 +452,13 @@ class Message final :
     TARGET_NOT_SET = 0,
   };
 
+  enum SignalCase {
+    kRecallNotice = 22,
+    kGroupReadReceipt = 23,
+    kC2CReadReceipt = 24,
+    SIGNAL_NOT_SET = 0,
+  };
+
   static inline const Message* internal_default_instance() {
     return reinterpret_cast<const Message*>(
                &_Message_default_instance_);
@@ -527,9 +554,13 @@ class Message final :
     kExcludedFromLastMessageFieldNumber = 17,
     kOnlineUserOnlyFieldNumber = 18,
     kSupportMessageExtensionFieldNumber = 19,
+    kBarrageFieldNumber = 21,
     kReceiverFieldNumber = 3,
     kGroupIdFieldNumber = 4,
     kRoomIdFieldNumber = 5,
+    kRecallNoticeFieldNumber = 22,
+    kGroupReadReceiptFieldNumber = 23,
+    kC2CReadReceiptFieldNumber = 24,
   };
   // repeated .imwire.v1.Elem elems = 10;
   int elems_size() const;
@@ -752,6 +783,15 @@ class Message final :
   void _internal_set_support_message_extension(bool value);
   public:
 
+  // bool barrage = 21;
+  void clear_barrage();
+  bool barrage() const;
+  void set_barrage(bool value);
+  private:
+  bool _internal_barrage() const;
+  void _internal_set_barrage(bool value);
+  public:
+
   // string receiver = 3;
   bool has_receiver() const;
   private:
@@ -806,17 +846,79 @@ class Message final :
   std::string* _internal_mutable_room_id();
   public:
 
+  // .imwire.v1.RecallNotice recall_notice = 22;
+  bool has_recall_notice() const;
+  private:
+  bool _internal_has_recall_notice() const;
+  public:
+  void clear_recall_notice();
+  const ::imwire::v1::RecallNotice& recall_notice() const;
+  PROTOBUF_NODISCARD ::imwire::v1::RecallNotice* release_recall_notice();
+  ::imwire::v1::RecallNotice* mutable_recall_notice();
+  void set_allocated_recall_notice(::imwire::v1::RecallNotice* recall_notice);
+  private:
+  const ::imwire::v1::RecallNotice& _internal_recall_notice() const;
+  ::imwire::v1::RecallNotice* _internal_mutable_recall_notice();
+  public:
+  void unsafe_arena_set_allocated_recall_notice(
+      ::imwire::v1::RecallNotice* recall_notice);
+  ::imwire::v1::RecallNotice* unsafe_arena_release_recall_notice();
+
+  // .imwire.v1.GroupReadReceipt group_read_receipt = 23;
+  bool has_group_read_receipt() const;
+  private:
+  bool _internal_has_group_read_receipt() const;
+  public:
+  void clear_group_read_receipt();
+  const ::imwire::v1::GroupReadReceipt& group_read_receipt() const;
+  PROTOBUF_NODISCARD ::imwire::v1::GroupReadReceipt* release_group_read_receipt();
+  ::imwire::v1::GroupReadReceipt* mutable_group_read_receipt();
+  void set_allocated_group_read_receipt(::imwire::v1::GroupReadReceipt* group_read_receipt);
+  private:
+  const ::imwire::v1::GroupReadReceipt& _internal_group_read_receipt() const;
+  ::imwire::v1::GroupReadReceipt* _internal_mutable_group_read_receipt();
+  public:
+  void unsafe_arena_set_allocated_group_read_receipt(
+      ::imwire::v1::GroupReadReceipt* group_read_receipt);
+  ::imwire::v1::GroupReadReceipt* unsafe_arena_release_group_read_receipt();
+
+  // .imwire.v1.C2CReadReceipt c2c_read_receipt = 24;
+  bool has_c2c_read_receipt() const;
+  private:
+  bool _internal_has_c2c_read_receipt() const;
+  public:
+  void clear_c2c_read_receipt();
+  const ::imwire::v1::C2CReadReceipt& c2c_read_receipt() const;
+  PROTOBUF_NODISCARD ::imwire::v1::C2CReadReceipt* release_c2c_read_receipt();
+  ::imwire::v1::C2CReadReceipt* mutable_c2c_read_receipt();
+  void set_allocated_c2c_read_receipt(::imwire::v1::C2CReadReceipt* c2c_read_receipt);
+  private:
+  const ::imwire::v1::C2CReadReceipt& _internal_c2c_read_receipt() const;
+  ::imwire::v1::C2CReadReceipt* _internal_mutable_c2c_read_receipt();
+  public:
+  void unsafe_arena_set_allocated_c2c_read_receipt(
+      ::imwire::v1::C2CReadReceipt* c2c_read_receipt);
+  ::imwire::v1::C2CReadReceipt* unsafe_arena_release_c2c_read_receipt();
+
   void clear_target();
   TargetCase target_case() const;
+  void clear_signal();
+  SignalCase signal_case() const;
   // @@protoc_insertion_point(class_scope:imwire.v1.Message)
  private:
   class _Internal;
   void set_has_receiver();
   void set_has_group_id();
   void set_has_room_id();
+  void set_has_recall_notice();
+  void set_has_group_read_receipt();
+  void set_has_c2c_read_receipt();
 
   inline bool has_target() const;
   inline void clear_has_target();
+
+  inline bool has_signal() const;
+  inline void clear_has_signal();
 
   template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
   typedef void InternalArenaConstructable_;
@@ -839,6 +941,7 @@ class Message final :
     bool excluded_from_last_message_;
     bool online_user_only_;
     bool support_message_extension_;
+    bool barrage_;
     union TargetUnion {
       constexpr TargetUnion() : _constinit_{} {}
         ::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized _constinit_;
@@ -846,9 +949,540 @@ class Message final :
       ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr group_id_;
       ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr room_id_;
     } target_;
+    union SignalUnion {
+      constexpr SignalUnion() : _constinit_{} {}
+        ::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized _constinit_;
+      ::imwire::v1::RecallNotice* recall_notice_;
+      ::imwire::v1::GroupReadReceipt* group_read_receipt_;
+      ::imwire::v1::C2CReadReceipt* c2c_read_receipt_;
+    } signal_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
-    uint32_t _oneof_case_[1];
+    uint32_t _oneof_case_[2];
 
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_imwire_2fv1_2fmessage_2eproto;
+};
+// -------------------------------------------------------------------
+
+class RecallNotice final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:imwire.v1.RecallNotice) */ {
+ public:
+  inline RecallNotice() : RecallNotice(nullptr) {}
+  ~RecallNotice() override;
+  explicit PROTOBUF_CONSTEXPR RecallNotice(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  RecallNotice(const RecallNotice& from);
+  RecallNotice(RecallNotice&& from) noexcept
+    : RecallNotice() {
+    *this = ::std::move(from);
+  }
+
+  inline RecallNotice& operator=(const RecallNotice& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline RecallNotice& operator=(RecallNotice&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const RecallNotice& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const RecallNotice* internal_default_instance() {
+    return reinterpret_cast<const RecallNotice*>(
+               &_RecallNotice_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    1;
+
+  friend void swap(RecallNotice& a, RecallNotice& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(RecallNotice* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(RecallNotice* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  RecallNotice* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<RecallNotice>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const RecallNotice& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const RecallNotice& from) {
+    RecallNotice::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(RecallNotice* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "imwire.v1.RecallNotice";
+  }
+  protected:
+  explicit RecallNotice(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kMsgIdFieldNumber = 1,
+    kRecalledByFieldNumber = 2,
+    kReasonFieldNumber = 3,
+  };
+  // string msg_id = 1;
+  void clear_msg_id();
+  const std::string& msg_id() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_msg_id(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_msg_id();
+  PROTOBUF_NODISCARD std::string* release_msg_id();
+  void set_allocated_msg_id(std::string* msg_id);
+  private:
+  const std::string& _internal_msg_id() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_msg_id(const std::string& value);
+  std::string* _internal_mutable_msg_id();
+  public:
+
+  // string recalled_by = 2;
+  void clear_recalled_by();
+  const std::string& recalled_by() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_recalled_by(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_recalled_by();
+  PROTOBUF_NODISCARD std::string* release_recalled_by();
+  void set_allocated_recalled_by(std::string* recalled_by);
+  private:
+  const std::string& _internal_recalled_by() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_recalled_by(const std::string& value);
+  std::string* _internal_mutable_recalled_by();
+  public:
+
+  // string reason = 3;
+  void clear_reason();
+  const std::string& reason() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_reason(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_reason();
+  PROTOBUF_NODISCARD std::string* release_reason();
+  void set_allocated_reason(std::string* reason);
+  private:
+  const std::string& _internal_reason() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_reason(const std::string& value);
+  std::string* _internal_mutable_reason();
+  public:
+
+  // @@protoc_insertion_point(class_scope:imwire.v1.RecallNotice)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr msg_id_;
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr recalled_by_;
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr reason_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_imwire_2fv1_2fmessage_2eproto;
+};
+// -------------------------------------------------------------------
+
+class GroupReadReceipt final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:imwire.v1.GroupReadReceipt) */ {
+ public:
+  inline GroupReadReceipt() : GroupReadReceipt(nullptr) {}
+  ~GroupReadReceipt() override;
+  explicit PROTOBUF_CONSTEXPR GroupReadReceipt(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  GroupReadReceipt(const GroupReadReceipt& from);
+  GroupReadReceipt(GroupReadReceipt&& from) noexcept
+    : GroupReadReceipt() {
+    *this = ::std::move(from);
+  }
+
+  inline GroupReadReceipt& operator=(const GroupReadReceipt& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline GroupReadReceipt& operator=(GroupReadReceipt&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const GroupReadReceipt& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const GroupReadReceipt* internal_default_instance() {
+    return reinterpret_cast<const GroupReadReceipt*>(
+               &_GroupReadReceipt_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    2;
+
+  friend void swap(GroupReadReceipt& a, GroupReadReceipt& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(GroupReadReceipt* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(GroupReadReceipt* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  GroupReadReceipt* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<GroupReadReceipt>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const GroupReadReceipt& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const GroupReadReceipt& from) {
+    GroupReadReceipt::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(GroupReadReceipt* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "imwire.v1.GroupReadReceipt";
+  }
+  protected:
+  explicit GroupReadReceipt(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kMsgIdFieldNumber = 1,
+    kReadCountFieldNumber = 2,
+    kUnreadCountFieldNumber = 3,
+  };
+  // string msg_id = 1;
+  void clear_msg_id();
+  const std::string& msg_id() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_msg_id(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_msg_id();
+  PROTOBUF_NODISCARD std::string* release_msg_id();
+  void set_allocated_msg_id(std::string* msg_id);
+  private:
+  const std::string& _internal_msg_id() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_msg_id(const std::string& value);
+  std::string* _internal_mutable_msg_id();
+  public:
+
+  // uint64 read_count = 2;
+  void clear_read_count();
+  uint64_t read_count() const;
+  void set_read_count(uint64_t value);
+  private:
+  uint64_t _internal_read_count() const;
+  void _internal_set_read_count(uint64_t value);
+  public:
+
+  // uint64 unread_count = 3;
+  void clear_unread_count();
+  uint64_t unread_count() const;
+  void set_unread_count(uint64_t value);
+  private:
+  uint64_t _internal_unread_count() const;
+  void _internal_set_unread_count(uint64_t value);
+  public:
+
+  // @@protoc_insertion_point(class_scope:imwire.v1.GroupReadReceipt)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr msg_id_;
+    uint64_t read_count_;
+    uint64_t unread_count_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_imwire_2fv1_2fmessage_2eproto;
+};
+// -------------------------------------------------------------------
+
+class C2CReadReceipt final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:imwire.v1.C2CReadReceipt) */ {
+ public:
+  inline C2CReadReceipt() : C2CReadReceipt(nullptr) {}
+  ~C2CReadReceipt() override;
+  explicit PROTOBUF_CONSTEXPR C2CReadReceipt(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  C2CReadReceipt(const C2CReadReceipt& from);
+  C2CReadReceipt(C2CReadReceipt&& from) noexcept
+    : C2CReadReceipt() {
+    *this = ::std::move(from);
+  }
+
+  inline C2CReadReceipt& operator=(const C2CReadReceipt& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline C2CReadReceipt& operator=(C2CReadReceipt&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const C2CReadReceipt& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const C2CReadReceipt* internal_default_instance() {
+    return reinterpret_cast<const C2CReadReceipt*>(
+               &_C2CReadReceipt_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    3;
+
+  friend void swap(C2CReadReceipt& a, C2CReadReceipt& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(C2CReadReceipt* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(C2CReadReceipt* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  C2CReadReceipt* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<C2CReadReceipt>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const C2CReadReceipt& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const C2CReadReceipt& from) {
+    C2CReadReceipt::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(C2CReadReceipt* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "imwire.v1.C2CReadReceipt";
+  }
+  protected:
+  explicit C2CReadReceipt(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kUserIdFieldNumber = 1,
+    kReadTimestampMsFieldNumber = 2,
+  };
+  // string user_id = 1;
+  void clear_user_id();
+  const std::string& user_id() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_user_id(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_user_id();
+  PROTOBUF_NODISCARD std::string* release_user_id();
+  void set_allocated_user_id(std::string* user_id);
+  private:
+  const std::string& _internal_user_id() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_user_id(const std::string& value);
+  std::string* _internal_mutable_user_id();
+  public:
+
+  // uint64 read_timestamp_ms = 2;
+  void clear_read_timestamp_ms();
+  uint64_t read_timestamp_ms() const;
+  void set_read_timestamp_ms(uint64_t value);
+  private:
+  uint64_t _internal_read_timestamp_ms() const;
+  void _internal_set_read_timestamp_ms(uint64_t value);
+  public:
+
+  // @@protoc_insertion_point(class_scope:imwire.v1.C2CReadReceipt)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr user_id_;
+    uint64_t read_timestamp_ms_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
   };
   union { Impl_ _impl_; };
   friend struct ::TableStruct_imwire_2fv1_2fmessage_2eproto;
@@ -903,7 +1537,7 @@ class OfflinePushInfo final :
                &_OfflinePushInfo_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    1;
+    4;
 
   friend void swap(OfflinePushInfo& a, OfflinePushInfo& b) {
     a.Swap(&b);
@@ -1227,7 +1861,7 @@ class Elem final :
                &_Elem_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    2;
+    5;
 
   friend void swap(Elem& a, Elem& b) {
     a.Swap(&b);
@@ -1606,7 +2240,7 @@ class TextElem final :
                &_TextElem_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    3;
+    6;
 
   friend void swap(TextElem& a, TextElem& b) {
     a.Swap(&b);
@@ -1759,7 +2393,7 @@ class CustomElem final :
                &_CustomElem_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    4;
+    7;
 
   friend void swap(CustomElem& a, CustomElem& b) {
     a.Swap(&b);
@@ -1960,7 +2594,7 @@ class ImageElem final :
                &_ImageElem_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    5;
+    8;
 
   friend void swap(ImageElem& a, ImageElem& b) {
     a.Swap(&b);
@@ -2128,7 +2762,7 @@ class Image final :
                &_Image_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    6;
+    9;
 
   friend void swap(Image& a, Image& b) {
     a.Swap(&b);
@@ -2341,7 +2975,7 @@ class SoundElem final :
                &_SoundElem_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    7;
+    10;
 
   friend void swap(SoundElem& a, SoundElem& b) {
     a.Swap(&b);
@@ -2548,7 +3182,7 @@ class VideoElem final :
                &_VideoElem_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    8;
+    11;
 
   friend void swap(VideoElem& a, VideoElem& b) {
     a.Swap(&b);
@@ -2836,7 +3470,7 @@ class FileElem final :
                &_FileElem_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    9;
+    12;
 
   friend void swap(FileElem& a, FileElem& b) {
     a.Swap(&b);
@@ -3032,7 +3666,7 @@ class LocationElem final :
                &_LocationElem_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    10;
+    13;
 
   friend void swap(LocationElem& a, LocationElem& b) {
     a.Swap(&b);
@@ -3207,7 +3841,7 @@ class FaceElem final :
                &_FaceElem_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    11;
+    14;
 
   friend void swap(FaceElem& a, FaceElem& b) {
     a.Swap(&b);
@@ -3371,7 +4005,7 @@ class MergerElem final :
                &_MergerElem_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    12;
+    15;
 
   friend void swap(MergerElem& a, MergerElem& b) {
     a.Swap(&b);
@@ -3624,7 +4258,7 @@ class GroupTipsElem final :
                &_GroupTipsElem_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    13;
+    16;
 
   friend void swap(GroupTipsElem& a, GroupTipsElem& b) {
     a.Swap(&b);
@@ -3700,10 +4334,13 @@ class GroupTipsElem final :
     kMemberListFieldNumber = 4,
     kGroupChangeListFieldNumber = 5,
     kMemberChangeListFieldNumber = 6,
+    kChangedUserInfoListFieldNumber = 11,
+    kChangedGroupMemberInfoListFieldNumber = 12,
     kGroupIdFieldNumber = 1,
     kGroupNameFieldNumber = 8,
     kPlatformFieldNumber = 9,
     kOpMemberFieldNumber = 3,
+    kOpUserInfoFieldNumber = 10,
     kTypeFieldNumber = 2,
     kMemberCountFieldNumber = 7,
   };
@@ -3760,6 +4397,42 @@ class GroupTipsElem final :
   ::imwire::v1::MemberChangeInfo* add_member_change_list();
   const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::MemberChangeInfo >&
       member_change_list() const;
+
+  // repeated .imwire.v1.UserProfile changed_user_info_list = 11;
+  int changed_user_info_list_size() const;
+  private:
+  int _internal_changed_user_info_list_size() const;
+  public:
+  void clear_changed_user_info_list();
+  ::imwire::v1::UserProfile* mutable_changed_user_info_list(int index);
+  ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::UserProfile >*
+      mutable_changed_user_info_list();
+  private:
+  const ::imwire::v1::UserProfile& _internal_changed_user_info_list(int index) const;
+  ::imwire::v1::UserProfile* _internal_add_changed_user_info_list();
+  public:
+  const ::imwire::v1::UserProfile& changed_user_info_list(int index) const;
+  ::imwire::v1::UserProfile* add_changed_user_info_list();
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::UserProfile >&
+      changed_user_info_list() const;
+
+  // repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;
+  int changed_group_member_info_list_size() const;
+  private:
+  int _internal_changed_group_member_info_list_size() const;
+  public:
+  void clear_changed_group_member_info_list();
+  ::imwire::v1::GroupMemberInfo* mutable_changed_group_member_info_list(int index);
+  ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::GroupMemberInfo >*
+      mutable_changed_group_member_info_list();
+  private:
+  const ::imwire::v1::GroupMemberInfo& _internal_changed_group_member_info_list(int index) const;
+  ::imwire::v1::GroupMemberInfo* _internal_add_changed_group_member_info_list();
+  public:
+  const ::imwire::v1::GroupMemberInfo& changed_group_member_info_list(int index) const;
+  ::imwire::v1::GroupMemberInfo* add_changed_group_member_info_list();
+  const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::GroupMemberInfo >&
+      changed_group_member_info_list() const;
 
   // string group_id = 1;
   void clear_group_id();
@@ -3821,6 +4494,24 @@ class GroupTipsElem final :
       ::imwire::v1::GroupMemberInfo* op_member);
   ::imwire::v1::GroupMemberInfo* unsafe_arena_release_op_member();
 
+  // .imwire.v1.UserProfile op_user_info = 10;
+  bool has_op_user_info() const;
+  private:
+  bool _internal_has_op_user_info() const;
+  public:
+  void clear_op_user_info();
+  const ::imwire::v1::UserProfile& op_user_info() const;
+  PROTOBUF_NODISCARD ::imwire::v1::UserProfile* release_op_user_info();
+  ::imwire::v1::UserProfile* mutable_op_user_info();
+  void set_allocated_op_user_info(::imwire::v1::UserProfile* op_user_info);
+  private:
+  const ::imwire::v1::UserProfile& _internal_op_user_info() const;
+  ::imwire::v1::UserProfile* _internal_mutable_op_user_info();
+  public:
+  void unsafe_arena_set_allocated_op_user_info(
+      ::imwire::v1::UserProfile* op_user_info);
+  ::imwire::v1::UserProfile* unsafe_arena_release_op_user_info();
+
   // .imwire.v1.GroupTipsType type = 2;
   void clear_type();
   ::imwire::v1::GroupTipsType type() const;
@@ -3850,10 +4541,13 @@ class GroupTipsElem final :
     ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::GroupMemberInfo > member_list_;
     ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::GroupChangeInfo > group_change_list_;
     ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::MemberChangeInfo > member_change_list_;
+    ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::UserProfile > changed_user_info_list_;
+    ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::GroupMemberInfo > changed_group_member_info_list_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr group_id_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr group_name_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr platform_;
     ::imwire::v1::GroupMemberInfo* op_member_;
+    ::imwire::v1::UserProfile* op_user_info_;
     int type_;
     uint32_t member_count_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
@@ -3937,7 +4631,7 @@ class GroupMemberInfo final :
                &_GroupMemberInfo_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    15;
+    18;
 
   friend void swap(GroupMemberInfo& a, GroupMemberInfo& b) {
     a.Swap(&b);
@@ -4213,7 +4907,7 @@ class GroupChangeInfo final :
                &_GroupChangeInfo_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    16;
+    19;
 
   friend void swap(GroupChangeInfo& a, GroupChangeInfo& b) {
     a.Swap(&b);
@@ -4378,6 +5072,259 @@ class GroupChangeInfo final :
 };
 // -------------------------------------------------------------------
 
+class UserProfile_CustomInfoEntry_DoNotUse : public ::PROTOBUF_NAMESPACE_ID::internal::MapEntry<UserProfile_CustomInfoEntry_DoNotUse, 
+    std::string, std::string,
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::TYPE_STRING,
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::TYPE_BYTES> {
+public:
+  typedef ::PROTOBUF_NAMESPACE_ID::internal::MapEntry<UserProfile_CustomInfoEntry_DoNotUse, 
+    std::string, std::string,
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::TYPE_STRING,
+    ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::TYPE_BYTES> SuperType;
+  UserProfile_CustomInfoEntry_DoNotUse();
+  explicit PROTOBUF_CONSTEXPR UserProfile_CustomInfoEntry_DoNotUse(
+      ::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+  explicit UserProfile_CustomInfoEntry_DoNotUse(::PROTOBUF_NAMESPACE_ID::Arena* arena);
+  void MergeFrom(const UserProfile_CustomInfoEntry_DoNotUse& other);
+  static const UserProfile_CustomInfoEntry_DoNotUse* internal_default_instance() { return reinterpret_cast<const UserProfile_CustomInfoEntry_DoNotUse*>(&_UserProfile_CustomInfoEntry_DoNotUse_default_instance_); }
+  static bool ValidateKey(std::string* s) {
+    return ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::VerifyUtf8String(s->data(), static_cast<int>(s->size()), ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::PARSE, "imwire.v1.UserProfile.CustomInfoEntry.key");
+ }
+  static bool ValidateValue(void*) { return true; }
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+  friend struct ::TableStruct_imwire_2fv1_2fmessage_2eproto;
+};
+
+// -------------------------------------------------------------------
+
+class UserProfile final :
+    public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:imwire.v1.UserProfile) */ {
+ public:
+  inline UserProfile() : UserProfile(nullptr) {}
+  ~UserProfile() override;
+  explicit PROTOBUF_CONSTEXPR UserProfile(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);
+
+  UserProfile(const UserProfile& from);
+  UserProfile(UserProfile&& from) noexcept
+    : UserProfile() {
+    *this = ::std::move(from);
+  }
+
+  inline UserProfile& operator=(const UserProfile& from) {
+    CopyFrom(from);
+    return *this;
+  }
+  inline UserProfile& operator=(UserProfile&& from) noexcept {
+    if (this == &from) return *this;
+    if (GetOwningArena() == from.GetOwningArena()
+  #ifdef PROTOBUF_FORCE_COPY_IN_MOVE
+        && GetOwningArena() != nullptr
+  #endif  // !PROTOBUF_FORCE_COPY_IN_MOVE
+    ) {
+      InternalSwap(&from);
+    } else {
+      CopyFrom(from);
+    }
+    return *this;
+  }
+
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* descriptor() {
+    return GetDescriptor();
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Descriptor* GetDescriptor() {
+    return default_instance().GetMetadata().descriptor;
+  }
+  static const ::PROTOBUF_NAMESPACE_ID::Reflection* GetReflection() {
+    return default_instance().GetMetadata().reflection;
+  }
+  static const UserProfile& default_instance() {
+    return *internal_default_instance();
+  }
+  static inline const UserProfile* internal_default_instance() {
+    return reinterpret_cast<const UserProfile*>(
+               &_UserProfile_default_instance_);
+  }
+  static constexpr int kIndexInFileMessages =
+    21;
+
+  friend void swap(UserProfile& a, UserProfile& b) {
+    a.Swap(&b);
+  }
+  inline void Swap(UserProfile* other) {
+    if (other == this) return;
+  #ifdef PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() != nullptr &&
+        GetOwningArena() == other->GetOwningArena()) {
+   #else  // PROTOBUF_FORCE_COPY_IN_SWAP
+    if (GetOwningArena() == other->GetOwningArena()) {
+  #endif  // !PROTOBUF_FORCE_COPY_IN_SWAP
+      InternalSwap(other);
+    } else {
+      ::PROTOBUF_NAMESPACE_ID::internal::GenericSwap(this, other);
+    }
+  }
+  void UnsafeArenaSwap(UserProfile* other) {
+    if (other == this) return;
+    GOOGLE_DCHECK(GetOwningArena() == other->GetOwningArena());
+    InternalSwap(other);
+  }
+
+  // implements Message ----------------------------------------------
+
+  UserProfile* New(::PROTOBUF_NAMESPACE_ID::Arena* arena = nullptr) const final {
+    return CreateMaybeMessage<UserProfile>(arena);
+  }
+  using ::PROTOBUF_NAMESPACE_ID::Message::CopyFrom;
+  void CopyFrom(const UserProfile& from);
+  using ::PROTOBUF_NAMESPACE_ID::Message::MergeFrom;
+  void MergeFrom( const UserProfile& from) {
+    UserProfile::MergeImpl(*this, from);
+  }
+  private:
+  static void MergeImpl(::PROTOBUF_NAMESPACE_ID::Message& to_msg, const ::PROTOBUF_NAMESPACE_ID::Message& from_msg);
+  public:
+  PROTOBUF_ATTRIBUTE_REINITIALIZES void Clear() final;
+  bool IsInitialized() const final;
+
+  size_t ByteSizeLong() const final;
+  const char* _InternalParse(const char* ptr, ::PROTOBUF_NAMESPACE_ID::internal::ParseContext* ctx) final;
+  uint8_t* _InternalSerialize(
+      uint8_t* target, ::PROTOBUF_NAMESPACE_ID::io::EpsCopyOutputStream* stream) const final;
+  int GetCachedSize() const final { return _impl_._cached_size_.Get(); }
+
+  private:
+  void SharedCtor(::PROTOBUF_NAMESPACE_ID::Arena* arena, bool is_message_owned);
+  void SharedDtor();
+  void SetCachedSize(int size) const final;
+  void InternalSwap(UserProfile* other);
+
+  private:
+  friend class ::PROTOBUF_NAMESPACE_ID::internal::AnyMetadata;
+  static ::PROTOBUF_NAMESPACE_ID::StringPiece FullMessageName() {
+    return "imwire.v1.UserProfile";
+  }
+  protected:
+  explicit UserProfile(::PROTOBUF_NAMESPACE_ID::Arena* arena,
+                       bool is_message_owned = false);
+  private:
+  static void ArenaDtor(void* object);
+  public:
+
+  static const ClassData _class_data_;
+  const ::PROTOBUF_NAMESPACE_ID::Message::ClassData*GetClassData() const final;
+
+  ::PROTOBUF_NAMESPACE_ID::Metadata GetMetadata() const final;
+
+  // nested types ----------------------------------------------------
+
+
+  // accessors -------------------------------------------------------
+
+  enum : int {
+    kCustomInfoFieldNumber = 5,
+    kUserIdFieldNumber = 1,
+    kNickNameFieldNumber = 2,
+    kFaceUrlFieldNumber = 3,
+    kSelfSignatureFieldNumber = 4,
+  };
+  // map<string, bytes> custom_info = 5;
+  int custom_info_size() const;
+  private:
+  int _internal_custom_info_size() const;
+  public:
+  void clear_custom_info();
+  private:
+  const ::PROTOBUF_NAMESPACE_ID::Map< std::string, std::string >&
+      _internal_custom_info() const;
+  ::PROTOBUF_NAMESPACE_ID::Map< std::string, std::string >*
+      _internal_mutable_custom_info();
+  public:
+  const ::PROTOBUF_NAMESPACE_ID::Map< std::string, std::string >&
+      custom_info() const;
+  ::PROTOBUF_NAMESPACE_ID::Map< std::string, std::string >*
+      mutable_custom_info();
+
+  // string user_id = 1;
+  void clear_user_id();
+  const std::string& user_id() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_user_id(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_user_id();
+  PROTOBUF_NODISCARD std::string* release_user_id();
+  void set_allocated_user_id(std::string* user_id);
+  private:
+  const std::string& _internal_user_id() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_user_id(const std::string& value);
+  std::string* _internal_mutable_user_id();
+  public:
+
+  // string nick_name = 2;
+  void clear_nick_name();
+  const std::string& nick_name() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_nick_name(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_nick_name();
+  PROTOBUF_NODISCARD std::string* release_nick_name();
+  void set_allocated_nick_name(std::string* nick_name);
+  private:
+  const std::string& _internal_nick_name() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_nick_name(const std::string& value);
+  std::string* _internal_mutable_nick_name();
+  public:
+
+  // string face_url = 3;
+  void clear_face_url();
+  const std::string& face_url() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_face_url(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_face_url();
+  PROTOBUF_NODISCARD std::string* release_face_url();
+  void set_allocated_face_url(std::string* face_url);
+  private:
+  const std::string& _internal_face_url() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_face_url(const std::string& value);
+  std::string* _internal_mutable_face_url();
+  public:
+
+  // string self_signature = 4;
+  void clear_self_signature();
+  const std::string& self_signature() const;
+  template <typename ArgT0 = const std::string&, typename... ArgT>
+  void set_self_signature(ArgT0&& arg0, ArgT... args);
+  std::string* mutable_self_signature();
+  PROTOBUF_NODISCARD std::string* release_self_signature();
+  void set_allocated_self_signature(std::string* self_signature);
+  private:
+  const std::string& _internal_self_signature() const;
+  inline PROTOBUF_ALWAYS_INLINE void _internal_set_self_signature(const std::string& value);
+  std::string* _internal_mutable_self_signature();
+  public:
+
+  // @@protoc_insertion_point(class_scope:imwire.v1.UserProfile)
+ private:
+  class _Internal;
+
+  template <typename T> friend class ::PROTOBUF_NAMESPACE_ID::Arena::InternalHelper;
+  typedef void InternalArenaConstructable_;
+  typedef void DestructorSkippable_;
+  struct Impl_ {
+    ::PROTOBUF_NAMESPACE_ID::internal::MapField<
+        UserProfile_CustomInfoEntry_DoNotUse,
+        std::string, std::string,
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::TYPE_STRING,
+        ::PROTOBUF_NAMESPACE_ID::internal::WireFormatLite::TYPE_BYTES> custom_info_;
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr user_id_;
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr nick_name_;
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr face_url_;
+    ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr self_signature_;
+    mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
+  };
+  union { Impl_ _impl_; };
+  friend struct ::TableStruct_imwire_2fv1_2fmessage_2eproto;
+};
+// -------------------------------------------------------------------
+
 class MemberChangeInfo final :
     public ::PROTOBUF_NAMESPACE_ID::Message /* @@protoc_insertion_point(class_definition:imwire.v1.MemberChangeInfo) */ {
  public:
@@ -4426,7 +5373,7 @@ class MemberChangeInfo final :
                &_MemberChangeInfo_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    17;
+    22;
 
   friend void swap(MemberChangeInfo& a, MemberChangeInfo& b) {
     a.Swap(&b);
@@ -4590,7 +5537,7 @@ class GroupSystemElem final :
                &_GroupSystemElem_default_instance_);
   }
   static constexpr int kIndexInFileMessages =
-    18;
+    23;
 
   friend void swap(GroupSystemElem& a, GroupSystemElem& b) {
     a.Swap(&b);
@@ -4670,6 +5617,7 @@ class GroupSystemElem final :
     kUserDataFieldNumber = 7,
     kPlatformFieldNumber = 9,
     kOpMemberFieldNumber = 8,
+    kOpUserInfoFieldNumber = 10,
     kMsgKeyFieldNumber = 5,
     kTypeFieldNumber = 1,
   };
@@ -4775,6 +5723,24 @@ class GroupSystemElem final :
       ::imwire::v1::GroupMemberInfo* op_member);
   ::imwire::v1::GroupMemberInfo* unsafe_arena_release_op_member();
 
+  // .imwire.v1.UserProfile op_user_info = 10;
+  bool has_op_user_info() const;
+  private:
+  bool _internal_has_op_user_info() const;
+  public:
+  void clear_op_user_info();
+  const ::imwire::v1::UserProfile& op_user_info() const;
+  PROTOBUF_NODISCARD ::imwire::v1::UserProfile* release_op_user_info();
+  ::imwire::v1::UserProfile* mutable_op_user_info();
+  void set_allocated_op_user_info(::imwire::v1::UserProfile* op_user_info);
+  private:
+  const ::imwire::v1::UserProfile& _internal_op_user_info() const;
+  ::imwire::v1::UserProfile* _internal_mutable_op_user_info();
+  public:
+  void unsafe_arena_set_allocated_op_user_info(
+      ::imwire::v1::UserProfile* op_user_info);
+  ::imwire::v1::UserProfile* unsafe_arena_release_op_user_info();
+
   // uint64 msg_key = 5;
   void clear_msg_key();
   uint64_t msg_key() const;
@@ -4808,6 +5774,7 @@ class GroupSystemElem final :
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr user_data_;
     ::PROTOBUF_NAMESPACE_ID::internal::ArenaStringPtr platform_;
     ::imwire::v1::GroupMemberInfo* op_member_;
+    ::imwire::v1::UserProfile* op_user_info_;
     uint64_t msg_key_;
     int type_;
     mutable ::PROTOBUF_NAMESPACE_ID::internal::CachedSize _cached_size_;
@@ -5717,15 +6684,588 @@ inline void Message::set_allocated_topic_id(std::string* topic_id) {
   // @@protoc_insertion_point(field_set_allocated:imwire.v1.Message.topic_id)
 }
 
+// bool barrage = 21;
+inline void Message::clear_barrage() {
+  _impl_.barrage_ = false;
+}
+inline bool Message::_internal_barrage() const {
+  return _impl_.barrage_;
+}
+inline bool Message::barrage() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.Message.barrage)
+  return _internal_barrage();
+}
+inline void Message::_internal_set_barrage(bool value) {
+  
+  _impl_.barrage_ = value;
+}
+inline void Message::set_barrage(bool value) {
+  _internal_set_barrage(value);
+  // @@protoc_insertion_point(field_set:imwire.v1.Message.barrage)
+}
+
+// .imwire.v1.RecallNotice recall_notice = 22;
+inline bool Message::_internal_has_recall_notice() const {
+  return signal_case() == kRecallNotice;
+}
+inline bool Message::has_recall_notice() const {
+  return _internal_has_recall_notice();
+}
+inline void Message::set_has_recall_notice() {
+  _impl_._oneof_case_[1] = kRecallNotice;
+}
+inline void Message::clear_recall_notice() {
+  if (_internal_has_recall_notice()) {
+    if (GetArenaForAllocation() == nullptr) {
+      delete _impl_.signal_.recall_notice_;
+    }
+    clear_has_signal();
+  }
+}
+inline ::imwire::v1::RecallNotice* Message::release_recall_notice() {
+  // @@protoc_insertion_point(field_release:imwire.v1.Message.recall_notice)
+  if (_internal_has_recall_notice()) {
+    clear_has_signal();
+    ::imwire::v1::RecallNotice* temp = _impl_.signal_.recall_notice_;
+    if (GetArenaForAllocation() != nullptr) {
+      temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+    }
+    _impl_.signal_.recall_notice_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline const ::imwire::v1::RecallNotice& Message::_internal_recall_notice() const {
+  return _internal_has_recall_notice()
+      ? *_impl_.signal_.recall_notice_
+      : reinterpret_cast< ::imwire::v1::RecallNotice&>(::imwire::v1::_RecallNotice_default_instance_);
+}
+inline const ::imwire::v1::RecallNotice& Message::recall_notice() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.Message.recall_notice)
+  return _internal_recall_notice();
+}
+inline ::imwire::v1::RecallNotice* Message::unsafe_arena_release_recall_notice() {
+  // @@protoc_insertion_point(field_unsafe_arena_release:imwire.v1.Message.recall_notice)
+  if (_internal_has_recall_notice()) {
+    clear_has_signal();
+    ::imwire::v1::RecallNotice* temp = _impl_.signal_.recall_notice_;
+    _impl_.signal_.recall_notice_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline void Message::unsafe_arena_set_allocated_recall_notice(::imwire::v1::RecallNotice* recall_notice) {
+  clear_signal();
+  if (recall_notice) {
+    set_has_recall_notice();
+    _impl_.signal_.recall_notice_ = recall_notice;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:imwire.v1.Message.recall_notice)
+}
+inline ::imwire::v1::RecallNotice* Message::_internal_mutable_recall_notice() {
+  if (!_internal_has_recall_notice()) {
+    clear_signal();
+    set_has_recall_notice();
+    _impl_.signal_.recall_notice_ = CreateMaybeMessage< ::imwire::v1::RecallNotice >(GetArenaForAllocation());
+  }
+  return _impl_.signal_.recall_notice_;
+}
+inline ::imwire::v1::RecallNotice* Message::mutable_recall_notice() {
+  ::imwire::v1::RecallNotice* _msg = _internal_mutable_recall_notice();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.Message.recall_notice)
+  return _msg;
+}
+
+// .imwire.v1.GroupReadReceipt group_read_receipt = 23;
+inline bool Message::_internal_has_group_read_receipt() const {
+  return signal_case() == kGroupReadReceipt;
+}
+inline bool Message::has_group_read_receipt() const {
+  return _internal_has_group_read_receipt();
+}
+inline void Message::set_has_group_read_receipt() {
+  _impl_._oneof_case_[1] = kGroupReadReceipt;
+}
+inline void Message::clear_group_read_receipt() {
+  if (_internal_has_group_read_receipt()) {
+    if (GetArenaForAllocation() == nullptr) {
+      delete _impl_.signal_.group_read_receipt_;
+    }
+    clear_has_signal();
+  }
+}
+inline ::imwire::v1::GroupReadReceipt* Message::release_group_read_receipt() {
+  // @@protoc_insertion_point(field_release:imwire.v1.Message.group_read_receipt)
+  if (_internal_has_group_read_receipt()) {
+    clear_has_signal();
+    ::imwire::v1::GroupReadReceipt* temp = _impl_.signal_.group_read_receipt_;
+    if (GetArenaForAllocation() != nullptr) {
+      temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+    }
+    _impl_.signal_.group_read_receipt_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline const ::imwire::v1::GroupReadReceipt& Message::_internal_group_read_receipt() const {
+  return _internal_has_group_read_receipt()
+      ? *_impl_.signal_.group_read_receipt_
+      : reinterpret_cast< ::imwire::v1::GroupReadReceipt&>(::imwire::v1::_GroupReadReceipt_default_instance_);
+}
+inline const ::imwire::v1::GroupReadReceipt& Message::group_read_receipt() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.Message.group_read_receipt)
+  return _internal_group_read_receipt();
+}
+inline ::imwire::v1::GroupReadReceipt* Message::unsafe_arena_release_group_read_receipt() {
+  // @@protoc_insertion_point(field_unsafe_arena_release:imwire.v1.Message.group_read_receipt)
+  if (_internal_has_group_read_receipt()) {
+    clear_has_signal();
+    ::imwire::v1::GroupReadReceipt* temp = _impl_.signal_.group_read_receipt_;
+    _impl_.signal_.group_read_receipt_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline void Message::unsafe_arena_set_allocated_group_read_receipt(::imwire::v1::GroupReadReceipt* group_read_receipt) {
+  clear_signal();
+  if (group_read_receipt) {
+    set_has_group_read_receipt();
+    _impl_.signal_.group_read_receipt_ = group_read_receipt;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:imwire.v1.Message.group_read_receipt)
+}
+inline ::imwire::v1::GroupReadReceipt* Message::_internal_mutable_group_read_receipt() {
+  if (!_internal_has_group_read_receipt()) {
+    clear_signal();
+    set_has_group_read_receipt();
+    _impl_.signal_.group_read_receipt_ = CreateMaybeMessage< ::imwire::v1::GroupReadReceipt >(GetArenaForAllocation());
+  }
+  return _impl_.signal_.group_read_receipt_;
+}
+inline ::imwire::v1::GroupReadReceipt* Message::mutable_group_read_receipt() {
+  ::imwire::v1::GroupReadReceipt* _msg = _internal_mutable_group_read_receipt();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.Message.group_read_receipt)
+  return _msg;
+}
+
+// .imwire.v1.C2CReadReceipt c2c_read_receipt = 24;
+inline bool Message::_internal_has_c2c_read_receipt() const {
+  return signal_case() == kC2CReadReceipt;
+}
+inline bool Message::has_c2c_read_receipt() const {
+  return _internal_has_c2c_read_receipt();
+}
+inline void Message::set_has_c2c_read_receipt() {
+  _impl_._oneof_case_[1] = kC2CReadReceipt;
+}
+inline void Message::clear_c2c_read_receipt() {
+  if (_internal_has_c2c_read_receipt()) {
+    if (GetArenaForAllocation() == nullptr) {
+      delete _impl_.signal_.c2c_read_receipt_;
+    }
+    clear_has_signal();
+  }
+}
+inline ::imwire::v1::C2CReadReceipt* Message::release_c2c_read_receipt() {
+  // @@protoc_insertion_point(field_release:imwire.v1.Message.c2c_read_receipt)
+  if (_internal_has_c2c_read_receipt()) {
+    clear_has_signal();
+    ::imwire::v1::C2CReadReceipt* temp = _impl_.signal_.c2c_read_receipt_;
+    if (GetArenaForAllocation() != nullptr) {
+      temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+    }
+    _impl_.signal_.c2c_read_receipt_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline const ::imwire::v1::C2CReadReceipt& Message::_internal_c2c_read_receipt() const {
+  return _internal_has_c2c_read_receipt()
+      ? *_impl_.signal_.c2c_read_receipt_
+      : reinterpret_cast< ::imwire::v1::C2CReadReceipt&>(::imwire::v1::_C2CReadReceipt_default_instance_);
+}
+inline const ::imwire::v1::C2CReadReceipt& Message::c2c_read_receipt() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.Message.c2c_read_receipt)
+  return _internal_c2c_read_receipt();
+}
+inline ::imwire::v1::C2CReadReceipt* Message::unsafe_arena_release_c2c_read_receipt() {
+  // @@protoc_insertion_point(field_unsafe_arena_release:imwire.v1.Message.c2c_read_receipt)
+  if (_internal_has_c2c_read_receipt()) {
+    clear_has_signal();
+    ::imwire::v1::C2CReadReceipt* temp = _impl_.signal_.c2c_read_receipt_;
+    _impl_.signal_.c2c_read_receipt_ = nullptr;
+    return temp;
+  } else {
+    return nullptr;
+  }
+}
+inline void Message::unsafe_arena_set_allocated_c2c_read_receipt(::imwire::v1::C2CReadReceipt* c2c_read_receipt) {
+  clear_signal();
+  if (c2c_read_receipt) {
+    set_has_c2c_read_receipt();
+    _impl_.signal_.c2c_read_receipt_ = c2c_read_receipt;
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:imwire.v1.Message.c2c_read_receipt)
+}
+inline ::imwire::v1::C2CReadReceipt* Message::_internal_mutable_c2c_read_receipt() {
+  if (!_internal_has_c2c_read_receipt()) {
+    clear_signal();
+    set_has_c2c_read_receipt();
+    _impl_.signal_.c2c_read_receipt_ = CreateMaybeMessage< ::imwire::v1::C2CReadReceipt >(GetArenaForAllocation());
+  }
+  return _impl_.signal_.c2c_read_receipt_;
+}
+inline ::imwire::v1::C2CReadReceipt* Message::mutable_c2c_read_receipt() {
+  ::imwire::v1::C2CReadReceipt* _msg = _internal_mutable_c2c_read_receipt();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.Message.c2c_read_receipt)
+  return _msg;
+}
+
 inline bool Message::has_target() const {
   return target_case() != TARGET_NOT_SET;
 }
 inline void Message::clear_has_target() {
   _impl_._oneof_case_[0] = TARGET_NOT_SET;
 }
+inline bool Message::has_signal() const {
+  return signal_case() != SIGNAL_NOT_SET;
+}
+inline void Message::clear_has_signal() {
+  _impl_._oneof_case_[1] = SIGNAL_NOT_SET;
+}
 inline Message::TargetCase Message::target_case() const {
   return Message::TargetCase(_impl_._oneof_case_[0]);
 }
+inline Message::SignalCase Message::signal_case() const {
+  return Message::SignalCase(_impl_._oneof_case_[1]);
+}
+// -------------------------------------------------------------------
+
+// RecallNotice
+
+// string msg_id = 1;
+inline void RecallNotice::clear_msg_id() {
+  _impl_.msg_id_.ClearToEmpty();
+}
+inline const std::string& RecallNotice::msg_id() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.RecallNotice.msg_id)
+  return _internal_msg_id();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void RecallNotice::set_msg_id(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.msg_id_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:imwire.v1.RecallNotice.msg_id)
+}
+inline std::string* RecallNotice::mutable_msg_id() {
+  std::string* _s = _internal_mutable_msg_id();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.RecallNotice.msg_id)
+  return _s;
+}
+inline const std::string& RecallNotice::_internal_msg_id() const {
+  return _impl_.msg_id_.Get();
+}
+inline void RecallNotice::_internal_set_msg_id(const std::string& value) {
+  
+  _impl_.msg_id_.Set(value, GetArenaForAllocation());
+}
+inline std::string* RecallNotice::_internal_mutable_msg_id() {
+  
+  return _impl_.msg_id_.Mutable(GetArenaForAllocation());
+}
+inline std::string* RecallNotice::release_msg_id() {
+  // @@protoc_insertion_point(field_release:imwire.v1.RecallNotice.msg_id)
+  return _impl_.msg_id_.Release();
+}
+inline void RecallNotice::set_allocated_msg_id(std::string* msg_id) {
+  if (msg_id != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.msg_id_.SetAllocated(msg_id, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.msg_id_.IsDefault()) {
+    _impl_.msg_id_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.RecallNotice.msg_id)
+}
+
+// string recalled_by = 2;
+inline void RecallNotice::clear_recalled_by() {
+  _impl_.recalled_by_.ClearToEmpty();
+}
+inline const std::string& RecallNotice::recalled_by() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.RecallNotice.recalled_by)
+  return _internal_recalled_by();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void RecallNotice::set_recalled_by(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.recalled_by_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:imwire.v1.RecallNotice.recalled_by)
+}
+inline std::string* RecallNotice::mutable_recalled_by() {
+  std::string* _s = _internal_mutable_recalled_by();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.RecallNotice.recalled_by)
+  return _s;
+}
+inline const std::string& RecallNotice::_internal_recalled_by() const {
+  return _impl_.recalled_by_.Get();
+}
+inline void RecallNotice::_internal_set_recalled_by(const std::string& value) {
+  
+  _impl_.recalled_by_.Set(value, GetArenaForAllocation());
+}
+inline std::string* RecallNotice::_internal_mutable_recalled_by() {
+  
+  return _impl_.recalled_by_.Mutable(GetArenaForAllocation());
+}
+inline std::string* RecallNotice::release_recalled_by() {
+  // @@protoc_insertion_point(field_release:imwire.v1.RecallNotice.recalled_by)
+  return _impl_.recalled_by_.Release();
+}
+inline void RecallNotice::set_allocated_recalled_by(std::string* recalled_by) {
+  if (recalled_by != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.recalled_by_.SetAllocated(recalled_by, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.recalled_by_.IsDefault()) {
+    _impl_.recalled_by_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.RecallNotice.recalled_by)
+}
+
+// string reason = 3;
+inline void RecallNotice::clear_reason() {
+  _impl_.reason_.ClearToEmpty();
+}
+inline const std::string& RecallNotice::reason() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.RecallNotice.reason)
+  return _internal_reason();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void RecallNotice::set_reason(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.reason_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:imwire.v1.RecallNotice.reason)
+}
+inline std::string* RecallNotice::mutable_reason() {
+  std::string* _s = _internal_mutable_reason();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.RecallNotice.reason)
+  return _s;
+}
+inline const std::string& RecallNotice::_internal_reason() const {
+  return _impl_.reason_.Get();
+}
+inline void RecallNotice::_internal_set_reason(const std::string& value) {
+  
+  _impl_.reason_.Set(value, GetArenaForAllocation());
+}
+inline std::string* RecallNotice::_internal_mutable_reason() {
+  
+  return _impl_.reason_.Mutable(GetArenaForAllocation());
+}
+inline std::string* RecallNotice::release_reason() {
+  // @@protoc_insertion_point(field_release:imwire.v1.RecallNotice.reason)
+  return _impl_.reason_.Release();
+}
+inline void RecallNotice::set_allocated_reason(std::string* reason) {
+  if (reason != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.reason_.SetAllocated(reason, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.reason_.IsDefault()) {
+    _impl_.reason_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.RecallNotice.reason)
+}
+
+// -------------------------------------------------------------------
+
+// GroupReadReceipt
+
+// string msg_id = 1;
+inline void GroupReadReceipt::clear_msg_id() {
+  _impl_.msg_id_.ClearToEmpty();
+}
+inline const std::string& GroupReadReceipt::msg_id() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.GroupReadReceipt.msg_id)
+  return _internal_msg_id();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void GroupReadReceipt::set_msg_id(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.msg_id_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:imwire.v1.GroupReadReceipt.msg_id)
+}
+inline std::string* GroupReadReceipt::mutable_msg_id() {
+  std::string* _s = _internal_mutable_msg_id();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.GroupReadReceipt.msg_id)
+  return _s;
+}
+inline const std::string& GroupReadReceipt::_internal_msg_id() const {
+  return _impl_.msg_id_.Get();
+}
+inline void GroupReadReceipt::_internal_set_msg_id(const std::string& value) {
+  
+  _impl_.msg_id_.Set(value, GetArenaForAllocation());
+}
+inline std::string* GroupReadReceipt::_internal_mutable_msg_id() {
+  
+  return _impl_.msg_id_.Mutable(GetArenaForAllocation());
+}
+inline std::string* GroupReadReceipt::release_msg_id() {
+  // @@protoc_insertion_point(field_release:imwire.v1.GroupReadReceipt.msg_id)
+  return _impl_.msg_id_.Release();
+}
+inline void GroupReadReceipt::set_allocated_msg_id(std::string* msg_id) {
+  if (msg_id != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.msg_id_.SetAllocated(msg_id, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.msg_id_.IsDefault()) {
+    _impl_.msg_id_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.GroupReadReceipt.msg_id)
+}
+
+// uint64 read_count = 2;
+inline void GroupReadReceipt::clear_read_count() {
+  _impl_.read_count_ = uint64_t{0u};
+}
+inline uint64_t GroupReadReceipt::_internal_read_count() const {
+  return _impl_.read_count_;
+}
+inline uint64_t GroupReadReceipt::read_count() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.GroupReadReceipt.read_count)
+  return _internal_read_count();
+}
+inline void GroupReadReceipt::_internal_set_read_count(uint64_t value) {
+  
+  _impl_.read_count_ = value;
+}
+inline void GroupReadReceipt::set_read_count(uint64_t value) {
+  _internal_set_read_count(value);
+  // @@protoc_insertion_point(field_set:imwire.v1.GroupReadReceipt.read_count)
+}
+
+// uint64 unread_count = 3;
+inline void GroupReadReceipt::clear_unread_count() {
+  _impl_.unread_count_ = uint64_t{0u};
+}
+inline uint64_t GroupReadReceipt::_internal_unread_count() const {
+  return _impl_.unread_count_;
+}
+inline uint64_t GroupReadReceipt::unread_count() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.GroupReadReceipt.unread_count)
+  return _internal_unread_count();
+}
+inline void GroupReadReceipt::_internal_set_unread_count(uint64_t value) {
+  
+  _impl_.unread_count_ = value;
+}
+inline void GroupReadReceipt::set_unread_count(uint64_t value) {
+  _internal_set_unread_count(value);
+  // @@protoc_insertion_point(field_set:imwire.v1.GroupReadReceipt.unread_count)
+}
+
+// -------------------------------------------------------------------
+
+// C2CReadReceipt
+
+// string user_id = 1;
+inline void C2CReadReceipt::clear_user_id() {
+  _impl_.user_id_.ClearToEmpty();
+}
+inline const std::string& C2CReadReceipt::user_id() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.C2CReadReceipt.user_id)
+  return _internal_user_id();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void C2CReadReceipt::set_user_id(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.user_id_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:imwire.v1.C2CReadReceipt.user_id)
+}
+inline std::string* C2CReadReceipt::mutable_user_id() {
+  std::string* _s = _internal_mutable_user_id();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.C2CReadReceipt.user_id)
+  return _s;
+}
+inline const std::string& C2CReadReceipt::_internal_user_id() const {
+  return _impl_.user_id_.Get();
+}
+inline void C2CReadReceipt::_internal_set_user_id(const std::string& value) {
+  
+  _impl_.user_id_.Set(value, GetArenaForAllocation());
+}
+inline std::string* C2CReadReceipt::_internal_mutable_user_id() {
+  
+  return _impl_.user_id_.Mutable(GetArenaForAllocation());
+}
+inline std::string* C2CReadReceipt::release_user_id() {
+  // @@protoc_insertion_point(field_release:imwire.v1.C2CReadReceipt.user_id)
+  return _impl_.user_id_.Release();
+}
+inline void C2CReadReceipt::set_allocated_user_id(std::string* user_id) {
+  if (user_id != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.user_id_.SetAllocated(user_id, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.user_id_.IsDefault()) {
+    _impl_.user_id_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.C2CReadReceipt.user_id)
+}
+
+// uint64 read_timestamp_ms = 2;
+inline void C2CReadReceipt::clear_read_timestamp_ms() {
+  _impl_.read_timestamp_ms_ = uint64_t{0u};
+}
+inline uint64_t C2CReadReceipt::_internal_read_timestamp_ms() const {
+  return _impl_.read_timestamp_ms_;
+}
+inline uint64_t C2CReadReceipt::read_timestamp_ms() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.C2CReadReceipt.read_timestamp_ms)
+  return _internal_read_timestamp_ms();
+}
+inline void C2CReadReceipt::_internal_set_read_timestamp_ms(uint64_t value) {
+  
+  _impl_.read_timestamp_ms_ = value;
+}
+inline void C2CReadReceipt::set_read_timestamp_ms(uint64_t value) {
+  _internal_set_read_timestamp_ms(value);
+  // @@protoc_insertion_point(field_set:imwire.v1.C2CReadReceipt.read_timestamp_ms)
+}
+
 // -------------------------------------------------------------------
 
 // OfflinePushInfo
@@ -9196,6 +10736,176 @@ inline void GroupTipsElem::set_allocated_platform(std::string* platform) {
   // @@protoc_insertion_point(field_set_allocated:imwire.v1.GroupTipsElem.platform)
 }
 
+// .imwire.v1.UserProfile op_user_info = 10;
+inline bool GroupTipsElem::_internal_has_op_user_info() const {
+  return this != internal_default_instance() && _impl_.op_user_info_ != nullptr;
+}
+inline bool GroupTipsElem::has_op_user_info() const {
+  return _internal_has_op_user_info();
+}
+inline void GroupTipsElem::clear_op_user_info() {
+  if (GetArenaForAllocation() == nullptr && _impl_.op_user_info_ != nullptr) {
+    delete _impl_.op_user_info_;
+  }
+  _impl_.op_user_info_ = nullptr;
+}
+inline const ::imwire::v1::UserProfile& GroupTipsElem::_internal_op_user_info() const {
+  const ::imwire::v1::UserProfile* p = _impl_.op_user_info_;
+  return p != nullptr ? *p : reinterpret_cast<const ::imwire::v1::UserProfile&>(
+      ::imwire::v1::_UserProfile_default_instance_);
+}
+inline const ::imwire::v1::UserProfile& GroupTipsElem::op_user_info() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.GroupTipsElem.op_user_info)
+  return _internal_op_user_info();
+}
+inline void GroupTipsElem::unsafe_arena_set_allocated_op_user_info(
+    ::imwire::v1::UserProfile* op_user_info) {
+  if (GetArenaForAllocation() == nullptr) {
+    delete reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(_impl_.op_user_info_);
+  }
+  _impl_.op_user_info_ = op_user_info;
+  if (op_user_info) {
+    
+  } else {
+    
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:imwire.v1.GroupTipsElem.op_user_info)
+}
+inline ::imwire::v1::UserProfile* GroupTipsElem::release_op_user_info() {
+  
+  ::imwire::v1::UserProfile* temp = _impl_.op_user_info_;
+  _impl_.op_user_info_ = nullptr;
+#ifdef PROTOBUF_FORCE_COPY_IN_RELEASE
+  auto* old =  reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(temp);
+  temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  if (GetArenaForAllocation() == nullptr) { delete old; }
+#else  // PROTOBUF_FORCE_COPY_IN_RELEASE
+  if (GetArenaForAllocation() != nullptr) {
+    temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  }
+#endif  // !PROTOBUF_FORCE_COPY_IN_RELEASE
+  return temp;
+}
+inline ::imwire::v1::UserProfile* GroupTipsElem::unsafe_arena_release_op_user_info() {
+  // @@protoc_insertion_point(field_release:imwire.v1.GroupTipsElem.op_user_info)
+  
+  ::imwire::v1::UserProfile* temp = _impl_.op_user_info_;
+  _impl_.op_user_info_ = nullptr;
+  return temp;
+}
+inline ::imwire::v1::UserProfile* GroupTipsElem::_internal_mutable_op_user_info() {
+  
+  if (_impl_.op_user_info_ == nullptr) {
+    auto* p = CreateMaybeMessage<::imwire::v1::UserProfile>(GetArenaForAllocation());
+    _impl_.op_user_info_ = p;
+  }
+  return _impl_.op_user_info_;
+}
+inline ::imwire::v1::UserProfile* GroupTipsElem::mutable_op_user_info() {
+  ::imwire::v1::UserProfile* _msg = _internal_mutable_op_user_info();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.GroupTipsElem.op_user_info)
+  return _msg;
+}
+inline void GroupTipsElem::set_allocated_op_user_info(::imwire::v1::UserProfile* op_user_info) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  if (message_arena == nullptr) {
+    delete _impl_.op_user_info_;
+  }
+  if (op_user_info) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(op_user_info);
+    if (message_arena != submessage_arena) {
+      op_user_info = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, op_user_info, submessage_arena);
+    }
+    
+  } else {
+    
+  }
+  _impl_.op_user_info_ = op_user_info;
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.GroupTipsElem.op_user_info)
+}
+
+// repeated .imwire.v1.UserProfile changed_user_info_list = 11;
+inline int GroupTipsElem::_internal_changed_user_info_list_size() const {
+  return _impl_.changed_user_info_list_.size();
+}
+inline int GroupTipsElem::changed_user_info_list_size() const {
+  return _internal_changed_user_info_list_size();
+}
+inline void GroupTipsElem::clear_changed_user_info_list() {
+  _impl_.changed_user_info_list_.Clear();
+}
+inline ::imwire::v1::UserProfile* GroupTipsElem::mutable_changed_user_info_list(int index) {
+  // @@protoc_insertion_point(field_mutable:imwire.v1.GroupTipsElem.changed_user_info_list)
+  return _impl_.changed_user_info_list_.Mutable(index);
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::UserProfile >*
+GroupTipsElem::mutable_changed_user_info_list() {
+  // @@protoc_insertion_point(field_mutable_list:imwire.v1.GroupTipsElem.changed_user_info_list)
+  return &_impl_.changed_user_info_list_;
+}
+inline const ::imwire::v1::UserProfile& GroupTipsElem::_internal_changed_user_info_list(int index) const {
+  return _impl_.changed_user_info_list_.Get(index);
+}
+inline const ::imwire::v1::UserProfile& GroupTipsElem::changed_user_info_list(int index) const {
+  // @@protoc_insertion_point(field_get:imwire.v1.GroupTipsElem.changed_user_info_list)
+  return _internal_changed_user_info_list(index);
+}
+inline ::imwire::v1::UserProfile* GroupTipsElem::_internal_add_changed_user_info_list() {
+  return _impl_.changed_user_info_list_.Add();
+}
+inline ::imwire::v1::UserProfile* GroupTipsElem::add_changed_user_info_list() {
+  ::imwire::v1::UserProfile* _add = _internal_add_changed_user_info_list();
+  // @@protoc_insertion_point(field_add:imwire.v1.GroupTipsElem.changed_user_info_list)
+  return _add;
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::UserProfile >&
+GroupTipsElem::changed_user_info_list() const {
+  // @@protoc_insertion_point(field_list:imwire.v1.GroupTipsElem.changed_user_info_list)
+  return _impl_.changed_user_info_list_;
+}
+
+// repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;
+inline int GroupTipsElem::_internal_changed_group_member_info_list_size() const {
+  return _impl_.changed_group_member_info_list_.size();
+}
+inline int GroupTipsElem::changed_group_member_info_list_size() const {
+  return _internal_changed_group_member_info_list_size();
+}
+inline void GroupTipsElem::clear_changed_group_member_info_list() {
+  _impl_.changed_group_member_info_list_.Clear();
+}
+inline ::imwire::v1::GroupMemberInfo* GroupTipsElem::mutable_changed_group_member_info_list(int index) {
+  // @@protoc_insertion_point(field_mutable:imwire.v1.GroupTipsElem.changed_group_member_info_list)
+  return _impl_.changed_group_member_info_list_.Mutable(index);
+}
+inline ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::GroupMemberInfo >*
+GroupTipsElem::mutable_changed_group_member_info_list() {
+  // @@protoc_insertion_point(field_mutable_list:imwire.v1.GroupTipsElem.changed_group_member_info_list)
+  return &_impl_.changed_group_member_info_list_;
+}
+inline const ::imwire::v1::GroupMemberInfo& GroupTipsElem::_internal_changed_group_member_info_list(int index) const {
+  return _impl_.changed_group_member_info_list_.Get(index);
+}
+inline const ::imwire::v1::GroupMemberInfo& GroupTipsElem::changed_group_member_info_list(int index) const {
+  // @@protoc_insertion_point(field_get:imwire.v1.GroupTipsElem.changed_group_member_info_list)
+  return _internal_changed_group_member_info_list(index);
+}
+inline ::imwire::v1::GroupMemberInfo* GroupTipsElem::_internal_add_changed_group_member_info_list() {
+  return _impl_.changed_group_member_info_list_.Add();
+}
+inline ::imwire::v1::GroupMemberInfo* GroupTipsElem::add_changed_group_member_info_list() {
+  ::imwire::v1::GroupMemberInfo* _add = _internal_add_changed_group_member_info_list();
+  // @@protoc_insertion_point(field_add:imwire.v1.GroupTipsElem.changed_group_member_info_list)
+  return _add;
+}
+inline const ::PROTOBUF_NAMESPACE_ID::RepeatedPtrField< ::imwire::v1::GroupMemberInfo >&
+GroupTipsElem::changed_group_member_info_list() const {
+  // @@protoc_insertion_point(field_list:imwire.v1.GroupTipsElem.changed_group_member_info_list)
+  return _impl_.changed_group_member_info_list_;
+}
+
 // -------------------------------------------------------------------
 
 // -------------------------------------------------------------------
@@ -9727,6 +11437,241 @@ inline void GroupChangeInfo::set_uint64_value(uint64_t value) {
 
 // -------------------------------------------------------------------
 
+// -------------------------------------------------------------------
+
+// UserProfile
+
+// string user_id = 1;
+inline void UserProfile::clear_user_id() {
+  _impl_.user_id_.ClearToEmpty();
+}
+inline const std::string& UserProfile::user_id() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.UserProfile.user_id)
+  return _internal_user_id();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void UserProfile::set_user_id(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.user_id_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:imwire.v1.UserProfile.user_id)
+}
+inline std::string* UserProfile::mutable_user_id() {
+  std::string* _s = _internal_mutable_user_id();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.UserProfile.user_id)
+  return _s;
+}
+inline const std::string& UserProfile::_internal_user_id() const {
+  return _impl_.user_id_.Get();
+}
+inline void UserProfile::_internal_set_user_id(const std::string& value) {
+  
+  _impl_.user_id_.Set(value, GetArenaForAllocation());
+}
+inline std::string* UserProfile::_internal_mutable_user_id() {
+  
+  return _impl_.user_id_.Mutable(GetArenaForAllocation());
+}
+inline std::string* UserProfile::release_user_id() {
+  // @@protoc_insertion_point(field_release:imwire.v1.UserProfile.user_id)
+  return _impl_.user_id_.Release();
+}
+inline void UserProfile::set_allocated_user_id(std::string* user_id) {
+  if (user_id != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.user_id_.SetAllocated(user_id, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.user_id_.IsDefault()) {
+    _impl_.user_id_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.UserProfile.user_id)
+}
+
+// string nick_name = 2;
+inline void UserProfile::clear_nick_name() {
+  _impl_.nick_name_.ClearToEmpty();
+}
+inline const std::string& UserProfile::nick_name() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.UserProfile.nick_name)
+  return _internal_nick_name();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void UserProfile::set_nick_name(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.nick_name_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:imwire.v1.UserProfile.nick_name)
+}
+inline std::string* UserProfile::mutable_nick_name() {
+  std::string* _s = _internal_mutable_nick_name();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.UserProfile.nick_name)
+  return _s;
+}
+inline const std::string& UserProfile::_internal_nick_name() const {
+  return _impl_.nick_name_.Get();
+}
+inline void UserProfile::_internal_set_nick_name(const std::string& value) {
+  
+  _impl_.nick_name_.Set(value, GetArenaForAllocation());
+}
+inline std::string* UserProfile::_internal_mutable_nick_name() {
+  
+  return _impl_.nick_name_.Mutable(GetArenaForAllocation());
+}
+inline std::string* UserProfile::release_nick_name() {
+  // @@protoc_insertion_point(field_release:imwire.v1.UserProfile.nick_name)
+  return _impl_.nick_name_.Release();
+}
+inline void UserProfile::set_allocated_nick_name(std::string* nick_name) {
+  if (nick_name != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.nick_name_.SetAllocated(nick_name, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.nick_name_.IsDefault()) {
+    _impl_.nick_name_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.UserProfile.nick_name)
+}
+
+// string face_url = 3;
+inline void UserProfile::clear_face_url() {
+  _impl_.face_url_.ClearToEmpty();
+}
+inline const std::string& UserProfile::face_url() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.UserProfile.face_url)
+  return _internal_face_url();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void UserProfile::set_face_url(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.face_url_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:imwire.v1.UserProfile.face_url)
+}
+inline std::string* UserProfile::mutable_face_url() {
+  std::string* _s = _internal_mutable_face_url();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.UserProfile.face_url)
+  return _s;
+}
+inline const std::string& UserProfile::_internal_face_url() const {
+  return _impl_.face_url_.Get();
+}
+inline void UserProfile::_internal_set_face_url(const std::string& value) {
+  
+  _impl_.face_url_.Set(value, GetArenaForAllocation());
+}
+inline std::string* UserProfile::_internal_mutable_face_url() {
+  
+  return _impl_.face_url_.Mutable(GetArenaForAllocation());
+}
+inline std::string* UserProfile::release_face_url() {
+  // @@protoc_insertion_point(field_release:imwire.v1.UserProfile.face_url)
+  return _impl_.face_url_.Release();
+}
+inline void UserProfile::set_allocated_face_url(std::string* face_url) {
+  if (face_url != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.face_url_.SetAllocated(face_url, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.face_url_.IsDefault()) {
+    _impl_.face_url_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.UserProfile.face_url)
+}
+
+// string self_signature = 4;
+inline void UserProfile::clear_self_signature() {
+  _impl_.self_signature_.ClearToEmpty();
+}
+inline const std::string& UserProfile::self_signature() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.UserProfile.self_signature)
+  return _internal_self_signature();
+}
+template <typename ArgT0, typename... ArgT>
+inline PROTOBUF_ALWAYS_INLINE
+void UserProfile::set_self_signature(ArgT0&& arg0, ArgT... args) {
+ 
+ _impl_.self_signature_.Set(static_cast<ArgT0 &&>(arg0), args..., GetArenaForAllocation());
+  // @@protoc_insertion_point(field_set:imwire.v1.UserProfile.self_signature)
+}
+inline std::string* UserProfile::mutable_self_signature() {
+  std::string* _s = _internal_mutable_self_signature();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.UserProfile.self_signature)
+  return _s;
+}
+inline const std::string& UserProfile::_internal_self_signature() const {
+  return _impl_.self_signature_.Get();
+}
+inline void UserProfile::_internal_set_self_signature(const std::string& value) {
+  
+  _impl_.self_signature_.Set(value, GetArenaForAllocation());
+}
+inline std::string* UserProfile::_internal_mutable_self_signature() {
+  
+  return _impl_.self_signature_.Mutable(GetArenaForAllocation());
+}
+inline std::string* UserProfile::release_self_signature() {
+  // @@protoc_insertion_point(field_release:imwire.v1.UserProfile.self_signature)
+  return _impl_.self_signature_.Release();
+}
+inline void UserProfile::set_allocated_self_signature(std::string* self_signature) {
+  if (self_signature != nullptr) {
+    
+  } else {
+    
+  }
+  _impl_.self_signature_.SetAllocated(self_signature, GetArenaForAllocation());
+#ifdef PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  if (_impl_.self_signature_.IsDefault()) {
+    _impl_.self_signature_.Set("", GetArenaForAllocation());
+  }
+#endif // PROTOBUF_FORCE_COPY_DEFAULT_STRING
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.UserProfile.self_signature)
+}
+
+// map<string, bytes> custom_info = 5;
+inline int UserProfile::_internal_custom_info_size() const {
+  return _impl_.custom_info_.size();
+}
+inline int UserProfile::custom_info_size() const {
+  return _internal_custom_info_size();
+}
+inline void UserProfile::clear_custom_info() {
+  _impl_.custom_info_.Clear();
+}
+inline const ::PROTOBUF_NAMESPACE_ID::Map< std::string, std::string >&
+UserProfile::_internal_custom_info() const {
+  return _impl_.custom_info_.GetMap();
+}
+inline const ::PROTOBUF_NAMESPACE_ID::Map< std::string, std::string >&
+UserProfile::custom_info() const {
+  // @@protoc_insertion_point(field_map:imwire.v1.UserProfile.custom_info)
+  return _internal_custom_info();
+}
+inline ::PROTOBUF_NAMESPACE_ID::Map< std::string, std::string >*
+UserProfile::_internal_mutable_custom_info() {
+  return _impl_.custom_info_.MutableMap();
+}
+inline ::PROTOBUF_NAMESPACE_ID::Map< std::string, std::string >*
+UserProfile::mutable_custom_info() {
+  // @@protoc_insertion_point(field_mutable_map:imwire.v1.UserProfile.custom_info)
+  return _internal_mutable_custom_info();
+}
+
+// -------------------------------------------------------------------
+
 // MemberChangeInfo
 
 // string user_id = 1;
@@ -10233,9 +12178,109 @@ inline void GroupSystemElem::set_allocated_platform(std::string* platform) {
   // @@protoc_insertion_point(field_set_allocated:imwire.v1.GroupSystemElem.platform)
 }
 
+// .imwire.v1.UserProfile op_user_info = 10;
+inline bool GroupSystemElem::_internal_has_op_user_info() const {
+  return this != internal_default_instance() && _impl_.op_user_info_ != nullptr;
+}
+inline bool GroupSystemElem::has_op_user_info() const {
+  return _internal_has_op_user_info();
+}
+inline void GroupSystemElem::clear_op_user_info() {
+  if (GetArenaForAllocation() == nullptr && _impl_.op_user_info_ != nullptr) {
+    delete _impl_.op_user_info_;
+  }
+  _impl_.op_user_info_ = nullptr;
+}
+inline const ::imwire::v1::UserProfile& GroupSystemElem::_internal_op_user_info() const {
+  const ::imwire::v1::UserProfile* p = _impl_.op_user_info_;
+  return p != nullptr ? *p : reinterpret_cast<const ::imwire::v1::UserProfile&>(
+      ::imwire::v1::_UserProfile_default_instance_);
+}
+inline const ::imwire::v1::UserProfile& GroupSystemElem::op_user_info() const {
+  // @@protoc_insertion_point(field_get:imwire.v1.GroupSystemElem.op_user_info)
+  return _internal_op_user_info();
+}
+inline void GroupSystemElem::unsafe_arena_set_allocated_op_user_info(
+    ::imwire::v1::UserProfile* op_user_info) {
+  if (GetArenaForAllocation() == nullptr) {
+    delete reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(_impl_.op_user_info_);
+  }
+  _impl_.op_user_info_ = op_user_info;
+  if (op_user_info) {
+    
+  } else {
+    
+  }
+  // @@protoc_insertion_point(field_unsafe_arena_set_allocated:imwire.v1.GroupSystemElem.op_user_info)
+}
+inline ::imwire::v1::UserProfile* GroupSystemElem::release_op_user_info() {
+  
+  ::imwire::v1::UserProfile* temp = _impl_.op_user_info_;
+  _impl_.op_user_info_ = nullptr;
+#ifdef PROTOBUF_FORCE_COPY_IN_RELEASE
+  auto* old =  reinterpret_cast<::PROTOBUF_NAMESPACE_ID::MessageLite*>(temp);
+  temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  if (GetArenaForAllocation() == nullptr) { delete old; }
+#else  // PROTOBUF_FORCE_COPY_IN_RELEASE
+  if (GetArenaForAllocation() != nullptr) {
+    temp = ::PROTOBUF_NAMESPACE_ID::internal::DuplicateIfNonNull(temp);
+  }
+#endif  // !PROTOBUF_FORCE_COPY_IN_RELEASE
+  return temp;
+}
+inline ::imwire::v1::UserProfile* GroupSystemElem::unsafe_arena_release_op_user_info() {
+  // @@protoc_insertion_point(field_release:imwire.v1.GroupSystemElem.op_user_info)
+  
+  ::imwire::v1::UserProfile* temp = _impl_.op_user_info_;
+  _impl_.op_user_info_ = nullptr;
+  return temp;
+}
+inline ::imwire::v1::UserProfile* GroupSystemElem::_internal_mutable_op_user_info() {
+  
+  if (_impl_.op_user_info_ == nullptr) {
+    auto* p = CreateMaybeMessage<::imwire::v1::UserProfile>(GetArenaForAllocation());
+    _impl_.op_user_info_ = p;
+  }
+  return _impl_.op_user_info_;
+}
+inline ::imwire::v1::UserProfile* GroupSystemElem::mutable_op_user_info() {
+  ::imwire::v1::UserProfile* _msg = _internal_mutable_op_user_info();
+  // @@protoc_insertion_point(field_mutable:imwire.v1.GroupSystemElem.op_user_info)
+  return _msg;
+}
+inline void GroupSystemElem::set_allocated_op_user_info(::imwire::v1::UserProfile* op_user_info) {
+  ::PROTOBUF_NAMESPACE_ID::Arena* message_arena = GetArenaForAllocation();
+  if (message_arena == nullptr) {
+    delete _impl_.op_user_info_;
+  }
+  if (op_user_info) {
+    ::PROTOBUF_NAMESPACE_ID::Arena* submessage_arena =
+        ::PROTOBUF_NAMESPACE_ID::Arena::InternalGetOwningArena(op_user_info);
+    if (message_arena != submessage_arena) {
+      op_user_info = ::PROTOBUF_NAMESPACE_ID::internal::GetOwnedMessage(
+          message_arena, op_user_info, submessage_arena);
+    }
+    
+  } else {
+    
+  }
+  _impl_.op_user_info_ = op_user_info;
+  // @@protoc_insertion_point(field_set_allocated:imwire.v1.GroupSystemElem.op_user_info)
+}
+
 #ifdef __GNUC__
   #pragma GCC diagnostic pop
 #endif  // __GNUC__
+// -------------------------------------------------------------------
+
+// -------------------------------------------------------------------
+
+// -------------------------------------------------------------------
+
+// -------------------------------------------------------------------
+
+// -------------------------------------------------------------------
+
 // -------------------------------------------------------------------
 
 // -------------------------------------------------------------------

@@ -118,7 +118,8 @@ type ConformanceRequest struct {
 	// The format to answer in: the matching payload member of ConformanceResponse.result.
 	RequestedOutputFormat WireFormat `protobuf:"varint,5,opt,name=requested_output_format,json=requestedOutputFormat,proto3,enum=imwire.conformance.v1.WireFormat" json:"requested_output_format,omitempty"`
 	// Empty: no validation. Otherwise the validation profile to check the decoded message against
-	// before encoding it ("tencent", "zim", or "none" for the rules every profile has).
+	// before encoding it ("tencent", "tencent-sdk", "tuikit", "zim", or "none" for the rules every
+	// profile has).
 	ValidationProfile string `protobuf:"bytes,6,opt,name=validation_profile,json=validationProfile,proto3" json:"validation_profile,omitempty"`
 	// For json_payload: skip JSON keys that name no field of the message (and enum names the schema
 	// does not know), as proto3 JSON parsers offer as an option ("ignore unknown fields"), instead of

@@ -297,7 +297,9 @@ private static final long serialVersionUID = 0L;
   private long muteUntil_ = 0L;
   /**
    * <pre>
-   * Unix seconds.
+   * Unix seconds when the member's mute ends (V2TIM muteUntil); 0 when not muted. Legacy TIM's
+   * silentUntil is a duration instead, the seconds of mute remaining when it was read: mute_until
+   * is that time plus silentUntil.
    * </pre>
    *
    * <code>uint64 mute_until = 8;</code>
@@ -1402,7 +1404,9 @@ com.google.protobuf.ByteString defaultValue) {
     private long muteUntil_ ;
     /**
      * <pre>
-     * Unix seconds.
+     * Unix seconds when the member's mute ends (V2TIM muteUntil); 0 when not muted. Legacy TIM's
+     * silentUntil is a duration instead, the seconds of mute remaining when it was read: mute_until
+     * is that time plus silentUntil.
      * </pre>
      *
      * <code>uint64 mute_until = 8;</code>
@@ -1414,7 +1418,9 @@ com.google.protobuf.ByteString defaultValue) {
     }
     /**
      * <pre>
-     * Unix seconds.
+     * Unix seconds when the member's mute ends (V2TIM muteUntil); 0 when not muted. Legacy TIM's
+     * silentUntil is a duration instead, the seconds of mute remaining when it was read: mute_until
+     * is that time plus silentUntil.
      * </pre>
      *
      * <code>uint64 mute_until = 8;</code>
@@ -1430,7 +1436,9 @@ com.google.protobuf.ByteString defaultValue) {
     }
     /**
      * <pre>
-     * Unix seconds.
+     * Unix seconds when the member's mute ends (V2TIM muteUntil); 0 when not muted. Legacy TIM's
+     * silentUntil is a duration instead, the seconds of mute remaining when it was read: mute_until
+     * is that time plus silentUntil.
      * </pre>
      *
      * <code>uint64 mute_until = 8;</code>

@@ -90,7 +90,9 @@ public interface GroupMemberInfoOrBuilder extends
 
   /**
    * <pre>
-   * Unix seconds.
+   * Unix seconds when the member's mute ends (V2TIM muteUntil); 0 when not muted. Legacy TIM's
+   * silentUntil is a duration instead, the seconds of mute remaining when it was read: mute_until
+   * is that time plus silentUntil.
    * </pre>
    *
    * <code>uint64 mute_until = 8;</code>

@@ -159,7 +159,7 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object reason_ = "";
   /**
    * <pre>
-   * The seed's `msg`.
+   * The reason for the operation (legacy TIM `msg`).
    * </pre>
    *
    * <code>string reason = 4;</code>
@@ -180,7 +180,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * The seed's `msg`.
+   * The reason for the operation (legacy TIM `msg`).
    * </pre>
    *
    * <code>string reason = 4;</code>
@@ -241,6 +241,10 @@ private static final long serialVersionUID = 0L;
   public static final int OP_MEMBER_FIELD_NUMBER = 8;
   private io.github.imwire.v1.GroupMemberInfo opMember_;
   /**
+   * <pre>
+   * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupMemberInfo op_member = 8;</code>
    * @return Whether the opMember field is set.
    */
@@ -249,6 +253,10 @@ private static final long serialVersionUID = 0L;
     return opMember_ != null;
   }
   /**
+   * <pre>
+   * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupMemberInfo op_member = 8;</code>
    * @return The opMember.
    */
@@ -257,6 +265,10 @@ private static final long serialVersionUID = 0L;
     return opMember_ == null ? io.github.imwire.v1.GroupMemberInfo.getDefaultInstance() : opMember_;
   }
   /**
+   * <pre>
+   * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupMemberInfo op_member = 8;</code>
    */
   @java.lang.Override
@@ -268,6 +280,10 @@ private static final long serialVersionUID = 0L;
   @SuppressWarnings("serial")
   private volatile java.lang.Object platform_ = "";
   /**
+   * <pre>
+   * Operator's platform, as in GroupTipsElem.platform.
+   * </pre>
+   *
    * <code>string platform = 9;</code>
    * @return The platform.
    */
@@ -285,6 +301,10 @@ private static final long serialVersionUID = 0L;
     }
   }
   /**
+   * <pre>
+   * Operator's platform, as in GroupTipsElem.platform.
+   * </pre>
+   *
    * <code>string platform = 9;</code>
    * @return The bytes for platform.
    */
@@ -301,6 +321,44 @@ private static final long serialVersionUID = 0L;
     } else {
       return (com.google.protobuf.ByteString) ref;
     }
+  }
+
+  public static final int OP_USER_INFO_FIELD_NUMBER = 10;
+  private io.github.imwire.v1.UserProfile opUserInfo_;
+  /**
+   * <pre>
+   * The operator's user profile (legacy TIM opUserInfo).
+   * </pre>
+   *
+   * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+   * @return Whether the opUserInfo field is set.
+   */
+  @java.lang.Override
+  public boolean hasOpUserInfo() {
+    return opUserInfo_ != null;
+  }
+  /**
+   * <pre>
+   * The operator's user profile (legacy TIM opUserInfo).
+   * </pre>
+   *
+   * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+   * @return The opUserInfo.
+   */
+  @java.lang.Override
+  public io.github.imwire.v1.UserProfile getOpUserInfo() {
+    return opUserInfo_ == null ? io.github.imwire.v1.UserProfile.getDefaultInstance() : opUserInfo_;
+  }
+  /**
+   * <pre>
+   * The operator's user profile (legacy TIM opUserInfo).
+   * </pre>
+   *
+   * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+   */
+  @java.lang.Override
+  public io.github.imwire.v1.UserProfileOrBuilder getOpUserInfoOrBuilder() {
+    return opUserInfo_ == null ? io.github.imwire.v1.UserProfile.getDefaultInstance() : opUserInfo_;
   }
 
   private byte memoizedIsInitialized = -1;
@@ -344,6 +402,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(platform_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 9, platform_);
     }
+    if (opUserInfo_ != null) {
+      output.writeMessage(10, getOpUserInfo());
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -385,6 +446,10 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(platform_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(9, platform_);
     }
+    if (opUserInfo_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(10, getOpUserInfo());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -420,6 +485,11 @@ private static final long serialVersionUID = 0L;
     }
     if (!getPlatform()
         .equals(other.getPlatform())) return false;
+    if (hasOpUserInfo() != other.hasOpUserInfo()) return false;
+    if (hasOpUserInfo()) {
+      if (!getOpUserInfo()
+          .equals(other.getOpUserInfo())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -452,6 +522,10 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + PLATFORM_FIELD_NUMBER;
     hash = (53 * hash) + getPlatform().hashCode();
+    if (hasOpUserInfo()) {
+      hash = (37 * hash) + OP_USER_INFO_FIELD_NUMBER;
+      hash = (53 * hash) + getOpUserInfo().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -594,6 +668,11 @@ private static final long serialVersionUID = 0L;
         opMemberBuilder_ = null;
       }
       platform_ = "";
+      opUserInfo_ = null;
+      if (opUserInfoBuilder_ != null) {
+        opUserInfoBuilder_.dispose();
+        opUserInfoBuilder_ = null;
+      }
       return this;
     }
 
@@ -655,6 +734,11 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000100) != 0)) {
         result.platform_ = platform_;
+      }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.opUserInfo_ = opUserInfoBuilder_ == null
+            ? opUserInfo_
+            : opUserInfoBuilder_.build();
       }
     }
 
@@ -737,6 +821,9 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000100;
         onChanged();
       }
+      if (other.hasOpUserInfo()) {
+        mergeOpUserInfo(other.getOpUserInfo());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -810,6 +897,13 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000100;
               break;
             } // case 74
+            case 82: {
+              input.readMessage(
+                  getOpUserInfoFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 82
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1047,7 +1141,7 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object reason_ = "";
     /**
      * <pre>
-     * The seed's `msg`.
+     * The reason for the operation (legacy TIM `msg`).
      * </pre>
      *
      * <code>string reason = 4;</code>
@@ -1067,7 +1161,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The seed's `msg`.
+     * The reason for the operation (legacy TIM `msg`).
      * </pre>
      *
      * <code>string reason = 4;</code>
@@ -1088,7 +1182,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The seed's `msg`.
+     * The reason for the operation (legacy TIM `msg`).
      * </pre>
      *
      * <code>string reason = 4;</code>
@@ -1105,7 +1199,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The seed's `msg`.
+     * The reason for the operation (legacy TIM `msg`).
      * </pre>
      *
      * <code>string reason = 4;</code>
@@ -1119,7 +1213,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * The seed's `msg`.
+     * The reason for the operation (legacy TIM `msg`).
      * </pre>
      *
      * <code>string reason = 4;</code>
@@ -1248,6 +1342,10 @@ private static final long serialVersionUID = 0L;
     private com.google.protobuf.SingleFieldBuilderV3<
         io.github.imwire.v1.GroupMemberInfo, io.github.imwire.v1.GroupMemberInfo.Builder, io.github.imwire.v1.GroupMemberInfoOrBuilder> opMemberBuilder_;
     /**
+     * <pre>
+     * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupMemberInfo op_member = 8;</code>
      * @return Whether the opMember field is set.
      */
@@ -1255,6 +1353,10 @@ private static final long serialVersionUID = 0L;
       return ((bitField0_ & 0x00000080) != 0);
     }
     /**
+     * <pre>
+     * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupMemberInfo op_member = 8;</code>
      * @return The opMember.
      */
@@ -1266,6 +1368,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupMemberInfo op_member = 8;</code>
      */
     public Builder setOpMember(io.github.imwire.v1.GroupMemberInfo value) {
@@ -1282,6 +1388,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupMemberInfo op_member = 8;</code>
      */
     public Builder setOpMember(
@@ -1296,6 +1406,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupMemberInfo op_member = 8;</code>
      */
     public Builder mergeOpMember(io.github.imwire.v1.GroupMemberInfo value) {
@@ -1315,6 +1429,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupMemberInfo op_member = 8;</code>
      */
     public Builder clearOpMember() {
@@ -1328,6 +1446,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupMemberInfo op_member = 8;</code>
      */
     public io.github.imwire.v1.GroupMemberInfo.Builder getOpMemberBuilder() {
@@ -1336,6 +1458,10 @@ private static final long serialVersionUID = 0L;
       return getOpMemberFieldBuilder().getBuilder();
     }
     /**
+     * <pre>
+     * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupMemberInfo op_member = 8;</code>
      */
     public io.github.imwire.v1.GroupMemberInfoOrBuilder getOpMemberOrBuilder() {
@@ -1347,6 +1473,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupMemberInfo op_member = 8;</code>
      */
     private com.google.protobuf.SingleFieldBuilderV3<
@@ -1365,6 +1495,10 @@ private static final long serialVersionUID = 0L;
 
     private java.lang.Object platform_ = "";
     /**
+     * <pre>
+     * Operator's platform, as in GroupTipsElem.platform.
+     * </pre>
+     *
      * <code>string platform = 9;</code>
      * @return The platform.
      */
@@ -1381,6 +1515,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Operator's platform, as in GroupTipsElem.platform.
+     * </pre>
+     *
      * <code>string platform = 9;</code>
      * @return The bytes for platform.
      */
@@ -1398,6 +1536,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Operator's platform, as in GroupTipsElem.platform.
+     * </pre>
+     *
      * <code>string platform = 9;</code>
      * @param value The platform to set.
      * @return This builder for chaining.
@@ -1411,6 +1553,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Operator's platform, as in GroupTipsElem.platform.
+     * </pre>
+     *
      * <code>string platform = 9;</code>
      * @return This builder for chaining.
      */
@@ -1421,6 +1567,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Operator's platform, as in GroupTipsElem.platform.
+     * </pre>
+     *
      * <code>string platform = 9;</code>
      * @param value The bytes for platform to set.
      * @return This builder for chaining.
@@ -1433,6 +1583,161 @@ private static final long serialVersionUID = 0L;
       bitField0_ |= 0x00000100;
       onChanged();
       return this;
+    }
+
+    private io.github.imwire.v1.UserProfile opUserInfo_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.github.imwire.v1.UserProfile, io.github.imwire.v1.UserProfile.Builder, io.github.imwire.v1.UserProfileOrBuilder> opUserInfoBuilder_;
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     * @return Whether the opUserInfo field is set.
+     */
+    public boolean hasOpUserInfo() {
+      return ((bitField0_ & 0x00000200) != 0);
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     * @return The opUserInfo.
+     */
+    public io.github.imwire.v1.UserProfile getOpUserInfo() {
+      if (opUserInfoBuilder_ == null) {
+        return opUserInfo_ == null ? io.github.imwire.v1.UserProfile.getDefaultInstance() : opUserInfo_;
+      } else {
+        return opUserInfoBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     */
+    public Builder setOpUserInfo(io.github.imwire.v1.UserProfile value) {
+      if (opUserInfoBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        opUserInfo_ = value;
+      } else {
+        opUserInfoBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     */
+    public Builder setOpUserInfo(
+        io.github.imwire.v1.UserProfile.Builder builderForValue) {
+      if (opUserInfoBuilder_ == null) {
+        opUserInfo_ = builderForValue.build();
+      } else {
+        opUserInfoBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     */
+    public Builder mergeOpUserInfo(io.github.imwire.v1.UserProfile value) {
+      if (opUserInfoBuilder_ == null) {
+        if (((bitField0_ & 0x00000200) != 0) &&
+          opUserInfo_ != null &&
+          opUserInfo_ != io.github.imwire.v1.UserProfile.getDefaultInstance()) {
+          getOpUserInfoBuilder().mergeFrom(value);
+        } else {
+          opUserInfo_ = value;
+        }
+      } else {
+        opUserInfoBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     */
+    public Builder clearOpUserInfo() {
+      bitField0_ = (bitField0_ & ~0x00000200);
+      opUserInfo_ = null;
+      if (opUserInfoBuilder_ != null) {
+        opUserInfoBuilder_.dispose();
+        opUserInfoBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     */
+    public io.github.imwire.v1.UserProfile.Builder getOpUserInfoBuilder() {
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return getOpUserInfoFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     */
+    public io.github.imwire.v1.UserProfileOrBuilder getOpUserInfoOrBuilder() {
+      if (opUserInfoBuilder_ != null) {
+        return opUserInfoBuilder_.getMessageOrBuilder();
+      } else {
+        return opUserInfo_ == null ?
+            io.github.imwire.v1.UserProfile.getDefaultInstance() : opUserInfo_;
+      }
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.github.imwire.v1.UserProfile, io.github.imwire.v1.UserProfile.Builder, io.github.imwire.v1.UserProfileOrBuilder> 
+        getOpUserInfoFieldBuilder() {
+      if (opUserInfoBuilder_ == null) {
+        opUserInfoBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            io.github.imwire.v1.UserProfile, io.github.imwire.v1.UserProfile.Builder, io.github.imwire.v1.UserProfileOrBuilder>(
+                getOpUserInfo(),
+                getParentForChildren(),
+                isClean());
+        opUserInfo_ = null;
+      }
+      return opUserInfoBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -52,7 +52,7 @@ public interface GroupSystemElemOrBuilder extends
 
   /**
    * <pre>
-   * The seed's `msg`.
+   * The reason for the operation (legacy TIM `msg`).
    * </pre>
    *
    * <code>string reason = 4;</code>
@@ -61,7 +61,7 @@ public interface GroupSystemElemOrBuilder extends
   java.lang.String getReason();
   /**
    * <pre>
-   * The seed's `msg`.
+   * The reason for the operation (legacy TIM `msg`).
    * </pre>
    *
    * <code>string reason = 4;</code>
@@ -93,29 +93,76 @@ public interface GroupSystemElemOrBuilder extends
   com.google.protobuf.ByteString getUserData();
 
   /**
+   * <pre>
+   * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupMemberInfo op_member = 8;</code>
    * @return Whether the opMember field is set.
    */
   boolean hasOpMember();
   /**
+   * <pre>
+   * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupMemberInfo op_member = 8;</code>
    * @return The opMember.
    */
   io.github.imwire.v1.GroupMemberInfo getOpMember();
   /**
+   * <pre>
+   * The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupMemberInfo op_member = 8;</code>
    */
   io.github.imwire.v1.GroupMemberInfoOrBuilder getOpMemberOrBuilder();
 
   /**
+   * <pre>
+   * Operator's platform, as in GroupTipsElem.platform.
+   * </pre>
+   *
    * <code>string platform = 9;</code>
    * @return The platform.
    */
   java.lang.String getPlatform();
   /**
+   * <pre>
+   * Operator's platform, as in GroupTipsElem.platform.
+   * </pre>
+   *
    * <code>string platform = 9;</code>
    * @return The bytes for platform.
    */
   com.google.protobuf.ByteString
       getPlatformBytes();
+
+  /**
+   * <pre>
+   * The operator's user profile (legacy TIM opUserInfo).
+   * </pre>
+   *
+   * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+   * @return Whether the opUserInfo field is set.
+   */
+  boolean hasOpUserInfo();
+  /**
+   * <pre>
+   * The operator's user profile (legacy TIM opUserInfo).
+   * </pre>
+   *
+   * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+   * @return The opUserInfo.
+   */
+  io.github.imwire.v1.UserProfile getOpUserInfo();
+  /**
+   * <pre>
+   * The operator's user profile (legacy TIM opUserInfo).
+   * </pre>
+   *
+   * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+   */
+  io.github.imwire.v1.UserProfileOrBuilder getOpUserInfoOrBuilder();
 }

@@ -23,6 +23,8 @@ private static final long serialVersionUID = 0L;
     memberChangeList_ = java.util.Collections.emptyList();
     groupName_ = "";
     platform_ = "";
+    changedUserInfoList_ = java.util.Collections.emptyList();
+    changedGroupMemberInfoList_ = java.util.Collections.emptyList();
   }
 
   @java.lang.Override
@@ -355,7 +357,8 @@ private static final long serialVersionUID = 0L;
   private volatile java.lang.Object platform_ = "";
   /**
    * <pre>
-   * Operator's platform: "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown".
+   * Operator's platform, one of legacy TIM's values: "iOS", "Android", "Windows", "Mac", "Web",
+   * "RESTful API", "Unknown".
    * </pre>
    *
    * <code>string platform = 9;</code>
@@ -376,7 +379,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Operator's platform: "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown".
+   * Operator's platform, one of legacy TIM's values: "iOS", "Android", "Windows", "Mac", "Web",
+   * "RESTful API", "Unknown".
    * </pre>
    *
    * <code>string platform = 9;</code>
@@ -395,6 +399,179 @@ private static final long serialVersionUID = 0L;
     } else {
       return (com.google.protobuf.ByteString) ref;
     }
+  }
+
+  public static final int OP_USER_INFO_FIELD_NUMBER = 10;
+  private io.github.imwire.v1.UserProfile opUserInfo_;
+  /**
+   * <pre>
+   * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+   * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+   * </pre>
+   *
+   * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+   * @return Whether the opUserInfo field is set.
+   */
+  @java.lang.Override
+  public boolean hasOpUserInfo() {
+    return opUserInfo_ != null;
+  }
+  /**
+   * <pre>
+   * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+   * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+   * </pre>
+   *
+   * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+   * @return The opUserInfo.
+   */
+  @java.lang.Override
+  public io.github.imwire.v1.UserProfile getOpUserInfo() {
+    return opUserInfo_ == null ? io.github.imwire.v1.UserProfile.getDefaultInstance() : opUserInfo_;
+  }
+  /**
+   * <pre>
+   * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+   * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+   * </pre>
+   *
+   * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+   */
+  @java.lang.Override
+  public io.github.imwire.v1.UserProfileOrBuilder getOpUserInfoOrBuilder() {
+    return opUserInfo_ == null ? io.github.imwire.v1.UserProfile.getDefaultInstance() : opUserInfo_;
+  }
+
+  public static final int CHANGED_USER_INFO_LIST_FIELD_NUMBER = 11;
+  @SuppressWarnings("serial")
+  private java.util.List<io.github.imwire.v1.UserProfile> changedUserInfoList_;
+  /**
+   * <pre>
+   * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+   * by user ID: the key is the entry's user_id).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+   */
+  @java.lang.Override
+  public java.util.List<io.github.imwire.v1.UserProfile> getChangedUserInfoListList() {
+    return changedUserInfoList_;
+  }
+  /**
+   * <pre>
+   * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+   * by user ID: the key is the entry's user_id).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends io.github.imwire.v1.UserProfileOrBuilder> 
+      getChangedUserInfoListOrBuilderList() {
+    return changedUserInfoList_;
+  }
+  /**
+   * <pre>
+   * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+   * by user ID: the key is the entry's user_id).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+   */
+  @java.lang.Override
+  public int getChangedUserInfoListCount() {
+    return changedUserInfoList_.size();
+  }
+  /**
+   * <pre>
+   * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+   * by user ID: the key is the entry's user_id).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+   */
+  @java.lang.Override
+  public io.github.imwire.v1.UserProfile getChangedUserInfoList(int index) {
+    return changedUserInfoList_.get(index);
+  }
+  /**
+   * <pre>
+   * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+   * by user ID: the key is the entry's user_id).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+   */
+  @java.lang.Override
+  public io.github.imwire.v1.UserProfileOrBuilder getChangedUserInfoListOrBuilder(
+      int index) {
+    return changedUserInfoList_.get(index);
+  }
+
+  public static final int CHANGED_GROUP_MEMBER_INFO_LIST_FIELD_NUMBER = 12;
+  @SuppressWarnings("serial")
+  private java.util.List<io.github.imwire.v1.GroupMemberInfo> changedGroupMemberInfoList_;
+  /**
+   * <pre>
+   * Member profiles in the group that changed, one entry per user (legacy TIM
+   * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+   */
+  @java.lang.Override
+  public java.util.List<io.github.imwire.v1.GroupMemberInfo> getChangedGroupMemberInfoListList() {
+    return changedGroupMemberInfoList_;
+  }
+  /**
+   * <pre>
+   * Member profiles in the group that changed, one entry per user (legacy TIM
+   * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+   */
+  @java.lang.Override
+  public java.util.List<? extends io.github.imwire.v1.GroupMemberInfoOrBuilder> 
+      getChangedGroupMemberInfoListOrBuilderList() {
+    return changedGroupMemberInfoList_;
+  }
+  /**
+   * <pre>
+   * Member profiles in the group that changed, one entry per user (legacy TIM
+   * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+   */
+  @java.lang.Override
+  public int getChangedGroupMemberInfoListCount() {
+    return changedGroupMemberInfoList_.size();
+  }
+  /**
+   * <pre>
+   * Member profiles in the group that changed, one entry per user (legacy TIM
+   * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+   */
+  @java.lang.Override
+  public io.github.imwire.v1.GroupMemberInfo getChangedGroupMemberInfoList(int index) {
+    return changedGroupMemberInfoList_.get(index);
+  }
+  /**
+   * <pre>
+   * Member profiles in the group that changed, one entry per user (legacy TIM
+   * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+   */
+  @java.lang.Override
+  public io.github.imwire.v1.GroupMemberInfoOrBuilder getChangedGroupMemberInfoListOrBuilder(
+      int index) {
+    return changedGroupMemberInfoList_.get(index);
   }
 
   private byte memoizedIsInitialized = -1;
@@ -438,6 +615,15 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(platform_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 9, platform_);
     }
+    if (opUserInfo_ != null) {
+      output.writeMessage(10, getOpUserInfo());
+    }
+    for (int i = 0; i < changedUserInfoList_.size(); i++) {
+      output.writeMessage(11, changedUserInfoList_.get(i));
+    }
+    for (int i = 0; i < changedGroupMemberInfoList_.size(); i++) {
+      output.writeMessage(12, changedGroupMemberInfoList_.get(i));
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -480,6 +666,18 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(platform_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(9, platform_);
     }
+    if (opUserInfo_ != null) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(10, getOpUserInfo());
+    }
+    for (int i = 0; i < changedUserInfoList_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(11, changedUserInfoList_.get(i));
+    }
+    for (int i = 0; i < changedGroupMemberInfoList_.size(); i++) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(12, changedGroupMemberInfoList_.get(i));
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -515,6 +713,15 @@ private static final long serialVersionUID = 0L;
         .equals(other.getGroupName())) return false;
     if (!getPlatform()
         .equals(other.getPlatform())) return false;
+    if (hasOpUserInfo() != other.hasOpUserInfo()) return false;
+    if (hasOpUserInfo()) {
+      if (!getOpUserInfo()
+          .equals(other.getOpUserInfo())) return false;
+    }
+    if (!getChangedUserInfoListList()
+        .equals(other.getChangedUserInfoListList())) return false;
+    if (!getChangedGroupMemberInfoListList()
+        .equals(other.getChangedGroupMemberInfoListList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -552,6 +759,18 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getGroupName().hashCode();
     hash = (37 * hash) + PLATFORM_FIELD_NUMBER;
     hash = (53 * hash) + getPlatform().hashCode();
+    if (hasOpUserInfo()) {
+      hash = (37 * hash) + OP_USER_INFO_FIELD_NUMBER;
+      hash = (53 * hash) + getOpUserInfo().hashCode();
+    }
+    if (getChangedUserInfoListCount() > 0) {
+      hash = (37 * hash) + CHANGED_USER_INFO_LIST_FIELD_NUMBER;
+      hash = (53 * hash) + getChangedUserInfoListList().hashCode();
+    }
+    if (getChangedGroupMemberInfoListCount() > 0) {
+      hash = (37 * hash) + CHANGED_GROUP_MEMBER_INFO_LIST_FIELD_NUMBER;
+      hash = (53 * hash) + getChangedGroupMemberInfoListList().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -712,6 +931,25 @@ private static final long serialVersionUID = 0L;
       memberCount_ = 0;
       groupName_ = "";
       platform_ = "";
+      opUserInfo_ = null;
+      if (opUserInfoBuilder_ != null) {
+        opUserInfoBuilder_.dispose();
+        opUserInfoBuilder_ = null;
+      }
+      if (changedUserInfoListBuilder_ == null) {
+        changedUserInfoList_ = java.util.Collections.emptyList();
+      } else {
+        changedUserInfoList_ = null;
+        changedUserInfoListBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00000400);
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        changedGroupMemberInfoList_ = java.util.Collections.emptyList();
+      } else {
+        changedGroupMemberInfoList_ = null;
+        changedGroupMemberInfoListBuilder_.clear();
+      }
+      bitField0_ = (bitField0_ & ~0x00000800);
       return this;
     }
 
@@ -772,6 +1010,24 @@ private static final long serialVersionUID = 0L;
       } else {
         result.memberChangeList_ = memberChangeListBuilder_.build();
       }
+      if (changedUserInfoListBuilder_ == null) {
+        if (((bitField0_ & 0x00000400) != 0)) {
+          changedUserInfoList_ = java.util.Collections.unmodifiableList(changedUserInfoList_);
+          bitField0_ = (bitField0_ & ~0x00000400);
+        }
+        result.changedUserInfoList_ = changedUserInfoList_;
+      } else {
+        result.changedUserInfoList_ = changedUserInfoListBuilder_.build();
+      }
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        if (((bitField0_ & 0x00000800) != 0)) {
+          changedGroupMemberInfoList_ = java.util.Collections.unmodifiableList(changedGroupMemberInfoList_);
+          bitField0_ = (bitField0_ & ~0x00000800);
+        }
+        result.changedGroupMemberInfoList_ = changedGroupMemberInfoList_;
+      } else {
+        result.changedGroupMemberInfoList_ = changedGroupMemberInfoListBuilder_.build();
+      }
     }
 
     private void buildPartial0(io.github.imwire.v1.GroupTipsElem result) {
@@ -795,6 +1051,11 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000100) != 0)) {
         result.platform_ = platform_;
+      }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.opUserInfo_ = opUserInfoBuilder_ == null
+            ? opUserInfo_
+            : opUserInfoBuilder_.build();
       }
     }
 
@@ -944,6 +1205,61 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000100;
         onChanged();
       }
+      if (other.hasOpUserInfo()) {
+        mergeOpUserInfo(other.getOpUserInfo());
+      }
+      if (changedUserInfoListBuilder_ == null) {
+        if (!other.changedUserInfoList_.isEmpty()) {
+          if (changedUserInfoList_.isEmpty()) {
+            changedUserInfoList_ = other.changedUserInfoList_;
+            bitField0_ = (bitField0_ & ~0x00000400);
+          } else {
+            ensureChangedUserInfoListIsMutable();
+            changedUserInfoList_.addAll(other.changedUserInfoList_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.changedUserInfoList_.isEmpty()) {
+          if (changedUserInfoListBuilder_.isEmpty()) {
+            changedUserInfoListBuilder_.dispose();
+            changedUserInfoListBuilder_ = null;
+            changedUserInfoList_ = other.changedUserInfoList_;
+            bitField0_ = (bitField0_ & ~0x00000400);
+            changedUserInfoListBuilder_ = 
+              com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                 getChangedUserInfoListFieldBuilder() : null;
+          } else {
+            changedUserInfoListBuilder_.addAllMessages(other.changedUserInfoList_);
+          }
+        }
+      }
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        if (!other.changedGroupMemberInfoList_.isEmpty()) {
+          if (changedGroupMemberInfoList_.isEmpty()) {
+            changedGroupMemberInfoList_ = other.changedGroupMemberInfoList_;
+            bitField0_ = (bitField0_ & ~0x00000800);
+          } else {
+            ensureChangedGroupMemberInfoListIsMutable();
+            changedGroupMemberInfoList_.addAll(other.changedGroupMemberInfoList_);
+          }
+          onChanged();
+        }
+      } else {
+        if (!other.changedGroupMemberInfoList_.isEmpty()) {
+          if (changedGroupMemberInfoListBuilder_.isEmpty()) {
+            changedGroupMemberInfoListBuilder_.dispose();
+            changedGroupMemberInfoListBuilder_ = null;
+            changedGroupMemberInfoList_ = other.changedGroupMemberInfoList_;
+            bitField0_ = (bitField0_ & ~0x00000800);
+            changedGroupMemberInfoListBuilder_ = 
+              com.google.protobuf.GeneratedMessageV3.alwaysUseFieldBuilders ?
+                 getChangedGroupMemberInfoListFieldBuilder() : null;
+          } else {
+            changedGroupMemberInfoListBuilder_.addAllMessages(other.changedGroupMemberInfoList_);
+          }
+        }
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1041,6 +1357,39 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000100;
               break;
             } // case 74
+            case 82: {
+              input.readMessage(
+                  getOpUserInfoFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 82
+            case 90: {
+              io.github.imwire.v1.UserProfile m =
+                  input.readMessage(
+                      io.github.imwire.v1.UserProfile.parser(),
+                      extensionRegistry);
+              if (changedUserInfoListBuilder_ == null) {
+                ensureChangedUserInfoListIsMutable();
+                changedUserInfoList_.add(m);
+              } else {
+                changedUserInfoListBuilder_.addMessage(m);
+              }
+              break;
+            } // case 90
+            case 98: {
+              io.github.imwire.v1.GroupMemberInfo m =
+                  input.readMessage(
+                      io.github.imwire.v1.GroupMemberInfo.parser(),
+                      extensionRegistry);
+              if (changedGroupMemberInfoListBuilder_ == null) {
+                ensureChangedGroupMemberInfoListIsMutable();
+                changedGroupMemberInfoList_.add(m);
+              } else {
+                changedGroupMemberInfoListBuilder_.addMessage(m);
+              }
+              break;
+            } // case 98
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2285,7 +2634,8 @@ private static final long serialVersionUID = 0L;
     private java.lang.Object platform_ = "";
     /**
      * <pre>
-     * Operator's platform: "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown".
+     * Operator's platform, one of legacy TIM's values: "iOS", "Android", "Windows", "Mac", "Web",
+     * "RESTful API", "Unknown".
      * </pre>
      *
      * <code>string platform = 9;</code>
@@ -2305,7 +2655,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Operator's platform: "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown".
+     * Operator's platform, one of legacy TIM's values: "iOS", "Android", "Windows", "Mac", "Web",
+     * "RESTful API", "Unknown".
      * </pre>
      *
      * <code>string platform = 9;</code>
@@ -2326,7 +2677,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Operator's platform: "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown".
+     * Operator's platform, one of legacy TIM's values: "iOS", "Android", "Windows", "Mac", "Web",
+     * "RESTful API", "Unknown".
      * </pre>
      *
      * <code>string platform = 9;</code>
@@ -2343,7 +2695,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Operator's platform: "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown".
+     * Operator's platform, one of legacy TIM's values: "iOS", "Android", "Windows", "Mac", "Web",
+     * "RESTful API", "Unknown".
      * </pre>
      *
      * <code>string platform = 9;</code>
@@ -2357,7 +2710,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Operator's platform: "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown".
+     * Operator's platform, one of legacy TIM's values: "iOS", "Android", "Windows", "Mac", "Web",
+     * "RESTful API", "Unknown".
      * </pre>
      *
      * <code>string platform = 9;</code>
@@ -2372,6 +2726,830 @@ private static final long serialVersionUID = 0L;
       bitField0_ |= 0x00000100;
       onChanged();
       return this;
+    }
+
+    private io.github.imwire.v1.UserProfile opUserInfo_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.github.imwire.v1.UserProfile, io.github.imwire.v1.UserProfile.Builder, io.github.imwire.v1.UserProfileOrBuilder> opUserInfoBuilder_;
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+     * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     * @return Whether the opUserInfo field is set.
+     */
+    public boolean hasOpUserInfo() {
+      return ((bitField0_ & 0x00000200) != 0);
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+     * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     * @return The opUserInfo.
+     */
+    public io.github.imwire.v1.UserProfile getOpUserInfo() {
+      if (opUserInfoBuilder_ == null) {
+        return opUserInfo_ == null ? io.github.imwire.v1.UserProfile.getDefaultInstance() : opUserInfo_;
+      } else {
+        return opUserInfoBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+     * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     */
+    public Builder setOpUserInfo(io.github.imwire.v1.UserProfile value) {
+      if (opUserInfoBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        opUserInfo_ = value;
+      } else {
+        opUserInfoBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+     * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     */
+    public Builder setOpUserInfo(
+        io.github.imwire.v1.UserProfile.Builder builderForValue) {
+      if (opUserInfoBuilder_ == null) {
+        opUserInfo_ = builderForValue.build();
+      } else {
+        opUserInfoBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+     * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     */
+    public Builder mergeOpUserInfo(io.github.imwire.v1.UserProfile value) {
+      if (opUserInfoBuilder_ == null) {
+        if (((bitField0_ & 0x00000200) != 0) &&
+          opUserInfo_ != null &&
+          opUserInfo_ != io.github.imwire.v1.UserProfile.getDefaultInstance()) {
+          getOpUserInfoBuilder().mergeFrom(value);
+        } else {
+          opUserInfo_ = value;
+        }
+      } else {
+        opUserInfoBuilder_.mergeFrom(value);
+      }
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+     * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     */
+    public Builder clearOpUserInfo() {
+      bitField0_ = (bitField0_ & ~0x00000200);
+      opUserInfo_ = null;
+      if (opUserInfoBuilder_ != null) {
+        opUserInfoBuilder_.dispose();
+        opUserInfoBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+     * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     */
+    public io.github.imwire.v1.UserProfile.Builder getOpUserInfoBuilder() {
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return getOpUserInfoFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+     * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     */
+    public io.github.imwire.v1.UserProfileOrBuilder getOpUserInfoOrBuilder() {
+      if (opUserInfoBuilder_ != null) {
+        return opUserInfoBuilder_.getMessageOrBuilder();
+      } else {
+        return opUserInfo_ == null ?
+            io.github.imwire.v1.UserProfile.getDefaultInstance() : opUserInfo_;
+      }
+    }
+    /**
+     * <pre>
+     * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+     * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+     * </pre>
+     *
+     * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.github.imwire.v1.UserProfile, io.github.imwire.v1.UserProfile.Builder, io.github.imwire.v1.UserProfileOrBuilder> 
+        getOpUserInfoFieldBuilder() {
+      if (opUserInfoBuilder_ == null) {
+        opUserInfoBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            io.github.imwire.v1.UserProfile, io.github.imwire.v1.UserProfile.Builder, io.github.imwire.v1.UserProfileOrBuilder>(
+                getOpUserInfo(),
+                getParentForChildren(),
+                isClean());
+        opUserInfo_ = null;
+      }
+      return opUserInfoBuilder_;
+    }
+
+    private java.util.List<io.github.imwire.v1.UserProfile> changedUserInfoList_ =
+      java.util.Collections.emptyList();
+    private void ensureChangedUserInfoListIsMutable() {
+      if (!((bitField0_ & 0x00000400) != 0)) {
+        changedUserInfoList_ = new java.util.ArrayList<io.github.imwire.v1.UserProfile>(changedUserInfoList_);
+        bitField0_ |= 0x00000400;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        io.github.imwire.v1.UserProfile, io.github.imwire.v1.UserProfile.Builder, io.github.imwire.v1.UserProfileOrBuilder> changedUserInfoListBuilder_;
+
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public java.util.List<io.github.imwire.v1.UserProfile> getChangedUserInfoListList() {
+      if (changedUserInfoListBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(changedUserInfoList_);
+      } else {
+        return changedUserInfoListBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public int getChangedUserInfoListCount() {
+      if (changedUserInfoListBuilder_ == null) {
+        return changedUserInfoList_.size();
+      } else {
+        return changedUserInfoListBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public io.github.imwire.v1.UserProfile getChangedUserInfoList(int index) {
+      if (changedUserInfoListBuilder_ == null) {
+        return changedUserInfoList_.get(index);
+      } else {
+        return changedUserInfoListBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public Builder setChangedUserInfoList(
+        int index, io.github.imwire.v1.UserProfile value) {
+      if (changedUserInfoListBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureChangedUserInfoListIsMutable();
+        changedUserInfoList_.set(index, value);
+        onChanged();
+      } else {
+        changedUserInfoListBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public Builder setChangedUserInfoList(
+        int index, io.github.imwire.v1.UserProfile.Builder builderForValue) {
+      if (changedUserInfoListBuilder_ == null) {
+        ensureChangedUserInfoListIsMutable();
+        changedUserInfoList_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        changedUserInfoListBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public Builder addChangedUserInfoList(io.github.imwire.v1.UserProfile value) {
+      if (changedUserInfoListBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureChangedUserInfoListIsMutable();
+        changedUserInfoList_.add(value);
+        onChanged();
+      } else {
+        changedUserInfoListBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public Builder addChangedUserInfoList(
+        int index, io.github.imwire.v1.UserProfile value) {
+      if (changedUserInfoListBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureChangedUserInfoListIsMutable();
+        changedUserInfoList_.add(index, value);
+        onChanged();
+      } else {
+        changedUserInfoListBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public Builder addChangedUserInfoList(
+        io.github.imwire.v1.UserProfile.Builder builderForValue) {
+      if (changedUserInfoListBuilder_ == null) {
+        ensureChangedUserInfoListIsMutable();
+        changedUserInfoList_.add(builderForValue.build());
+        onChanged();
+      } else {
+        changedUserInfoListBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public Builder addChangedUserInfoList(
+        int index, io.github.imwire.v1.UserProfile.Builder builderForValue) {
+      if (changedUserInfoListBuilder_ == null) {
+        ensureChangedUserInfoListIsMutable();
+        changedUserInfoList_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        changedUserInfoListBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public Builder addAllChangedUserInfoList(
+        java.lang.Iterable<? extends io.github.imwire.v1.UserProfile> values) {
+      if (changedUserInfoListBuilder_ == null) {
+        ensureChangedUserInfoListIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, changedUserInfoList_);
+        onChanged();
+      } else {
+        changedUserInfoListBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public Builder clearChangedUserInfoList() {
+      if (changedUserInfoListBuilder_ == null) {
+        changedUserInfoList_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00000400);
+        onChanged();
+      } else {
+        changedUserInfoListBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public Builder removeChangedUserInfoList(int index) {
+      if (changedUserInfoListBuilder_ == null) {
+        ensureChangedUserInfoListIsMutable();
+        changedUserInfoList_.remove(index);
+        onChanged();
+      } else {
+        changedUserInfoListBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public io.github.imwire.v1.UserProfile.Builder getChangedUserInfoListBuilder(
+        int index) {
+      return getChangedUserInfoListFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public io.github.imwire.v1.UserProfileOrBuilder getChangedUserInfoListOrBuilder(
+        int index) {
+      if (changedUserInfoListBuilder_ == null) {
+        return changedUserInfoList_.get(index);  } else {
+        return changedUserInfoListBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public java.util.List<? extends io.github.imwire.v1.UserProfileOrBuilder> 
+         getChangedUserInfoListOrBuilderList() {
+      if (changedUserInfoListBuilder_ != null) {
+        return changedUserInfoListBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(changedUserInfoList_);
+      }
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public io.github.imwire.v1.UserProfile.Builder addChangedUserInfoListBuilder() {
+      return getChangedUserInfoListFieldBuilder().addBuilder(
+          io.github.imwire.v1.UserProfile.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public io.github.imwire.v1.UserProfile.Builder addChangedUserInfoListBuilder(
+        int index) {
+      return getChangedUserInfoListFieldBuilder().addBuilder(
+          index, io.github.imwire.v1.UserProfile.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+     * by user ID: the key is the entry's user_id).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+     */
+    public java.util.List<io.github.imwire.v1.UserProfile.Builder> 
+         getChangedUserInfoListBuilderList() {
+      return getChangedUserInfoListFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        io.github.imwire.v1.UserProfile, io.github.imwire.v1.UserProfile.Builder, io.github.imwire.v1.UserProfileOrBuilder> 
+        getChangedUserInfoListFieldBuilder() {
+      if (changedUserInfoListBuilder_ == null) {
+        changedUserInfoListBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+            io.github.imwire.v1.UserProfile, io.github.imwire.v1.UserProfile.Builder, io.github.imwire.v1.UserProfileOrBuilder>(
+                changedUserInfoList_,
+                ((bitField0_ & 0x00000400) != 0),
+                getParentForChildren(),
+                isClean());
+        changedUserInfoList_ = null;
+      }
+      return changedUserInfoListBuilder_;
+    }
+
+    private java.util.List<io.github.imwire.v1.GroupMemberInfo> changedGroupMemberInfoList_ =
+      java.util.Collections.emptyList();
+    private void ensureChangedGroupMemberInfoListIsMutable() {
+      if (!((bitField0_ & 0x00000800) != 0)) {
+        changedGroupMemberInfoList_ = new java.util.ArrayList<io.github.imwire.v1.GroupMemberInfo>(changedGroupMemberInfoList_);
+        bitField0_ |= 0x00000800;
+       }
+    }
+
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        io.github.imwire.v1.GroupMemberInfo, io.github.imwire.v1.GroupMemberInfo.Builder, io.github.imwire.v1.GroupMemberInfoOrBuilder> changedGroupMemberInfoListBuilder_;
+
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public java.util.List<io.github.imwire.v1.GroupMemberInfo> getChangedGroupMemberInfoListList() {
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        return java.util.Collections.unmodifiableList(changedGroupMemberInfoList_);
+      } else {
+        return changedGroupMemberInfoListBuilder_.getMessageList();
+      }
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public int getChangedGroupMemberInfoListCount() {
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        return changedGroupMemberInfoList_.size();
+      } else {
+        return changedGroupMemberInfoListBuilder_.getCount();
+      }
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public io.github.imwire.v1.GroupMemberInfo getChangedGroupMemberInfoList(int index) {
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        return changedGroupMemberInfoList_.get(index);
+      } else {
+        return changedGroupMemberInfoListBuilder_.getMessage(index);
+      }
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public Builder setChangedGroupMemberInfoList(
+        int index, io.github.imwire.v1.GroupMemberInfo value) {
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureChangedGroupMemberInfoListIsMutable();
+        changedGroupMemberInfoList_.set(index, value);
+        onChanged();
+      } else {
+        changedGroupMemberInfoListBuilder_.setMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public Builder setChangedGroupMemberInfoList(
+        int index, io.github.imwire.v1.GroupMemberInfo.Builder builderForValue) {
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        ensureChangedGroupMemberInfoListIsMutable();
+        changedGroupMemberInfoList_.set(index, builderForValue.build());
+        onChanged();
+      } else {
+        changedGroupMemberInfoListBuilder_.setMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public Builder addChangedGroupMemberInfoList(io.github.imwire.v1.GroupMemberInfo value) {
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureChangedGroupMemberInfoListIsMutable();
+        changedGroupMemberInfoList_.add(value);
+        onChanged();
+      } else {
+        changedGroupMemberInfoListBuilder_.addMessage(value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public Builder addChangedGroupMemberInfoList(
+        int index, io.github.imwire.v1.GroupMemberInfo value) {
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        ensureChangedGroupMemberInfoListIsMutable();
+        changedGroupMemberInfoList_.add(index, value);
+        onChanged();
+      } else {
+        changedGroupMemberInfoListBuilder_.addMessage(index, value);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public Builder addChangedGroupMemberInfoList(
+        io.github.imwire.v1.GroupMemberInfo.Builder builderForValue) {
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        ensureChangedGroupMemberInfoListIsMutable();
+        changedGroupMemberInfoList_.add(builderForValue.build());
+        onChanged();
+      } else {
+        changedGroupMemberInfoListBuilder_.addMessage(builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public Builder addChangedGroupMemberInfoList(
+        int index, io.github.imwire.v1.GroupMemberInfo.Builder builderForValue) {
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        ensureChangedGroupMemberInfoListIsMutable();
+        changedGroupMemberInfoList_.add(index, builderForValue.build());
+        onChanged();
+      } else {
+        changedGroupMemberInfoListBuilder_.addMessage(index, builderForValue.build());
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public Builder addAllChangedGroupMemberInfoList(
+        java.lang.Iterable<? extends io.github.imwire.v1.GroupMemberInfo> values) {
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        ensureChangedGroupMemberInfoListIsMutable();
+        com.google.protobuf.AbstractMessageLite.Builder.addAll(
+            values, changedGroupMemberInfoList_);
+        onChanged();
+      } else {
+        changedGroupMemberInfoListBuilder_.addAllMessages(values);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public Builder clearChangedGroupMemberInfoList() {
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        changedGroupMemberInfoList_ = java.util.Collections.emptyList();
+        bitField0_ = (bitField0_ & ~0x00000800);
+        onChanged();
+      } else {
+        changedGroupMemberInfoListBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public Builder removeChangedGroupMemberInfoList(int index) {
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        ensureChangedGroupMemberInfoListIsMutable();
+        changedGroupMemberInfoList_.remove(index);
+        onChanged();
+      } else {
+        changedGroupMemberInfoListBuilder_.remove(index);
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public io.github.imwire.v1.GroupMemberInfo.Builder getChangedGroupMemberInfoListBuilder(
+        int index) {
+      return getChangedGroupMemberInfoListFieldBuilder().getBuilder(index);
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public io.github.imwire.v1.GroupMemberInfoOrBuilder getChangedGroupMemberInfoListOrBuilder(
+        int index) {
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        return changedGroupMemberInfoList_.get(index);  } else {
+        return changedGroupMemberInfoListBuilder_.getMessageOrBuilder(index);
+      }
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public java.util.List<? extends io.github.imwire.v1.GroupMemberInfoOrBuilder> 
+         getChangedGroupMemberInfoListOrBuilderList() {
+      if (changedGroupMemberInfoListBuilder_ != null) {
+        return changedGroupMemberInfoListBuilder_.getMessageOrBuilderList();
+      } else {
+        return java.util.Collections.unmodifiableList(changedGroupMemberInfoList_);
+      }
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public io.github.imwire.v1.GroupMemberInfo.Builder addChangedGroupMemberInfoListBuilder() {
+      return getChangedGroupMemberInfoListFieldBuilder().addBuilder(
+          io.github.imwire.v1.GroupMemberInfo.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public io.github.imwire.v1.GroupMemberInfo.Builder addChangedGroupMemberInfoListBuilder(
+        int index) {
+      return getChangedGroupMemberInfoListFieldBuilder().addBuilder(
+          index, io.github.imwire.v1.GroupMemberInfo.getDefaultInstance());
+    }
+    /**
+     * <pre>
+     * Member profiles in the group that changed, one entry per user (legacy TIM
+     * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+     * </pre>
+     *
+     * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+     */
+    public java.util.List<io.github.imwire.v1.GroupMemberInfo.Builder> 
+         getChangedGroupMemberInfoListBuilderList() {
+      return getChangedGroupMemberInfoListFieldBuilder().getBuilderList();
+    }
+    private com.google.protobuf.RepeatedFieldBuilderV3<
+        io.github.imwire.v1.GroupMemberInfo, io.github.imwire.v1.GroupMemberInfo.Builder, io.github.imwire.v1.GroupMemberInfoOrBuilder> 
+        getChangedGroupMemberInfoListFieldBuilder() {
+      if (changedGroupMemberInfoListBuilder_ == null) {
+        changedGroupMemberInfoListBuilder_ = new com.google.protobuf.RepeatedFieldBuilderV3<
+            io.github.imwire.v1.GroupMemberInfo, io.github.imwire.v1.GroupMemberInfo.Builder, io.github.imwire.v1.GroupMemberInfoOrBuilder>(
+                changedGroupMemberInfoList_,
+                ((bitField0_ & 0x00000800) != 0),
+                getParentForChildren(),
+                isClean());
+        changedGroupMemberInfoList_ = null;
+      }
+      return changedGroupMemberInfoListBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -181,7 +181,8 @@ public interface GroupTipsElemOrBuilder extends
 
   /**
    * <pre>
-   * Operator's platform: "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown".
+   * Operator's platform, one of legacy TIM's values: "iOS", "Android", "Windows", "Mac", "Web",
+   * "RESTful API", "Unknown".
    * </pre>
    *
    * <code>string platform = 9;</code>
@@ -190,7 +191,8 @@ public interface GroupTipsElemOrBuilder extends
   java.lang.String getPlatform();
   /**
    * <pre>
-   * Operator's platform: "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown".
+   * Operator's platform, one of legacy TIM's values: "iOS", "Android", "Windows", "Mac", "Web",
+   * "RESTful API", "Unknown".
    * </pre>
    *
    * <code>string platform = 9;</code>
@@ -198,4 +200,132 @@ public interface GroupTipsElemOrBuilder extends
    */
   com.google.protobuf.ByteString
       getPlatformBytes();
+
+  /**
+   * <pre>
+   * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+   * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+   * </pre>
+   *
+   * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+   * @return Whether the opUserInfo field is set.
+   */
+  boolean hasOpUserInfo();
+  /**
+   * <pre>
+   * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+   * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+   * </pre>
+   *
+   * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+   * @return The opUserInfo.
+   */
+  io.github.imwire.v1.UserProfile getOpUserInfo();
+  /**
+   * <pre>
+   * The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+   * profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+   * </pre>
+   *
+   * <code>.imwire.v1.UserProfile op_user_info = 10;</code>
+   */
+  io.github.imwire.v1.UserProfileOrBuilder getOpUserInfoOrBuilder();
+
+  /**
+   * <pre>
+   * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+   * by user ID: the key is the entry's user_id).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+   */
+  java.util.List<io.github.imwire.v1.UserProfile> 
+      getChangedUserInfoListList();
+  /**
+   * <pre>
+   * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+   * by user ID: the key is the entry's user_id).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+   */
+  io.github.imwire.v1.UserProfile getChangedUserInfoList(int index);
+  /**
+   * <pre>
+   * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+   * by user ID: the key is the entry's user_id).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+   */
+  int getChangedUserInfoListCount();
+  /**
+   * <pre>
+   * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+   * by user ID: the key is the entry's user_id).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+   */
+  java.util.List<? extends io.github.imwire.v1.UserProfileOrBuilder> 
+      getChangedUserInfoListOrBuilderList();
+  /**
+   * <pre>
+   * User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+   * by user ID: the key is the entry's user_id).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.UserProfile changed_user_info_list = 11;</code>
+   */
+  io.github.imwire.v1.UserProfileOrBuilder getChangedUserInfoListOrBuilder(
+      int index);
+
+  /**
+   * <pre>
+   * Member profiles in the group that changed, one entry per user (legacy TIM
+   * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+   */
+  java.util.List<io.github.imwire.v1.GroupMemberInfo> 
+      getChangedGroupMemberInfoListList();
+  /**
+   * <pre>
+   * Member profiles in the group that changed, one entry per user (legacy TIM
+   * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+   */
+  io.github.imwire.v1.GroupMemberInfo getChangedGroupMemberInfoList(int index);
+  /**
+   * <pre>
+   * Member profiles in the group that changed, one entry per user (legacy TIM
+   * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+   */
+  int getChangedGroupMemberInfoListCount();
+  /**
+   * <pre>
+   * Member profiles in the group that changed, one entry per user (legacy TIM
+   * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+   */
+  java.util.List<? extends io.github.imwire.v1.GroupMemberInfoOrBuilder> 
+      getChangedGroupMemberInfoListOrBuilderList();
+  /**
+   * <pre>
+   * Member profiles in the group that changed, one entry per user (legacy TIM
+   * changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+   * </pre>
+   *
+   * <code>repeated .imwire.v1.GroupMemberInfo changed_group_member_info_list = 12;</code>
+   */
+  io.github.imwire.v1.GroupMemberInfoOrBuilder getChangedGroupMemberInfoListOrBuilder(
+      int index);
 }

@@ -6,7 +6,8 @@ package io.github.imwire.v1;
 /**
  * <pre>
  * One instant message: an envelope and an ordered, non-empty chain of elems (V2TIM nextElem /
- * appendElem, Tencent REST MsgBody). The first elem is the primary one.
+ * appendElem, Tencent REST MsgBody). The first elem is the primary one. A message may instead carry
+ * a signal about other messages (a recall notice, a read receipt): then it has no elems.
  * </pre>
  *
  * Protobuf type {@code imwire.v1.Message}
@@ -97,6 +98,49 @@ private static final long serialVersionUID = 0L;
   getTargetCase() {
     return TargetCase.forNumber(
         targetCase_);
+  }
+
+  private int signalCase_ = 0;
+  private java.lang.Object signal_;
+  public enum SignalCase
+      implements com.google.protobuf.Internal.EnumLite,
+          com.google.protobuf.AbstractMessage.InternalOneOfEnum {
+    RECALL_NOTICE(22),
+    GROUP_READ_RECEIPT(23),
+    C2C_READ_RECEIPT(24),
+    SIGNAL_NOT_SET(0);
+    private final int value;
+    private SignalCase(int value) {
+      this.value = value;
+    }
+    /**
+     * @param value The number of the enum to look for.
+     * @return The enum associated with the given number.
+     * @deprecated Use {@link #forNumber(int)} instead.
+     */
+    @java.lang.Deprecated
+    public static SignalCase valueOf(int value) {
+      return forNumber(value);
+    }
+
+    public static SignalCase forNumber(int value) {
+      switch (value) {
+        case 22: return RECALL_NOTICE;
+        case 23: return GROUP_READ_RECEIPT;
+        case 24: return C2C_READ_RECEIPT;
+        case 0: return SIGNAL_NOT_SET;
+        default: return null;
+      }
+    }
+    public int getNumber() {
+      return this.value;
+    }
+  };
+
+  public SignalCase
+  getSignalCase() {
+    return SignalCase.forNumber(
+        signalCase_);
   }
 
   public static final int MSG_ID_FIELD_NUMBER = 1;
@@ -316,7 +360,8 @@ private static final long serialVersionUID = 0L;
   public static final int ROOM_ID_FIELD_NUMBER = 5;
   /**
    * <pre>
-   * Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+   * Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+   * are a group type, and their messages go to group_id like every group message.
    * </pre>
    *
    * <code>string room_id = 5;</code>
@@ -327,7 +372,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+   * Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+   * are a group type, and their messages go to group_id like every group message.
    * </pre>
    *
    * <code>string room_id = 5;</code>
@@ -352,7 +398,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+   * Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+   * are a group type, and their messages go to group_id like every group message.
    * </pre>
    *
    * <code>string room_id = 5;</code>
@@ -482,7 +529,9 @@ private static final long serialVersionUID = 0L;
   private com.google.protobuf.LazyStringList atUserList_;
   /**
    * <pre>
-   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+   * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+   * &#64;all too; binary and JSON keep whichever spelling came.
    * </pre>
    *
    * <code>repeated string at_user_list = 11;</code>
@@ -494,7 +543,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+   * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+   * &#64;all too; binary and JSON keep whichever spelling came.
    * </pre>
    *
    * <code>repeated string at_user_list = 11;</code>
@@ -505,7 +556,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+   * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+   * &#64;all too; binary and JSON keep whichever spelling came.
    * </pre>
    *
    * <code>repeated string at_user_list = 11;</code>
@@ -517,7 +570,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+   * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+   * &#64;all too; binary and JSON keep whichever spelling came.
    * </pre>
    *
    * <code>repeated string at_user_list = 11;</code>
@@ -722,6 +777,152 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int BARRAGE_FIELD_NUMBER = 21;
+  private boolean barrage_ = false;
+  /**
+   * <pre>
+   * A ZIM barrage (ZIMBarrageMessage, ZIM message type 20): an on-screen comment in a room, sent
+   * at high frequency without guaranteed delivery; one text elem, at most 5 KB. A text to a room
+   * without this flag is a ZIM Text message (ZIMTextMessage, up to 32 KB). Tencent has no such type.
+   * </pre>
+   *
+   * <code>bool barrage = 21;</code>
+   * @return The barrage.
+   */
+  @java.lang.Override
+  public boolean getBarrage() {
+    return barrage_;
+  }
+
+  public static final int RECALL_NOTICE_FIELD_NUMBER = 22;
+  /**
+   * <pre>
+   * A message was recalled.
+   * </pre>
+   *
+   * <code>.imwire.v1.RecallNotice recall_notice = 22;</code>
+   * @return Whether the recallNotice field is set.
+   */
+  @java.lang.Override
+  public boolean hasRecallNotice() {
+    return signalCase_ == 22;
+  }
+  /**
+   * <pre>
+   * A message was recalled.
+   * </pre>
+   *
+   * <code>.imwire.v1.RecallNotice recall_notice = 22;</code>
+   * @return The recallNotice.
+   */
+  @java.lang.Override
+  public io.github.imwire.v1.RecallNotice getRecallNotice() {
+    if (signalCase_ == 22) {
+       return (io.github.imwire.v1.RecallNotice) signal_;
+    }
+    return io.github.imwire.v1.RecallNotice.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * A message was recalled.
+   * </pre>
+   *
+   * <code>.imwire.v1.RecallNotice recall_notice = 22;</code>
+   */
+  @java.lang.Override
+  public io.github.imwire.v1.RecallNoticeOrBuilder getRecallNoticeOrBuilder() {
+    if (signalCase_ == 22) {
+       return (io.github.imwire.v1.RecallNotice) signal_;
+    }
+    return io.github.imwire.v1.RecallNotice.getDefaultInstance();
+  }
+
+  public static final int GROUP_READ_RECEIPT_FIELD_NUMBER = 23;
+  /**
+   * <pre>
+   * How many members have read a group message.
+   * </pre>
+   *
+   * <code>.imwire.v1.GroupReadReceipt group_read_receipt = 23;</code>
+   * @return Whether the groupReadReceipt field is set.
+   */
+  @java.lang.Override
+  public boolean hasGroupReadReceipt() {
+    return signalCase_ == 23;
+  }
+  /**
+   * <pre>
+   * How many members have read a group message.
+   * </pre>
+   *
+   * <code>.imwire.v1.GroupReadReceipt group_read_receipt = 23;</code>
+   * @return The groupReadReceipt.
+   */
+  @java.lang.Override
+  public io.github.imwire.v1.GroupReadReceipt getGroupReadReceipt() {
+    if (signalCase_ == 23) {
+       return (io.github.imwire.v1.GroupReadReceipt) signal_;
+    }
+    return io.github.imwire.v1.GroupReadReceipt.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * How many members have read a group message.
+   * </pre>
+   *
+   * <code>.imwire.v1.GroupReadReceipt group_read_receipt = 23;</code>
+   */
+  @java.lang.Override
+  public io.github.imwire.v1.GroupReadReceiptOrBuilder getGroupReadReceiptOrBuilder() {
+    if (signalCase_ == 23) {
+       return (io.github.imwire.v1.GroupReadReceipt) signal_;
+    }
+    return io.github.imwire.v1.GroupReadReceipt.getDefaultInstance();
+  }
+
+  public static final int C2C_READ_RECEIPT_FIELD_NUMBER = 24;
+  /**
+   * <pre>
+   * Up to when the peer has read a one-to-one conversation.
+   * </pre>
+   *
+   * <code>.imwire.v1.C2CReadReceipt c2c_read_receipt = 24;</code>
+   * @return Whether the c2cReadReceipt field is set.
+   */
+  @java.lang.Override
+  public boolean hasC2CReadReceipt() {
+    return signalCase_ == 24;
+  }
+  /**
+   * <pre>
+   * Up to when the peer has read a one-to-one conversation.
+   * </pre>
+   *
+   * <code>.imwire.v1.C2CReadReceipt c2c_read_receipt = 24;</code>
+   * @return The c2cReadReceipt.
+   */
+  @java.lang.Override
+  public io.github.imwire.v1.C2CReadReceipt getC2CReadReceipt() {
+    if (signalCase_ == 24) {
+       return (io.github.imwire.v1.C2CReadReceipt) signal_;
+    }
+    return io.github.imwire.v1.C2CReadReceipt.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * Up to when the peer has read a one-to-one conversation.
+   * </pre>
+   *
+   * <code>.imwire.v1.C2CReadReceipt c2c_read_receipt = 24;</code>
+   */
+  @java.lang.Override
+  public io.github.imwire.v1.C2CReadReceiptOrBuilder getC2CReadReceiptOrBuilder() {
+    if (signalCase_ == 24) {
+       return (io.github.imwire.v1.C2CReadReceipt) signal_;
+    }
+    return io.github.imwire.v1.C2CReadReceipt.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -795,6 +996,18 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(topicId_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 20, topicId_);
+    }
+    if (barrage_ != false) {
+      output.writeBool(21, barrage_);
+    }
+    if (signalCase_ == 22) {
+      output.writeMessage(22, (io.github.imwire.v1.RecallNotice) signal_);
+    }
+    if (signalCase_ == 23) {
+      output.writeMessage(23, (io.github.imwire.v1.GroupReadReceipt) signal_);
+    }
+    if (signalCase_ == 24) {
+      output.writeMessage(24, (io.github.imwire.v1.C2CReadReceipt) signal_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -887,6 +1100,22 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(topicId_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(20, topicId_);
     }
+    if (barrage_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(21, barrage_);
+    }
+    if (signalCase_ == 22) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(22, (io.github.imwire.v1.RecallNotice) signal_);
+    }
+    if (signalCase_ == 23) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(23, (io.github.imwire.v1.GroupReadReceipt) signal_);
+    }
+    if (signalCase_ == 24) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(24, (io.github.imwire.v1.C2CReadReceipt) signal_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -938,6 +1167,8 @@ private static final long serialVersionUID = 0L;
         != other.getSupportMessageExtension()) return false;
     if (!getTopicId()
         .equals(other.getTopicId())) return false;
+    if (getBarrage()
+        != other.getBarrage()) return false;
     if (!getTargetCase().equals(other.getTargetCase())) return false;
     switch (targetCase_) {
       case 3:
@@ -951,6 +1182,23 @@ private static final long serialVersionUID = 0L;
       case 5:
         if (!getRoomId()
             .equals(other.getRoomId())) return false;
+        break;
+      case 0:
+      default:
+    }
+    if (!getSignalCase().equals(other.getSignalCase())) return false;
+    switch (signalCase_) {
+      case 22:
+        if (!getRecallNotice()
+            .equals(other.getRecallNotice())) return false;
+        break;
+      case 23:
+        if (!getGroupReadReceipt()
+            .equals(other.getGroupReadReceipt())) return false;
+        break;
+      case 24:
+        if (!getC2CReadReceipt()
+            .equals(other.getC2CReadReceipt())) return false;
         break;
       case 0:
       default:
@@ -1016,6 +1264,9 @@ private static final long serialVersionUID = 0L;
         getSupportMessageExtension());
     hash = (37 * hash) + TOPIC_ID_FIELD_NUMBER;
     hash = (53 * hash) + getTopicId().hashCode();
+    hash = (37 * hash) + BARRAGE_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getBarrage());
     switch (targetCase_) {
       case 3:
         hash = (37 * hash) + RECEIVER_FIELD_NUMBER;
@@ -1028,6 +1279,22 @@ private static final long serialVersionUID = 0L;
       case 5:
         hash = (37 * hash) + ROOM_ID_FIELD_NUMBER;
         hash = (53 * hash) + getRoomId().hashCode();
+        break;
+      case 0:
+      default:
+    }
+    switch (signalCase_) {
+      case 22:
+        hash = (37 * hash) + RECALL_NOTICE_FIELD_NUMBER;
+        hash = (53 * hash) + getRecallNotice().hashCode();
+        break;
+      case 23:
+        hash = (37 * hash) + GROUP_READ_RECEIPT_FIELD_NUMBER;
+        hash = (53 * hash) + getGroupReadReceipt().hashCode();
+        break;
+      case 24:
+        hash = (37 * hash) + C2C_READ_RECEIPT_FIELD_NUMBER;
+        hash = (53 * hash) + getC2CReadReceipt().hashCode();
         break;
       case 0:
       default:
@@ -1130,7 +1397,8 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * One instant message: an envelope and an ordered, non-empty chain of elems (V2TIM nextElem /
-   * appendElem, Tencent REST MsgBody). The first elem is the primary one.
+   * appendElem, Tencent REST MsgBody). The first elem is the primary one. A message may instead carry
+   * a signal about other messages (a recall notice, a read receipt): then it has no elems.
    * </pre>
    *
    * Protobuf type {@code imwire.v1.Message}
@@ -1195,8 +1463,20 @@ private static final long serialVersionUID = 0L;
       onlineUserOnly_ = false;
       supportMessageExtension_ = false;
       topicId_ = "";
+      barrage_ = false;
+      if (recallNoticeBuilder_ != null) {
+        recallNoticeBuilder_.clear();
+      }
+      if (groupReadReceiptBuilder_ != null) {
+        groupReadReceiptBuilder_.clear();
+      }
+      if (c2CReadReceiptBuilder_ != null) {
+        c2CReadReceiptBuilder_.clear();
+      }
       targetCase_ = 0;
       target_ = null;
+      signalCase_ = 0;
+      signal_ = null;
       return this;
     }
 
@@ -1298,11 +1578,28 @@ private static final long serialVersionUID = 0L;
       if (((from_bitField0_ & 0x00080000) != 0)) {
         result.topicId_ = topicId_;
       }
+      if (((from_bitField0_ & 0x00100000) != 0)) {
+        result.barrage_ = barrage_;
+      }
     }
 
     private void buildPartialOneofs(io.github.imwire.v1.Message result) {
       result.targetCase_ = targetCase_;
       result.target_ = this.target_;
+      result.signalCase_ = signalCase_;
+      result.signal_ = this.signal_;
+      if (signalCase_ == 22 &&
+          recallNoticeBuilder_ != null) {
+        result.signal_ = recallNoticeBuilder_.build();
+      }
+      if (signalCase_ == 23 &&
+          groupReadReceiptBuilder_ != null) {
+        result.signal_ = groupReadReceiptBuilder_.build();
+      }
+      if (signalCase_ == 24 &&
+          c2CReadReceiptBuilder_ != null) {
+        result.signal_ = c2CReadReceiptBuilder_.build();
+      }
     }
 
     @java.lang.Override
@@ -1443,6 +1740,9 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00080000;
         onChanged();
       }
+      if (other.getBarrage() != false) {
+        setBarrage(other.getBarrage());
+      }
       switch (other.getTargetCase()) {
         case RECEIVER: {
           targetCase_ = 3;
@@ -1463,6 +1763,23 @@ private static final long serialVersionUID = 0L;
           break;
         }
         case TARGET_NOT_SET: {
+          break;
+        }
+      }
+      switch (other.getSignalCase()) {
+        case RECALL_NOTICE: {
+          mergeRecallNotice(other.getRecallNotice());
+          break;
+        }
+        case GROUP_READ_RECEIPT: {
+          mergeGroupReadReceipt(other.getGroupReadReceipt());
+          break;
+        }
+        case C2C_READ_RECEIPT: {
+          mergeC2CReadReceipt(other.getC2CReadReceipt());
+          break;
+        }
+        case SIGNAL_NOT_SET: {
           break;
         }
       }
@@ -1607,6 +1924,32 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00080000;
               break;
             } // case 162
+            case 168: {
+              barrage_ = input.readBool();
+              bitField0_ |= 0x00100000;
+              break;
+            } // case 168
+            case 178: {
+              input.readMessage(
+                  getRecallNoticeFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              signalCase_ = 22;
+              break;
+            } // case 178
+            case 186: {
+              input.readMessage(
+                  getGroupReadReceiptFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              signalCase_ = 23;
+              break;
+            } // case 186
+            case 194: {
+              input.readMessage(
+                  getC2CReadReceiptFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              signalCase_ = 24;
+              break;
+            } // case 194
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1633,6 +1976,21 @@ private static final long serialVersionUID = 0L;
     public Builder clearTarget() {
       targetCase_ = 0;
       target_ = null;
+      onChanged();
+      return this;
+    }
+
+    private int signalCase_ = 0;
+    private java.lang.Object signal_;
+    public SignalCase
+        getSignalCase() {
+      return SignalCase.forNumber(
+          signalCase_);
+    }
+
+    public Builder clearSignal() {
+      signalCase_ = 0;
+      signal_ = null;
       onChanged();
       return this;
     }
@@ -2039,7 +2397,8 @@ private static final long serialVersionUID = 0L;
 
     /**
      * <pre>
-     * Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+     * Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+     * are a group type, and their messages go to group_id like every group message.
      * </pre>
      *
      * <code>string room_id = 5;</code>
@@ -2051,7 +2410,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+     * Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+     * are a group type, and their messages go to group_id like every group message.
      * </pre>
      *
      * <code>string room_id = 5;</code>
@@ -2077,7 +2437,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+     * Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+     * are a group type, and their messages go to group_id like every group message.
      * </pre>
      *
      * <code>string room_id = 5;</code>
@@ -2104,7 +2465,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+     * Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+     * are a group type, and their messages go to group_id like every group message.
      * </pre>
      *
      * <code>string room_id = 5;</code>
@@ -2121,7 +2483,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+     * Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+     * are a group type, and their messages go to group_id like every group message.
      * </pre>
      *
      * <code>string room_id = 5;</code>
@@ -2137,7 +2500,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+     * Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+     * are a group type, and their messages go to group_id like every group message.
      * </pre>
      *
      * <code>string room_id = 5;</code>
@@ -2576,7 +2940,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+     * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+     * &#64;all too; binary and JSON keep whichever spelling came.
      * </pre>
      *
      * <code>repeated string at_user_list = 11;</code>
@@ -2588,7 +2954,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+     * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+     * &#64;all too; binary and JSON keep whichever spelling came.
      * </pre>
      *
      * <code>repeated string at_user_list = 11;</code>
@@ -2599,7 +2967,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+     * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+     * &#64;all too; binary and JSON keep whichever spelling came.
      * </pre>
      *
      * <code>repeated string at_user_list = 11;</code>
@@ -2611,7 +2981,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+     * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+     * &#64;all too; binary and JSON keep whichever spelling came.
      * </pre>
      *
      * <code>repeated string at_user_list = 11;</code>
@@ -2624,7 +2996,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+     * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+     * &#64;all too; binary and JSON keep whichever spelling came.
      * </pre>
      *
      * <code>repeated string at_user_list = 11;</code>
@@ -2642,7 +3016,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+     * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+     * &#64;all too; binary and JSON keep whichever spelling came.
      * </pre>
      *
      * <code>repeated string at_user_list = 11;</code>
@@ -2659,7 +3035,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+     * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+     * &#64;all too; binary and JSON keep whichever spelling came.
      * </pre>
      *
      * <code>repeated string at_user_list = 11;</code>
@@ -2676,7 +3054,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+     * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+     * &#64;all too; binary and JSON keep whichever spelling came.
      * </pre>
      *
      * <code>repeated string at_user_list = 11;</code>
@@ -2690,7 +3070,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+     * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+     * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+     * &#64;all too; binary and JSON keep whichever spelling came.
      * </pre>
      *
      * <code>repeated string at_user_list = 11;</code>
@@ -3253,6 +3635,590 @@ private static final long serialVersionUID = 0L;
       bitField0_ |= 0x00080000;
       onChanged();
       return this;
+    }
+
+    private boolean barrage_ ;
+    /**
+     * <pre>
+     * A ZIM barrage (ZIMBarrageMessage, ZIM message type 20): an on-screen comment in a room, sent
+     * at high frequency without guaranteed delivery; one text elem, at most 5 KB. A text to a room
+     * without this flag is a ZIM Text message (ZIMTextMessage, up to 32 KB). Tencent has no such type.
+     * </pre>
+     *
+     * <code>bool barrage = 21;</code>
+     * @return The barrage.
+     */
+    @java.lang.Override
+    public boolean getBarrage() {
+      return barrage_;
+    }
+    /**
+     * <pre>
+     * A ZIM barrage (ZIMBarrageMessage, ZIM message type 20): an on-screen comment in a room, sent
+     * at high frequency without guaranteed delivery; one text elem, at most 5 KB. A text to a room
+     * without this flag is a ZIM Text message (ZIMTextMessage, up to 32 KB). Tencent has no such type.
+     * </pre>
+     *
+     * <code>bool barrage = 21;</code>
+     * @param value The barrage to set.
+     * @return This builder for chaining.
+     */
+    public Builder setBarrage(boolean value) {
+      
+      barrage_ = value;
+      bitField0_ |= 0x00100000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * A ZIM barrage (ZIMBarrageMessage, ZIM message type 20): an on-screen comment in a room, sent
+     * at high frequency without guaranteed delivery; one text elem, at most 5 KB. A text to a room
+     * without this flag is a ZIM Text message (ZIMTextMessage, up to 32 KB). Tencent has no such type.
+     * </pre>
+     *
+     * <code>bool barrage = 21;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearBarrage() {
+      bitField0_ = (bitField0_ & ~0x00100000);
+      barrage_ = false;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.github.imwire.v1.RecallNotice, io.github.imwire.v1.RecallNotice.Builder, io.github.imwire.v1.RecallNoticeOrBuilder> recallNoticeBuilder_;
+    /**
+     * <pre>
+     * A message was recalled.
+     * </pre>
+     *
+     * <code>.imwire.v1.RecallNotice recall_notice = 22;</code>
+     * @return Whether the recallNotice field is set.
+     */
+    @java.lang.Override
+    public boolean hasRecallNotice() {
+      return signalCase_ == 22;
+    }
+    /**
+     * <pre>
+     * A message was recalled.
+     * </pre>
+     *
+     * <code>.imwire.v1.RecallNotice recall_notice = 22;</code>
+     * @return The recallNotice.
+     */
+    @java.lang.Override
+    public io.github.imwire.v1.RecallNotice getRecallNotice() {
+      if (recallNoticeBuilder_ == null) {
+        if (signalCase_ == 22) {
+          return (io.github.imwire.v1.RecallNotice) signal_;
+        }
+        return io.github.imwire.v1.RecallNotice.getDefaultInstance();
+      } else {
+        if (signalCase_ == 22) {
+          return recallNoticeBuilder_.getMessage();
+        }
+        return io.github.imwire.v1.RecallNotice.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A message was recalled.
+     * </pre>
+     *
+     * <code>.imwire.v1.RecallNotice recall_notice = 22;</code>
+     */
+    public Builder setRecallNotice(io.github.imwire.v1.RecallNotice value) {
+      if (recallNoticeBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        signal_ = value;
+        onChanged();
+      } else {
+        recallNoticeBuilder_.setMessage(value);
+      }
+      signalCase_ = 22;
+      return this;
+    }
+    /**
+     * <pre>
+     * A message was recalled.
+     * </pre>
+     *
+     * <code>.imwire.v1.RecallNotice recall_notice = 22;</code>
+     */
+    public Builder setRecallNotice(
+        io.github.imwire.v1.RecallNotice.Builder builderForValue) {
+      if (recallNoticeBuilder_ == null) {
+        signal_ = builderForValue.build();
+        onChanged();
+      } else {
+        recallNoticeBuilder_.setMessage(builderForValue.build());
+      }
+      signalCase_ = 22;
+      return this;
+    }
+    /**
+     * <pre>
+     * A message was recalled.
+     * </pre>
+     *
+     * <code>.imwire.v1.RecallNotice recall_notice = 22;</code>
+     */
+    public Builder mergeRecallNotice(io.github.imwire.v1.RecallNotice value) {
+      if (recallNoticeBuilder_ == null) {
+        if (signalCase_ == 22 &&
+            signal_ != io.github.imwire.v1.RecallNotice.getDefaultInstance()) {
+          signal_ = io.github.imwire.v1.RecallNotice.newBuilder((io.github.imwire.v1.RecallNotice) signal_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          signal_ = value;
+        }
+        onChanged();
+      } else {
+        if (signalCase_ == 22) {
+          recallNoticeBuilder_.mergeFrom(value);
+        } else {
+          recallNoticeBuilder_.setMessage(value);
+        }
+      }
+      signalCase_ = 22;
+      return this;
+    }
+    /**
+     * <pre>
+     * A message was recalled.
+     * </pre>
+     *
+     * <code>.imwire.v1.RecallNotice recall_notice = 22;</code>
+     */
+    public Builder clearRecallNotice() {
+      if (recallNoticeBuilder_ == null) {
+        if (signalCase_ == 22) {
+          signalCase_ = 0;
+          signal_ = null;
+          onChanged();
+        }
+      } else {
+        if (signalCase_ == 22) {
+          signalCase_ = 0;
+          signal_ = null;
+        }
+        recallNoticeBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * A message was recalled.
+     * </pre>
+     *
+     * <code>.imwire.v1.RecallNotice recall_notice = 22;</code>
+     */
+    public io.github.imwire.v1.RecallNotice.Builder getRecallNoticeBuilder() {
+      return getRecallNoticeFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * A message was recalled.
+     * </pre>
+     *
+     * <code>.imwire.v1.RecallNotice recall_notice = 22;</code>
+     */
+    @java.lang.Override
+    public io.github.imwire.v1.RecallNoticeOrBuilder getRecallNoticeOrBuilder() {
+      if ((signalCase_ == 22) && (recallNoticeBuilder_ != null)) {
+        return recallNoticeBuilder_.getMessageOrBuilder();
+      } else {
+        if (signalCase_ == 22) {
+          return (io.github.imwire.v1.RecallNotice) signal_;
+        }
+        return io.github.imwire.v1.RecallNotice.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * A message was recalled.
+     * </pre>
+     *
+     * <code>.imwire.v1.RecallNotice recall_notice = 22;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.github.imwire.v1.RecallNotice, io.github.imwire.v1.RecallNotice.Builder, io.github.imwire.v1.RecallNoticeOrBuilder> 
+        getRecallNoticeFieldBuilder() {
+      if (recallNoticeBuilder_ == null) {
+        if (!(signalCase_ == 22)) {
+          signal_ = io.github.imwire.v1.RecallNotice.getDefaultInstance();
+        }
+        recallNoticeBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            io.github.imwire.v1.RecallNotice, io.github.imwire.v1.RecallNotice.Builder, io.github.imwire.v1.RecallNoticeOrBuilder>(
+                (io.github.imwire.v1.RecallNotice) signal_,
+                getParentForChildren(),
+                isClean());
+        signal_ = null;
+      }
+      signalCase_ = 22;
+      onChanged();
+      return recallNoticeBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.github.imwire.v1.GroupReadReceipt, io.github.imwire.v1.GroupReadReceipt.Builder, io.github.imwire.v1.GroupReadReceiptOrBuilder> groupReadReceiptBuilder_;
+    /**
+     * <pre>
+     * How many members have read a group message.
+     * </pre>
+     *
+     * <code>.imwire.v1.GroupReadReceipt group_read_receipt = 23;</code>
+     * @return Whether the groupReadReceipt field is set.
+     */
+    @java.lang.Override
+    public boolean hasGroupReadReceipt() {
+      return signalCase_ == 23;
+    }
+    /**
+     * <pre>
+     * How many members have read a group message.
+     * </pre>
+     *
+     * <code>.imwire.v1.GroupReadReceipt group_read_receipt = 23;</code>
+     * @return The groupReadReceipt.
+     */
+    @java.lang.Override
+    public io.github.imwire.v1.GroupReadReceipt getGroupReadReceipt() {
+      if (groupReadReceiptBuilder_ == null) {
+        if (signalCase_ == 23) {
+          return (io.github.imwire.v1.GroupReadReceipt) signal_;
+        }
+        return io.github.imwire.v1.GroupReadReceipt.getDefaultInstance();
+      } else {
+        if (signalCase_ == 23) {
+          return groupReadReceiptBuilder_.getMessage();
+        }
+        return io.github.imwire.v1.GroupReadReceipt.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * How many members have read a group message.
+     * </pre>
+     *
+     * <code>.imwire.v1.GroupReadReceipt group_read_receipt = 23;</code>
+     */
+    public Builder setGroupReadReceipt(io.github.imwire.v1.GroupReadReceipt value) {
+      if (groupReadReceiptBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        signal_ = value;
+        onChanged();
+      } else {
+        groupReadReceiptBuilder_.setMessage(value);
+      }
+      signalCase_ = 23;
+      return this;
+    }
+    /**
+     * <pre>
+     * How many members have read a group message.
+     * </pre>
+     *
+     * <code>.imwire.v1.GroupReadReceipt group_read_receipt = 23;</code>
+     */
+    public Builder setGroupReadReceipt(
+        io.github.imwire.v1.GroupReadReceipt.Builder builderForValue) {
+      if (groupReadReceiptBuilder_ == null) {
+        signal_ = builderForValue.build();
+        onChanged();
+      } else {
+        groupReadReceiptBuilder_.setMessage(builderForValue.build());
+      }
+      signalCase_ = 23;
+      return this;
+    }
+    /**
+     * <pre>
+     * How many members have read a group message.
+     * </pre>
+     *
+     * <code>.imwire.v1.GroupReadReceipt group_read_receipt = 23;</code>
+     */
+    public Builder mergeGroupReadReceipt(io.github.imwire.v1.GroupReadReceipt value) {
+      if (groupReadReceiptBuilder_ == null) {
+        if (signalCase_ == 23 &&
+            signal_ != io.github.imwire.v1.GroupReadReceipt.getDefaultInstance()) {
+          signal_ = io.github.imwire.v1.GroupReadReceipt.newBuilder((io.github.imwire.v1.GroupReadReceipt) signal_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          signal_ = value;
+        }
+        onChanged();
+      } else {
+        if (signalCase_ == 23) {
+          groupReadReceiptBuilder_.mergeFrom(value);
+        } else {
+          groupReadReceiptBuilder_.setMessage(value);
+        }
+      }
+      signalCase_ = 23;
+      return this;
+    }
+    /**
+     * <pre>
+     * How many members have read a group message.
+     * </pre>
+     *
+     * <code>.imwire.v1.GroupReadReceipt group_read_receipt = 23;</code>
+     */
+    public Builder clearGroupReadReceipt() {
+      if (groupReadReceiptBuilder_ == null) {
+        if (signalCase_ == 23) {
+          signalCase_ = 0;
+          signal_ = null;
+          onChanged();
+        }
+      } else {
+        if (signalCase_ == 23) {
+          signalCase_ = 0;
+          signal_ = null;
+        }
+        groupReadReceiptBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * How many members have read a group message.
+     * </pre>
+     *
+     * <code>.imwire.v1.GroupReadReceipt group_read_receipt = 23;</code>
+     */
+    public io.github.imwire.v1.GroupReadReceipt.Builder getGroupReadReceiptBuilder() {
+      return getGroupReadReceiptFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * How many members have read a group message.
+     * </pre>
+     *
+     * <code>.imwire.v1.GroupReadReceipt group_read_receipt = 23;</code>
+     */
+    @java.lang.Override
+    public io.github.imwire.v1.GroupReadReceiptOrBuilder getGroupReadReceiptOrBuilder() {
+      if ((signalCase_ == 23) && (groupReadReceiptBuilder_ != null)) {
+        return groupReadReceiptBuilder_.getMessageOrBuilder();
+      } else {
+        if (signalCase_ == 23) {
+          return (io.github.imwire.v1.GroupReadReceipt) signal_;
+        }
+        return io.github.imwire.v1.GroupReadReceipt.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * How many members have read a group message.
+     * </pre>
+     *
+     * <code>.imwire.v1.GroupReadReceipt group_read_receipt = 23;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.github.imwire.v1.GroupReadReceipt, io.github.imwire.v1.GroupReadReceipt.Builder, io.github.imwire.v1.GroupReadReceiptOrBuilder> 
+        getGroupReadReceiptFieldBuilder() {
+      if (groupReadReceiptBuilder_ == null) {
+        if (!(signalCase_ == 23)) {
+          signal_ = io.github.imwire.v1.GroupReadReceipt.getDefaultInstance();
+        }
+        groupReadReceiptBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            io.github.imwire.v1.GroupReadReceipt, io.github.imwire.v1.GroupReadReceipt.Builder, io.github.imwire.v1.GroupReadReceiptOrBuilder>(
+                (io.github.imwire.v1.GroupReadReceipt) signal_,
+                getParentForChildren(),
+                isClean());
+        signal_ = null;
+      }
+      signalCase_ = 23;
+      onChanged();
+      return groupReadReceiptBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.github.imwire.v1.C2CReadReceipt, io.github.imwire.v1.C2CReadReceipt.Builder, io.github.imwire.v1.C2CReadReceiptOrBuilder> c2CReadReceiptBuilder_;
+    /**
+     * <pre>
+     * Up to when the peer has read a one-to-one conversation.
+     * </pre>
+     *
+     * <code>.imwire.v1.C2CReadReceipt c2c_read_receipt = 24;</code>
+     * @return Whether the c2cReadReceipt field is set.
+     */
+    @java.lang.Override
+    public boolean hasC2CReadReceipt() {
+      return signalCase_ == 24;
+    }
+    /**
+     * <pre>
+     * Up to when the peer has read a one-to-one conversation.
+     * </pre>
+     *
+     * <code>.imwire.v1.C2CReadReceipt c2c_read_receipt = 24;</code>
+     * @return The c2cReadReceipt.
+     */
+    @java.lang.Override
+    public io.github.imwire.v1.C2CReadReceipt getC2CReadReceipt() {
+      if (c2CReadReceiptBuilder_ == null) {
+        if (signalCase_ == 24) {
+          return (io.github.imwire.v1.C2CReadReceipt) signal_;
+        }
+        return io.github.imwire.v1.C2CReadReceipt.getDefaultInstance();
+      } else {
+        if (signalCase_ == 24) {
+          return c2CReadReceiptBuilder_.getMessage();
+        }
+        return io.github.imwire.v1.C2CReadReceipt.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * Up to when the peer has read a one-to-one conversation.
+     * </pre>
+     *
+     * <code>.imwire.v1.C2CReadReceipt c2c_read_receipt = 24;</code>
+     */
+    public Builder setC2CReadReceipt(io.github.imwire.v1.C2CReadReceipt value) {
+      if (c2CReadReceiptBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        signal_ = value;
+        onChanged();
+      } else {
+        c2CReadReceiptBuilder_.setMessage(value);
+      }
+      signalCase_ = 24;
+      return this;
+    }
+    /**
+     * <pre>
+     * Up to when the peer has read a one-to-one conversation.
+     * </pre>
+     *
+     * <code>.imwire.v1.C2CReadReceipt c2c_read_receipt = 24;</code>
+     */
+    public Builder setC2CReadReceipt(
+        io.github.imwire.v1.C2CReadReceipt.Builder builderForValue) {
+      if (c2CReadReceiptBuilder_ == null) {
+        signal_ = builderForValue.build();
+        onChanged();
+      } else {
+        c2CReadReceiptBuilder_.setMessage(builderForValue.build());
+      }
+      signalCase_ = 24;
+      return this;
+    }
+    /**
+     * <pre>
+     * Up to when the peer has read a one-to-one conversation.
+     * </pre>
+     *
+     * <code>.imwire.v1.C2CReadReceipt c2c_read_receipt = 24;</code>
+     */
+    public Builder mergeC2CReadReceipt(io.github.imwire.v1.C2CReadReceipt value) {
+      if (c2CReadReceiptBuilder_ == null) {
+        if (signalCase_ == 24 &&
+            signal_ != io.github.imwire.v1.C2CReadReceipt.getDefaultInstance()) {
+          signal_ = io.github.imwire.v1.C2CReadReceipt.newBuilder((io.github.imwire.v1.C2CReadReceipt) signal_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          signal_ = value;
+        }
+        onChanged();
+      } else {
+        if (signalCase_ == 24) {
+          c2CReadReceiptBuilder_.mergeFrom(value);
+        } else {
+          c2CReadReceiptBuilder_.setMessage(value);
+        }
+      }
+      signalCase_ = 24;
+      return this;
+    }
+    /**
+     * <pre>
+     * Up to when the peer has read a one-to-one conversation.
+     * </pre>
+     *
+     * <code>.imwire.v1.C2CReadReceipt c2c_read_receipt = 24;</code>
+     */
+    public Builder clearC2CReadReceipt() {
+      if (c2CReadReceiptBuilder_ == null) {
+        if (signalCase_ == 24) {
+          signalCase_ = 0;
+          signal_ = null;
+          onChanged();
+        }
+      } else {
+        if (signalCase_ == 24) {
+          signalCase_ = 0;
+          signal_ = null;
+        }
+        c2CReadReceiptBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Up to when the peer has read a one-to-one conversation.
+     * </pre>
+     *
+     * <code>.imwire.v1.C2CReadReceipt c2c_read_receipt = 24;</code>
+     */
+    public io.github.imwire.v1.C2CReadReceipt.Builder getC2CReadReceiptBuilder() {
+      return getC2CReadReceiptFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Up to when the peer has read a one-to-one conversation.
+     * </pre>
+     *
+     * <code>.imwire.v1.C2CReadReceipt c2c_read_receipt = 24;</code>
+     */
+    @java.lang.Override
+    public io.github.imwire.v1.C2CReadReceiptOrBuilder getC2CReadReceiptOrBuilder() {
+      if ((signalCase_ == 24) && (c2CReadReceiptBuilder_ != null)) {
+        return c2CReadReceiptBuilder_.getMessageOrBuilder();
+      } else {
+        if (signalCase_ == 24) {
+          return (io.github.imwire.v1.C2CReadReceipt) signal_;
+        }
+        return io.github.imwire.v1.C2CReadReceipt.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * Up to when the peer has read a one-to-one conversation.
+     * </pre>
+     *
+     * <code>.imwire.v1.C2CReadReceipt c2c_read_receipt = 24;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        io.github.imwire.v1.C2CReadReceipt, io.github.imwire.v1.C2CReadReceipt.Builder, io.github.imwire.v1.C2CReadReceiptOrBuilder> 
+        getC2CReadReceiptFieldBuilder() {
+      if (c2CReadReceiptBuilder_ == null) {
+        if (!(signalCase_ == 24)) {
+          signal_ = io.github.imwire.v1.C2CReadReceipt.getDefaultInstance();
+        }
+        c2CReadReceiptBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            io.github.imwire.v1.C2CReadReceipt, io.github.imwire.v1.C2CReadReceipt.Builder, io.github.imwire.v1.C2CReadReceiptOrBuilder>(
+                (io.github.imwire.v1.C2CReadReceipt) signal_,
+                getParentForChildren(),
+                isClean());
+        signal_ = null;
+      }
+      signalCase_ = 24;
+      onChanged();
+      return c2CReadReceiptBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -99,7 +99,8 @@ public interface MessageOrBuilder extends
 
   /**
    * <pre>
-   * Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+   * Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+   * are a group type, and their messages go to group_id like every group message.
    * </pre>
    *
    * <code>string room_id = 5;</code>
@@ -108,7 +109,8 @@ public interface MessageOrBuilder extends
   boolean hasRoomId();
   /**
    * <pre>
-   * Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+   * Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+   * are a group type, and their messages go to group_id like every group message.
    * </pre>
    *
    * <code>string room_id = 5;</code>
@@ -117,7 +119,8 @@ public interface MessageOrBuilder extends
   java.lang.String getRoomId();
   /**
    * <pre>
-   * Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+   * Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+   * are a group type, and their messages go to group_id like every group message.
    * </pre>
    *
    * <code>string room_id = 5;</code>
@@ -189,7 +192,9 @@ public interface MessageOrBuilder extends
 
   /**
    * <pre>
-   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+   * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+   * &#64;all too; binary and JSON keep whichever spelling came.
    * </pre>
    *
    * <code>repeated string at_user_list = 11;</code>
@@ -199,7 +204,9 @@ public interface MessageOrBuilder extends
       getAtUserListList();
   /**
    * <pre>
-   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+   * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+   * &#64;all too; binary and JSON keep whichever spelling came.
    * </pre>
    *
    * <code>repeated string at_user_list = 11;</code>
@@ -208,7 +215,9 @@ public interface MessageOrBuilder extends
   int getAtUserListCount();
   /**
    * <pre>
-   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+   * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+   * &#64;all too; binary and JSON keep whichever spelling came.
    * </pre>
    *
    * <code>repeated string at_user_list = 11;</code>
@@ -218,7 +227,9 @@ public interface MessageOrBuilder extends
   java.lang.String getAtUserList(int index);
   /**
    * <pre>
-   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__.
+   * User IDs mentioned; "&#64;all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+   * kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+   * &#64;all too; binary and JSON keep whichever spelling came.
    * </pre>
    *
    * <code>repeated string at_user_list = 11;</code>
@@ -342,5 +353,100 @@ public interface MessageOrBuilder extends
   com.google.protobuf.ByteString
       getTopicIdBytes();
 
+  /**
+   * <pre>
+   * A ZIM barrage (ZIMBarrageMessage, ZIM message type 20): an on-screen comment in a room, sent
+   * at high frequency without guaranteed delivery; one text elem, at most 5 KB. A text to a room
+   * without this flag is a ZIM Text message (ZIMTextMessage, up to 32 KB). Tencent has no such type.
+   * </pre>
+   *
+   * <code>bool barrage = 21;</code>
+   * @return The barrage.
+   */
+  boolean getBarrage();
+
+  /**
+   * <pre>
+   * A message was recalled.
+   * </pre>
+   *
+   * <code>.imwire.v1.RecallNotice recall_notice = 22;</code>
+   * @return Whether the recallNotice field is set.
+   */
+  boolean hasRecallNotice();
+  /**
+   * <pre>
+   * A message was recalled.
+   * </pre>
+   *
+   * <code>.imwire.v1.RecallNotice recall_notice = 22;</code>
+   * @return The recallNotice.
+   */
+  io.github.imwire.v1.RecallNotice getRecallNotice();
+  /**
+   * <pre>
+   * A message was recalled.
+   * </pre>
+   *
+   * <code>.imwire.v1.RecallNotice recall_notice = 22;</code>
+   */
+  io.github.imwire.v1.RecallNoticeOrBuilder getRecallNoticeOrBuilder();
+
+  /**
+   * <pre>
+   * How many members have read a group message.
+   * </pre>
+   *
+   * <code>.imwire.v1.GroupReadReceipt group_read_receipt = 23;</code>
+   * @return Whether the groupReadReceipt field is set.
+   */
+  boolean hasGroupReadReceipt();
+  /**
+   * <pre>
+   * How many members have read a group message.
+   * </pre>
+   *
+   * <code>.imwire.v1.GroupReadReceipt group_read_receipt = 23;</code>
+   * @return The groupReadReceipt.
+   */
+  io.github.imwire.v1.GroupReadReceipt getGroupReadReceipt();
+  /**
+   * <pre>
+   * How many members have read a group message.
+   * </pre>
+   *
+   * <code>.imwire.v1.GroupReadReceipt group_read_receipt = 23;</code>
+   */
+  io.github.imwire.v1.GroupReadReceiptOrBuilder getGroupReadReceiptOrBuilder();
+
+  /**
+   * <pre>
+   * Up to when the peer has read a one-to-one conversation.
+   * </pre>
+   *
+   * <code>.imwire.v1.C2CReadReceipt c2c_read_receipt = 24;</code>
+   * @return Whether the c2cReadReceipt field is set.
+   */
+  boolean hasC2CReadReceipt();
+  /**
+   * <pre>
+   * Up to when the peer has read a one-to-one conversation.
+   * </pre>
+   *
+   * <code>.imwire.v1.C2CReadReceipt c2c_read_receipt = 24;</code>
+   * @return The c2cReadReceipt.
+   */
+  io.github.imwire.v1.C2CReadReceipt getC2CReadReceipt();
+  /**
+   * <pre>
+   * Up to when the peer has read a one-to-one conversation.
+   * </pre>
+   *
+   * <code>.imwire.v1.C2CReadReceipt c2c_read_receipt = 24;</code>
+   */
+  io.github.imwire.v1.C2CReadReceiptOrBuilder getC2CReadReceiptOrBuilder();
+
   public io.github.imwire.v1.Message.TargetCase getTargetCase();
+
+  public io.github.imwire.v1.Message.SignalCase getSignalCase();
 }

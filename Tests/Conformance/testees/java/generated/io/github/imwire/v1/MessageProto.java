@@ -20,6 +20,21 @@ public final class MessageProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_imwire_v1_Message_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imwire_v1_RecallNotice_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imwire_v1_RecallNotice_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imwire_v1_GroupReadReceipt_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imwire_v1_GroupReadReceipt_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imwire_v1_C2CReadReceipt_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imwire_v1_C2CReadReceipt_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_imwire_v1_OfflinePushInfo_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -100,6 +115,16 @@ public final class MessageProto {
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
       internal_static_imwire_v1_GroupChangeInfo_fieldAccessorTable;
   static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imwire_v1_UserProfile_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imwire_v1_UserProfile_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_imwire_v1_UserProfile_CustomInfoEntry_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
+      internal_static_imwire_v1_UserProfile_CustomInfoEntry_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
     internal_static_imwire_v1_MemberChangeInfo_descriptor;
   static final 
     com.google.protobuf.GeneratedMessageV3.FieldAccessorTable
@@ -118,7 +143,7 @@ public final class MessageProto {
       descriptor;
   static {
     java.lang.String[] descriptorData = {
-      "\n\027imwire/v1/message.proto\022\timwire.v1\"\236\004\n" +
+      "\n\027imwire/v1/message.proto\022\timwire.v1\"\335\005\n" +
       "\007Message\022\016\n\006msg_id\030\001 \001(\t\022\016\n\006sender\030\002 \001(\t" +
       "\022\022\n\010receiver\030\003 \001(\tH\000\022\022\n\010group_id\030\004 \001(\tH\000" +
       "\022\021\n\007room_id\030\005 \001(\tH\000\022\024\n\014timestamp_ms\030\006 \001(" +
@@ -132,7 +157,17 @@ public final class MessageProto {
       "read_count\030\020 \001(\010\022\"\n\032excluded_from_last_m" +
       "essage\030\021 \001(\010\022\030\n\020online_user_only\030\022 \001(\010\022!" +
       "\n\031support_message_extension\030\023 \001(\010\022\020\n\010top" +
-      "ic_id\030\024 \001(\tB\010\n\006target\"\235\002\n\017OfflinePushInf" +
+      "ic_id\030\024 \001(\t\022\017\n\007barrage\030\025 \001(\010\0220\n\rrecall_n" +
+      "otice\030\026 \001(\0132\027.imwire.v1.RecallNoticeH\001\0229" +
+      "\n\022group_read_receipt\030\027 \001(\0132\033.imwire.v1.G" +
+      "roupReadReceiptH\001\0225\n\020c2c_read_receipt\030\030 " +
+      "\001(\0132\031.imwire.v1.C2CReadReceiptH\001B\010\n\006targ" +
+      "etB\010\n\006signal\"C\n\014RecallNotice\022\016\n\006msg_id\030\001" +
+      " \001(\t\022\023\n\013recalled_by\030\002 \001(\t\022\016\n\006reason\030\003 \001(" +
+      "\t\"L\n\020GroupReadReceipt\022\016\n\006msg_id\030\001 \001(\t\022\022\n" +
+      "\nread_count\030\002 \001(\004\022\024\n\014unread_count\030\003 \001(\004\"" +
+      "<\n\016C2CReadReceipt\022\017\n\007user_id\030\001 \001(\t\022\031\n\021re" +
+      "ad_timestamp_ms\030\002 \001(\004\"\235\002\n\017OfflinePushInf" +
       "o\022\r\n\005title\030\001 \001(\t\022\014\n\004desc\030\002 \001(\t\022\013\n\003ext\030\003 " +
       "\001(\t\022\024\n\014disable_push\030\004 \001(\010\022\021\n\tios_sound\030\005" +
       " \001(\t\022\025\n\randroid_sound\030\006 \001(\t\022\030\n\020ignore_io" +
@@ -177,7 +212,7 @@ public final class MessageProto {
       " \003(\t\022\027\n\017compatible_text\030\003 \001(\t\022\031\n\021layers_" +
       "over_limit\030\004 \001(\010\022$\n\010messages\030\005 \003(\0132\022.imw" +
       "ire.v1.Message\022\024\n\014json_msg_key\030\006 \001(\t\022\017\n\007" +
-      "msg_num\030\007 \001(\r\"\325\002\n\rGroupTipsElem\022\020\n\010group" +
+      "msg_num\030\007 \001(\r\"\377\003\n\rGroupTipsElem\022\020\n\010group" +
       "_id\030\001 \001(\t\022&\n\004type\030\002 \001(\0162\030.imwire.v1.Grou" +
       "pTipsType\022-\n\top_member\030\003 \001(\0132\032.imwire.v1" +
       ".GroupMemberInfo\022/\n\013member_list\030\004 \003(\0132\032." +
@@ -185,85 +220,95 @@ public final class MessageProto {
       "e_list\030\005 \003(\0132\032.imwire.v1.GroupChangeInfo" +
       "\0227\n\022member_change_list\030\006 \003(\0132\033.imwire.v1" +
       ".MemberChangeInfo\022\024\n\014member_count\030\007 \001(\r\022" +
-      "\022\n\ngroup_name\030\010 \001(\t\022\020\n\010platform\030\t \001(\t\"\266\002" +
-      "\n\017GroupMemberInfo\022\017\n\007user_id\030\001 \001(\t\022\021\n\tni" +
-      "ck_name\030\002 \001(\t\022\025\n\rfriend_remark\030\003 \001(\t\022\021\n\t" +
-      "name_card\030\004 \001(\t\022\020\n\010face_url\030\005 \001(\t\022(\n\004rol" +
-      "e\030\006 \001(\0162\032.imwire.v1.GroupMemberRole\022\021\n\tj" +
-      "oin_time\030\007 \001(\004\022\022\n\nmute_until\030\010 \001(\004\022?\n\013cu" +
-      "stom_info\030\t \003(\0132*.imwire.v1.GroupMemberI" +
-      "nfo.CustomInfoEntry\0321\n\017CustomInfoEntry\022\013" +
-      "\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\014:\0028\001\"\230\001\n\017Group" +
-      "ChangeInfo\022,\n\004type\030\001 \001(\0162\036.imwire.v1.Gro" +
-      "upInfoChangeType\022\r\n\005value\030\002 \001(\t\022\013\n\003key\030\003" +
-      " \001(\t\022\022\n\nbool_value\030\004 \001(\010\022\021\n\tint_value\030\005 " +
-      "\001(\r\022\024\n\014uint64_value\030\006 \001(\004\"6\n\020MemberChang" +
-      "eInfo\022\017\n\007user_id\030\001 \001(\t\022\021\n\tmute_time\030\002 \001(" +
-      "\r\"\345\001\n\017GroupSystemElem\022(\n\004type\030\001 \001(\0162\032.im" +
-      "wire.v1.GroupSystemType\022\020\n\010group_id\030\002 \001(" +
-      "\t\022\017\n\007op_user\030\003 \001(\t\022\016\n\006reason\030\004 \001(\t\022\017\n\007ms" +
-      "g_key\030\005 \001(\004\022\020\n\010auth_key\030\006 \001(\014\022\021\n\tuser_da" +
-      "ta\030\007 \001(\014\022-\n\top_member\030\010 \001(\0132\032.imwire.v1." +
-      "GroupMemberInfo\022\020\n\010platform\030\t \001(\t*o\n\010Pri" +
-      "ority\022\024\n\020PRIORITY_DEFAULT\020\000\022\021\n\rPRIORITY_" +
-      "HIGH\020\001\022\023\n\017PRIORITY_NORMAL\020\002\022\020\n\014PRIORITY_" +
-      "LOW\020\003\022\023\n\017PRIORITY_LOWEST\020\004*D\n\013IosPushTyp" +
-      "e\022\035\n\031IOS_PUSH_TYPE_UNSPECIFIED\020\000\022\026\n\022IOS_" +
-      "PUSH_TYPE_VOIP\020\001*j\n\tImageType\022\032\n\026IMAGE_T" +
-      "YPE_UNSPECIFIED\020\000\022\025\n\021IMAGE_TYPE_ORIGIN\020\001" +
-      "\022\024\n\020IMAGE_TYPE_LARGE\020\002\022\024\n\020IMAGE_TYPE_THU" +
-      "MB\020\003*\312\001\n\013ImageFormat\022\034\n\030IMAGE_FORMAT_UNS" +
-      "PECIFIED\020\000\022\024\n\020IMAGE_FORMAT_JPG\020\001\022\024\n\020IMAG" +
-      "E_FORMAT_GIF\020\002\022\024\n\020IMAGE_FORMAT_PNG\020\003\022\024\n\020" +
-      "IMAGE_FORMAT_BMP\020\004\022\025\n\021IMAGE_FORMAT_TIFF\020" +
-      "\005\022\025\n\021IMAGE_FORMAT_WEBP\020\006\022\027\n\022IMAGE_FORMAT" +
-      "_OTHER\020\377\001*\251\003\n\rGroupTipsType\022\037\n\033GROUP_TIP" +
-      "S_TYPE_UNSPECIFIED\020\000\022\030\n\024GROUP_TIPS_TYPE_" +
-      "JOIN\020\001\022\032\n\026GROUP_TIPS_TYPE_INVITE\020\002\022\030\n\024GR" +
-      "OUP_TIPS_TYPE_QUIT\020\003\022\032\n\026GROUP_TIPS_TYPE_" +
-      "KICKED\020\004\022\035\n\031GROUP_TIPS_TYPE_SET_ADMIN\020\005\022" +
-      " \n\034GROUP_TIPS_TYPE_CANCEL_ADMIN\020\006\022%\n!GRO" +
-      "UP_TIPS_TYPE_GROUP_INFO_CHANGE\020\007\022&\n\"GROU" +
-      "P_TIPS_TYPE_MEMBER_INFO_CHANGE\020\010\022%\n!GROU" +
-      "P_TIPS_TYPE_TOPIC_INFO_CHANGE\020\t\022(\n$GROUP" +
-      "_TIPS_TYPE_PINNED_MESSAGE_ADDED\020\n\022*\n&GRO" +
-      "UP_TIPS_TYPE_PINNED_MESSAGE_DELETED\020\013*\217\001" +
-      "\n\017GroupMemberRole\022!\n\035GROUP_MEMBER_ROLE_U" +
-      "NSPECIFIED\020\000\022\035\n\030GROUP_MEMBER_ROLE_MEMBER" +
-      "\020\310\001\022\034\n\027GROUP_MEMBER_ROLE_ADMIN\020\254\002\022\034\n\027GRO" +
-      "UP_MEMBER_ROLE_OWNER\020\220\003*\376\003\n\023GroupInfoCha" +
-      "ngeType\022&\n\"GROUP_INFO_CHANGE_TYPE_UNSPEC" +
-      "IFIED\020\000\022\037\n\033GROUP_INFO_CHANGE_TYPE_NAME\020\001" +
-      "\022\'\n#GROUP_INFO_CHANGE_TYPE_INTRODUCTION\020" +
-      "\002\022\'\n#GROUP_INFO_CHANGE_TYPE_NOTIFICATION" +
-      "\020\003\022#\n\037GROUP_INFO_CHANGE_TYPE_FACE_URL\020\004\022" +
-      " \n\034GROUP_INFO_CHANGE_TYPE_OWNER\020\005\022!\n\035GRO" +
-      "UP_INFO_CHANGE_TYPE_CUSTOM\020\006\022&\n\"GROUP_IN" +
-      "FO_CHANGE_TYPE_SHUT_UP_ALL\020\010\022,\n(GROUP_IN" +
-      "FO_CHANGE_TYPE_TOPIC_CUSTOM_DATA\020\t\022.\n*GR" +
-      "OUP_INFO_CHANGE_TYPE_RECEIVE_MESSAGE_OPT" +
-      "\020\n\022(\n$GROUP_INFO_CHANGE_TYPE_GROUP_ADD_O" +
-      "PT\020\013\022,\n(GROUP_INFO_CHANGE_TYPE_GROUP_APP" +
-      "ROVE_OPT\020\014\"\004\010\007\020\007*\204\005\n\017GroupSystemType\022!\n\035" +
-      "GROUP_SYSTEM_TYPE_UNSPECIFIED\020\000\022\'\n#GROUP" +
-      "_SYSTEM_TYPE_ADD_GROUP_REQUEST\020\001\022&\n\"GROU" +
-      "P_SYSTEM_TYPE_ADD_GROUP_ACCEPT\020\002\022&\n\"GROU" +
-      "P_SYSTEM_TYPE_ADD_GROUP_REFUSE\020\003\022)\n%GROU" +
-      "P_SYSTEM_TYPE_KICK_OFF_FROM_GROUP\020\004\022\"\n\036G" +
-      "ROUP_SYSTEM_TYPE_DELETE_GROUP\020\005\022\"\n\036GROUP" +
-      "_SYSTEM_TYPE_CREATE_GROUP\020\006\022&\n\"GROUP_SYS" +
-      "TEM_TYPE_INVITED_TO_GROUP\020\007\022 \n\034GROUP_SYS" +
-      "TEM_TYPE_QUIT_GROUP\020\010\022!\n\035GROUP_SYSTEM_TY" +
-      "PE_GRANT_ADMIN\020\t\022\"\n\036GROUP_SYSTEM_TYPE_CA" +
-      "NCEL_ADMIN\020\n\022\"\n\036GROUP_SYSTEM_TYPE_REVOKE" +
-      "_GROUP\020\013\022-\n)GROUP_SYSTEM_TYPE_INVITE_TO_" +
-      "GROUP_REQUEST\020\014\022,\n(GROUP_SYSTEM_TYPE_INV" +
-      "ITE_TO_GROUP_ACCEPT\020\r\022,\n(GROUP_SYSTEM_TY" +
-      "PE_INVITE_TO_GROUP_REFUSE\020\016\022\"\n\035GROUP_SYS" +
-      "TEM_TYPE_CUSTOM_INFO\020\377\001BY\n\023io.github.imw" +
-      "ire.v1B\014MessageProtoP\001Z2github.com/imwir" +
-      "e/imwire/gen/go/imwire/v1;imwirev1b\006prot" +
-      "o3"
+      "\022\n\ngroup_name\030\010 \001(\t\022\020\n\010platform\030\t \001(\t\022,\n" +
+      "\014op_user_info\030\n \001(\0132\026.imwire.v1.UserProf" +
+      "ile\0226\n\026changed_user_info_list\030\013 \003(\0132\026.im" +
+      "wire.v1.UserProfile\022B\n\036changed_group_mem" +
+      "ber_info_list\030\014 \003(\0132\032.imwire.v1.GroupMem" +
+      "berInfo\"\266\002\n\017GroupMemberInfo\022\017\n\007user_id\030\001" +
+      " \001(\t\022\021\n\tnick_name\030\002 \001(\t\022\025\n\rfriend_remark" +
+      "\030\003 \001(\t\022\021\n\tname_card\030\004 \001(\t\022\020\n\010face_url\030\005 " +
+      "\001(\t\022(\n\004role\030\006 \001(\0162\032.imwire.v1.GroupMembe" +
+      "rRole\022\021\n\tjoin_time\030\007 \001(\004\022\022\n\nmute_until\030\010" +
+      " \001(\004\022?\n\013custom_info\030\t \003(\0132*.imwire.v1.Gr" +
+      "oupMemberInfo.CustomInfoEntry\0321\n\017CustomI" +
+      "nfoEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\014:\0028\001" +
+      "\"\230\001\n\017GroupChangeInfo\022,\n\004type\030\001 \001(\0162\036.imw" +
+      "ire.v1.GroupInfoChangeType\022\r\n\005value\030\002 \001(" +
+      "\t\022\013\n\003key\030\003 \001(\t\022\022\n\nbool_value\030\004 \001(\010\022\021\n\tin" +
+      "t_value\030\005 \001(\r\022\024\n\014uint64_value\030\006 \001(\004\"\313\001\n\013" +
+      "UserProfile\022\017\n\007user_id\030\001 \001(\t\022\021\n\tnick_nam" +
+      "e\030\002 \001(\t\022\020\n\010face_url\030\003 \001(\t\022\026\n\016self_signat" +
+      "ure\030\004 \001(\t\022;\n\013custom_info\030\005 \003(\0132&.imwire." +
+      "v1.UserProfile.CustomInfoEntry\0321\n\017Custom" +
+      "InfoEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\014:\0028" +
+      "\001\"6\n\020MemberChangeInfo\022\017\n\007user_id\030\001 \001(\t\022\021" +
+      "\n\tmute_time\030\002 \001(\r\"\223\002\n\017GroupSystemElem\022(\n" +
+      "\004type\030\001 \001(\0162\032.imwire.v1.GroupSystemType\022" +
+      "\020\n\010group_id\030\002 \001(\t\022\017\n\007op_user\030\003 \001(\t\022\016\n\006re" +
+      "ason\030\004 \001(\t\022\017\n\007msg_key\030\005 \001(\004\022\020\n\010auth_key\030" +
+      "\006 \001(\014\022\021\n\tuser_data\030\007 \001(\014\022-\n\top_member\030\010 " +
+      "\001(\0132\032.imwire.v1.GroupMemberInfo\022\020\n\010platf" +
+      "orm\030\t \001(\t\022,\n\014op_user_info\030\n \001(\0132\026.imwire" +
+      ".v1.UserProfile*o\n\010Priority\022\024\n\020PRIORITY_" +
+      "DEFAULT\020\000\022\021\n\rPRIORITY_HIGH\020\001\022\023\n\017PRIORITY" +
+      "_NORMAL\020\002\022\020\n\014PRIORITY_LOW\020\003\022\023\n\017PRIORITY_" +
+      "LOWEST\020\004*D\n\013IosPushType\022\035\n\031IOS_PUSH_TYPE" +
+      "_UNSPECIFIED\020\000\022\026\n\022IOS_PUSH_TYPE_VOIP\020\001*j" +
+      "\n\tImageType\022\032\n\026IMAGE_TYPE_UNSPECIFIED\020\000\022" +
+      "\025\n\021IMAGE_TYPE_ORIGIN\020\001\022\024\n\020IMAGE_TYPE_LAR" +
+      "GE\020\002\022\024\n\020IMAGE_TYPE_THUMB\020\003*\312\001\n\013ImageForm" +
+      "at\022\034\n\030IMAGE_FORMAT_UNSPECIFIED\020\000\022\024\n\020IMAG" +
+      "E_FORMAT_JPG\020\001\022\024\n\020IMAGE_FORMAT_GIF\020\002\022\024\n\020" +
+      "IMAGE_FORMAT_PNG\020\003\022\024\n\020IMAGE_FORMAT_BMP\020\004" +
+      "\022\025\n\021IMAGE_FORMAT_TIFF\020\005\022\025\n\021IMAGE_FORMAT_" +
+      "WEBP\020\006\022\027\n\022IMAGE_FORMAT_OTHER\020\377\001*\251\003\n\rGrou" +
+      "pTipsType\022\037\n\033GROUP_TIPS_TYPE_UNSPECIFIED" +
+      "\020\000\022\030\n\024GROUP_TIPS_TYPE_JOIN\020\001\022\032\n\026GROUP_TI" +
+      "PS_TYPE_INVITE\020\002\022\030\n\024GROUP_TIPS_TYPE_QUIT" +
+      "\020\003\022\032\n\026GROUP_TIPS_TYPE_KICKED\020\004\022\035\n\031GROUP_" +
+      "TIPS_TYPE_SET_ADMIN\020\005\022 \n\034GROUP_TIPS_TYPE" +
+      "_CANCEL_ADMIN\020\006\022%\n!GROUP_TIPS_TYPE_GROUP" +
+      "_INFO_CHANGE\020\007\022&\n\"GROUP_TIPS_TYPE_MEMBER" +
+      "_INFO_CHANGE\020\010\022%\n!GROUP_TIPS_TYPE_TOPIC_" +
+      "INFO_CHANGE\020\t\022(\n$GROUP_TIPS_TYPE_PINNED_" +
+      "MESSAGE_ADDED\020\n\022*\n&GROUP_TIPS_TYPE_PINNE" +
+      "D_MESSAGE_DELETED\020\013*\217\001\n\017GroupMemberRole\022" +
+      "!\n\035GROUP_MEMBER_ROLE_UNSPECIFIED\020\000\022\035\n\030GR" +
+      "OUP_MEMBER_ROLE_MEMBER\020\310\001\022\034\n\027GROUP_MEMBE" +
+      "R_ROLE_ADMIN\020\254\002\022\034\n\027GROUP_MEMBER_ROLE_OWN" +
+      "ER\020\220\003*\376\003\n\023GroupInfoChangeType\022&\n\"GROUP_I" +
+      "NFO_CHANGE_TYPE_UNSPECIFIED\020\000\022\037\n\033GROUP_I" +
+      "NFO_CHANGE_TYPE_NAME\020\001\022\'\n#GROUP_INFO_CHA" +
+      "NGE_TYPE_INTRODUCTION\020\002\022\'\n#GROUP_INFO_CH" +
+      "ANGE_TYPE_NOTIFICATION\020\003\022#\n\037GROUP_INFO_C" +
+      "HANGE_TYPE_FACE_URL\020\004\022 \n\034GROUP_INFO_CHAN" +
+      "GE_TYPE_OWNER\020\005\022!\n\035GROUP_INFO_CHANGE_TYP" +
+      "E_CUSTOM\020\006\022&\n\"GROUP_INFO_CHANGE_TYPE_SHU" +
+      "T_UP_ALL\020\010\022,\n(GROUP_INFO_CHANGE_TYPE_TOP" +
+      "IC_CUSTOM_DATA\020\t\022.\n*GROUP_INFO_CHANGE_TY" +
+      "PE_RECEIVE_MESSAGE_OPT\020\n\022(\n$GROUP_INFO_C" +
+      "HANGE_TYPE_GROUP_ADD_OPT\020\013\022,\n(GROUP_INFO" +
+      "_CHANGE_TYPE_GROUP_APPROVE_OPT\020\014\"\004\010\007\020\007*\204" +
+      "\005\n\017GroupSystemType\022!\n\035GROUP_SYSTEM_TYPE_" +
+      "UNSPECIFIED\020\000\022\'\n#GROUP_SYSTEM_TYPE_ADD_G" +
+      "ROUP_REQUEST\020\001\022&\n\"GROUP_SYSTEM_TYPE_ADD_" +
+      "GROUP_ACCEPT\020\002\022&\n\"GROUP_SYSTEM_TYPE_ADD_" +
+      "GROUP_REFUSE\020\003\022)\n%GROUP_SYSTEM_TYPE_KICK" +
+      "_OFF_FROM_GROUP\020\004\022\"\n\036GROUP_SYSTEM_TYPE_D" +
+      "ELETE_GROUP\020\005\022\"\n\036GROUP_SYSTEM_TYPE_CREAT" +
+      "E_GROUP\020\006\022&\n\"GROUP_SYSTEM_TYPE_INVITED_T" +
+      "O_GROUP\020\007\022 \n\034GROUP_SYSTEM_TYPE_QUIT_GROU" +
+      "P\020\010\022!\n\035GROUP_SYSTEM_TYPE_GRANT_ADMIN\020\t\022\"" +
+      "\n\036GROUP_SYSTEM_TYPE_CANCEL_ADMIN\020\n\022\"\n\036GR" +
+      "OUP_SYSTEM_TYPE_REVOKE_GROUP\020\013\022-\n)GROUP_" +
+      "SYSTEM_TYPE_INVITE_TO_GROUP_REQUEST\020\014\022,\n" +
+      "(GROUP_SYSTEM_TYPE_INVITE_TO_GROUP_ACCEP" +
+      "T\020\r\022,\n(GROUP_SYSTEM_TYPE_INVITE_TO_GROUP" +
+      "_REFUSE\020\016\022\"\n\035GROUP_SYSTEM_TYPE_CUSTOM_IN" +
+      "FO\020\377\001BY\n\023io.github.imwire.v1B\014MessagePro" +
+      "toP\001Z2github.com/imwire/imwire/gen/go/im" +
+      "wire/v1;imwirev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -274,87 +319,105 @@ public final class MessageProto {
     internal_static_imwire_v1_Message_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_Message_descriptor,
-        new java.lang.String[] { "MsgId", "Sender", "Receiver", "GroupId", "RoomId", "TimestampMs", "Seq", "Random", "Priority", "Elems", "AtUserList", "TargetedReceivers", "CloudCustomData", "OfflinePushInfo", "NeedReadReceipt", "ExcludedFromUnreadCount", "ExcludedFromLastMessage", "OnlineUserOnly", "SupportMessageExtension", "TopicId", "Target", });
-    internal_static_imwire_v1_OfflinePushInfo_descriptor =
+        new java.lang.String[] { "MsgId", "Sender", "Receiver", "GroupId", "RoomId", "TimestampMs", "Seq", "Random", "Priority", "Elems", "AtUserList", "TargetedReceivers", "CloudCustomData", "OfflinePushInfo", "NeedReadReceipt", "ExcludedFromUnreadCount", "ExcludedFromLastMessage", "OnlineUserOnly", "SupportMessageExtension", "TopicId", "Barrage", "RecallNotice", "GroupReadReceipt", "C2CReadReceipt", "Target", "Signal", });
+    internal_static_imwire_v1_RecallNotice_descriptor =
       getDescriptor().getMessageTypes().get(1);
+    internal_static_imwire_v1_RecallNotice_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imwire_v1_RecallNotice_descriptor,
+        new java.lang.String[] { "MsgId", "RecalledBy", "Reason", });
+    internal_static_imwire_v1_GroupReadReceipt_descriptor =
+      getDescriptor().getMessageTypes().get(2);
+    internal_static_imwire_v1_GroupReadReceipt_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imwire_v1_GroupReadReceipt_descriptor,
+        new java.lang.String[] { "MsgId", "ReadCount", "UnreadCount", });
+    internal_static_imwire_v1_C2CReadReceipt_descriptor =
+      getDescriptor().getMessageTypes().get(3);
+    internal_static_imwire_v1_C2CReadReceipt_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imwire_v1_C2CReadReceipt_descriptor,
+        new java.lang.String[] { "UserId", "ReadTimestampMs", });
+    internal_static_imwire_v1_OfflinePushInfo_descriptor =
+      getDescriptor().getMessageTypes().get(4);
     internal_static_imwire_v1_OfflinePushInfo_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_OfflinePushInfo_descriptor,
         new java.lang.String[] { "Title", "Desc", "Ext", "DisablePush", "IosSound", "AndroidSound", "IgnoreIosBadge", "IosPushType", "IosTitle", "IosSubtitle", "IosImage", "IosMutableContent", });
     internal_static_imwire_v1_Elem_descriptor =
-      getDescriptor().getMessageTypes().get(2);
+      getDescriptor().getMessageTypes().get(5);
     internal_static_imwire_v1_Elem_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_Elem_descriptor,
         new java.lang.String[] { "Text", "Custom", "Image", "Sound", "Video", "File", "Location", "Face", "GroupTips", "Merger", "GroupSystem", "Content", });
     internal_static_imwire_v1_TextElem_descriptor =
-      getDescriptor().getMessageTypes().get(3);
+      getDescriptor().getMessageTypes().get(6);
     internal_static_imwire_v1_TextElem_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_TextElem_descriptor,
         new java.lang.String[] { "Text", });
     internal_static_imwire_v1_CustomElem_descriptor =
-      getDescriptor().getMessageTypes().get(4);
+      getDescriptor().getMessageTypes().get(7);
     internal_static_imwire_v1_CustomElem_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_CustomElem_descriptor,
         new java.lang.String[] { "Data", "Desc", "Ext", "Sound", });
     internal_static_imwire_v1_ImageElem_descriptor =
-      getDescriptor().getMessageTypes().get(5);
+      getDescriptor().getMessageTypes().get(8);
     internal_static_imwire_v1_ImageElem_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_ImageElem_descriptor,
         new java.lang.String[] { "Format", "Images", });
     internal_static_imwire_v1_Image_descriptor =
-      getDescriptor().getMessageTypes().get(6);
+      getDescriptor().getMessageTypes().get(9);
     internal_static_imwire_v1_Image_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_Image_descriptor,
         new java.lang.String[] { "Type", "Uuid", "Size", "Width", "Height", "Url", });
     internal_static_imwire_v1_SoundElem_descriptor =
-      getDescriptor().getMessageTypes().get(7);
+      getDescriptor().getMessageTypes().get(10);
     internal_static_imwire_v1_SoundElem_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_SoundElem_descriptor,
         new java.lang.String[] { "Uuid", "Url", "DataSize", "Duration", "Format", });
     internal_static_imwire_v1_VideoElem_descriptor =
-      getDescriptor().getMessageTypes().get(8);
+      getDescriptor().getMessageTypes().get(11);
     internal_static_imwire_v1_VideoElem_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_VideoElem_descriptor,
         new java.lang.String[] { "VideoUuid", "VideoUrl", "VideoSize", "VideoFormat", "Duration", "SnapshotUuid", "SnapshotUrl", "SnapshotSize", "SnapshotWidth", "SnapshotHeight", "SnapshotFormat", });
     internal_static_imwire_v1_FileElem_descriptor =
-      getDescriptor().getMessageTypes().get(9);
+      getDescriptor().getMessageTypes().get(12);
     internal_static_imwire_v1_FileElem_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_FileElem_descriptor,
         new java.lang.String[] { "Uuid", "Url", "FileName", "FileSize", });
     internal_static_imwire_v1_LocationElem_descriptor =
-      getDescriptor().getMessageTypes().get(10);
+      getDescriptor().getMessageTypes().get(13);
     internal_static_imwire_v1_LocationElem_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_LocationElem_descriptor,
         new java.lang.String[] { "Desc", "Longitude", "Latitude", });
     internal_static_imwire_v1_FaceElem_descriptor =
-      getDescriptor().getMessageTypes().get(11);
+      getDescriptor().getMessageTypes().get(14);
     internal_static_imwire_v1_FaceElem_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_FaceElem_descriptor,
         new java.lang.String[] { "Index", "Data", });
     internal_static_imwire_v1_MergerElem_descriptor =
-      getDescriptor().getMessageTypes().get(12);
+      getDescriptor().getMessageTypes().get(15);
     internal_static_imwire_v1_MergerElem_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_MergerElem_descriptor,
         new java.lang.String[] { "Title", "AbstractList", "CompatibleText", "LayersOverLimit", "Messages", "JsonMsgKey", "MsgNum", });
     internal_static_imwire_v1_GroupTipsElem_descriptor =
-      getDescriptor().getMessageTypes().get(13);
+      getDescriptor().getMessageTypes().get(16);
     internal_static_imwire_v1_GroupTipsElem_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_GroupTipsElem_descriptor,
-        new java.lang.String[] { "GroupId", "Type", "OpMember", "MemberList", "GroupChangeList", "MemberChangeList", "MemberCount", "GroupName", "Platform", });
+        new java.lang.String[] { "GroupId", "Type", "OpMember", "MemberList", "GroupChangeList", "MemberChangeList", "MemberCount", "GroupName", "Platform", "OpUserInfo", "ChangedUserInfoList", "ChangedGroupMemberInfoList", });
     internal_static_imwire_v1_GroupMemberInfo_descriptor =
-      getDescriptor().getMessageTypes().get(14);
+      getDescriptor().getMessageTypes().get(17);
     internal_static_imwire_v1_GroupMemberInfo_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_GroupMemberInfo_descriptor,
@@ -366,23 +429,35 @@ public final class MessageProto {
         internal_static_imwire_v1_GroupMemberInfo_CustomInfoEntry_descriptor,
         new java.lang.String[] { "Key", "Value", });
     internal_static_imwire_v1_GroupChangeInfo_descriptor =
-      getDescriptor().getMessageTypes().get(15);
+      getDescriptor().getMessageTypes().get(18);
     internal_static_imwire_v1_GroupChangeInfo_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_GroupChangeInfo_descriptor,
         new java.lang.String[] { "Type", "Value", "Key", "BoolValue", "IntValue", "Uint64Value", });
+    internal_static_imwire_v1_UserProfile_descriptor =
+      getDescriptor().getMessageTypes().get(19);
+    internal_static_imwire_v1_UserProfile_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imwire_v1_UserProfile_descriptor,
+        new java.lang.String[] { "UserId", "NickName", "FaceUrl", "SelfSignature", "CustomInfo", });
+    internal_static_imwire_v1_UserProfile_CustomInfoEntry_descriptor =
+      internal_static_imwire_v1_UserProfile_descriptor.getNestedTypes().get(0);
+    internal_static_imwire_v1_UserProfile_CustomInfoEntry_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
+        internal_static_imwire_v1_UserProfile_CustomInfoEntry_descriptor,
+        new java.lang.String[] { "Key", "Value", });
     internal_static_imwire_v1_MemberChangeInfo_descriptor =
-      getDescriptor().getMessageTypes().get(16);
+      getDescriptor().getMessageTypes().get(20);
     internal_static_imwire_v1_MemberChangeInfo_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_MemberChangeInfo_descriptor,
         new java.lang.String[] { "UserId", "MuteTime", });
     internal_static_imwire_v1_GroupSystemElem_descriptor =
-      getDescriptor().getMessageTypes().get(17);
+      getDescriptor().getMessageTypes().get(21);
     internal_static_imwire_v1_GroupSystemElem_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_imwire_v1_GroupSystemElem_descriptor,
-        new java.lang.String[] { "Type", "GroupId", "OpUser", "Reason", "MsgKey", "AuthKey", "UserData", "OpMember", "Platform", });
+        new java.lang.String[] { "Type", "GroupId", "OpUser", "Reason", "MsgKey", "AuthKey", "UserData", "OpMember", "Platform", "OpUserInfo", });
   }
 
   // @@protoc_insertion_point(outer_class_scope)

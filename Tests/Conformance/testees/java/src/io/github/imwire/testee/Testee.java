@@ -1,5 +1,5 @@
 // IMWire conformance testee on protobuf-java 3.21 (Debian libprotobuf-java) and protobuf-java-util's
-// JsonFormat (SPEC §4.2). Built by Tests/Conformance/testees/java/build; README.md beside it.
+// JsonFormat (Docs/conformance.md). Built by Tests/Conformance/testees/java/build; README.md beside it.
 //
 // Speaks the conformance protocol (Schemas/imwire/conformance/v1/conformance.proto) on stdin/stdout:
 // a 4-byte little-endian length, then a ConformanceRequest in the protobuf binary format; one framed
@@ -41,7 +41,7 @@ public final class Testee {
      * The binary parser's nesting limit, raised from CodedInputStream's default of 100 with
      * CodedInputStream.setRecursionLimit, the one documented option: Tencent's 100 merger layers are
      * Message → Elem → MergerElem → Message … three levels each, about 303 message levels with the
-     * leaf elem (SPEC §2.1); 320 admits them and still refuses 200 layers.
+     * leaf elem (README "Reliability"); 320 admits them and still refuses 200 layers.
      */
     static final int BINARY_RECURSION_LIMIT = 320;
 

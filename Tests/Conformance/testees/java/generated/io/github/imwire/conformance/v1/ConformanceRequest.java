@@ -262,7 +262,8 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * Empty: no validation. Otherwise the validation profile to check the decoded message against
-   * before encoding it ("tencent", "zim", or "none" for the rules every profile has).
+   * before encoding it ("tencent", "tencent-sdk", "tuikit", "zim", or "none" for the rules every
+   * profile has).
    * </pre>
    *
    * <code>string validation_profile = 6;</code>
@@ -284,7 +285,8 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * Empty: no validation. Otherwise the validation profile to check the decoded message against
-   * before encoding it ("tencent", "zim", or "none" for the rules every profile has).
+   * before encoding it ("tencent", "tencent-sdk", "tuikit", "zim", or "none" for the rules every
+   * profile has).
    * </pre>
    *
    * <code>string validation_profile = 6;</code>
@@ -1184,7 +1186,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Empty: no validation. Otherwise the validation profile to check the decoded message against
-     * before encoding it ("tencent", "zim", or "none" for the rules every profile has).
+     * before encoding it ("tencent", "tencent-sdk", "tuikit", "zim", or "none" for the rules every
+     * profile has).
      * </pre>
      *
      * <code>string validation_profile = 6;</code>
@@ -1205,7 +1208,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Empty: no validation. Otherwise the validation profile to check the decoded message against
-     * before encoding it ("tencent", "zim", or "none" for the rules every profile has).
+     * before encoding it ("tencent", "tencent-sdk", "tuikit", "zim", or "none" for the rules every
+     * profile has).
      * </pre>
      *
      * <code>string validation_profile = 6;</code>
@@ -1227,7 +1231,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Empty: no validation. Otherwise the validation profile to check the decoded message against
-     * before encoding it ("tencent", "zim", or "none" for the rules every profile has).
+     * before encoding it ("tencent", "tencent-sdk", "tuikit", "zim", or "none" for the rules every
+     * profile has).
      * </pre>
      *
      * <code>string validation_profile = 6;</code>
@@ -1245,7 +1250,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Empty: no validation. Otherwise the validation profile to check the decoded message against
-     * before encoding it ("tencent", "zim", or "none" for the rules every profile has).
+     * before encoding it ("tencent", "tencent-sdk", "tuikit", "zim", or "none" for the rules every
+     * profile has).
      * </pre>
      *
      * <code>string validation_profile = 6;</code>
@@ -1260,7 +1266,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Empty: no validation. Otherwise the validation profile to check the decoded message against
-     * before encoding it ("tencent", "zim", or "none" for the rules every profile has).
+     * before encoding it ("tencent", "tencent-sdk", "tuikit", "zim", or "none" for the rules every
+     * profile has).
      * </pre>
      *
      * <code>string validation_profile = 6;</code>

@@ -108,7 +108,8 @@ public interface ConformanceRequestOrBuilder extends
   /**
    * <pre>
    * Empty: no validation. Otherwise the validation profile to check the decoded message against
-   * before encoding it ("tencent", "zim", or "none" for the rules every profile has).
+   * before encoding it ("tencent", "tencent-sdk", "tuikit", "zim", or "none" for the rules every
+   * profile has).
    * </pre>
    *
    * <code>string validation_profile = 6;</code>
@@ -118,7 +119,8 @@ public interface ConformanceRequestOrBuilder extends
   /**
    * <pre>
    * Empty: no validation. Otherwise the validation profile to check the decoded message against
-   * before encoding it ("tencent", "zim", or "none" for the rules every profile has).
+   * before encoding it ("tencent", "tencent-sdk", "tuikit", "zim", or "none" for the rules every
+   * profile has).
    * </pre>
    *
    * <code>string validation_profile = 6;</code>
