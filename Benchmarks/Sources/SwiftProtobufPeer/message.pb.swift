@@ -11,9 +11,9 @@
 
 /// IMWire message schema, package imwire.v1.
 ///
-/// This file is the source of truth for the binary and JSON encodings. Names and the pinned numbers
-/// (Elem oneof numbers = V2TIMElemType, enum values = V2TIM / legacy TIM / Tencent REST values) follow
-/// SPEC §1; every other field number is ours and frozen by the golden fixtures in Fixtures/.
+/// This file is the source of truth for the binary and JSON encodings. The pinned numbers are the
+/// vendors' (Elem oneof numbers = V2TIMElemType, enum values = V2TIM / legacy TIM / Tencent REST
+/// values); every other field number is ours and frozen by the golden fixtures in Fixtures/.
 ///
 /// Everything lives in one file because Message -> Elem -> MergerElem -> Message is recursive and
 /// protobuf forbids import cycles. proto3 `optional` is not used: protoc-c rejects it.
@@ -505,7 +505,8 @@ public nonisolated enum Imwire_V1_GroupSystemType: SwiftProtobuf.Enum, Swift.Cas
 }
 
 /// One instant message: an envelope and an ordered, non-empty chain of elems (V2TIM nextElem /
-/// appendElem, Tencent REST MsgBody). The first elem is the primary one.
+/// appendElem, Tencent REST MsgBody). The first elem is the primary one. A message may instead carry
+/// a signal about other messages (a recall notice, a read receipt): then it has no elems.
 public nonisolated struct Imwire_V1_Message: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -546,7 +547,8 @@ public nonisolated struct Imwire_V1_Message: @unchecked Sendable {
     set {_uniqueStorage()._target = .groupID(newValue)}
   }
 
-  /// Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+  /// Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+  /// are a group type, and their messages go to group_id like every group message.
   public var roomID: String {
     get {
       if case .roomID(let v)? = _storage._target {return v}
@@ -582,7 +584,9 @@ public nonisolated struct Imwire_V1_Message: @unchecked Sendable {
     set {_uniqueStorage()._elems = newValue}
   }
 
-  /// User IDs mentioned; "@all" is the literal ID __kImSDK_MesssageAtALL__.
+  /// User IDs mentioned; "@all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
+  /// kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
+  /// @all too; binary and JSON keep whichever spelling came.
   public var atUserList: [String] {
     get {_storage._atUserList}
     set {_uniqueStorage()._atUserList = newValue}
@@ -633,6 +637,55 @@ public nonisolated struct Imwire_V1_Message: @unchecked Sendable {
     set {_uniqueStorage()._supportMessageExtension = newValue}
   }
 
+  /// The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
+  /// the group itself is group_id.
+  public var topicID: String {
+    get {_storage._topicID}
+    set {_uniqueStorage()._topicID = newValue}
+  }
+
+  /// A ZIM barrage (ZIMBarrageMessage, ZIM message type 20): an on-screen comment in a room, sent
+  /// at high frequency without guaranteed delivery; one text elem, at most 5 KB. A text to a room
+  /// without this flag is a ZIM Text message (ZIMTextMessage, up to 32 KB). Tencent has no such type.
+  public var barrage: Bool {
+    get {_storage._barrage}
+    set {_uniqueStorage()._barrage = newValue}
+  }
+
+  /// A signal about other messages, carried instead of content: a message with a signal has no
+  /// elems. The target names the conversation (receiver or group_id).
+  public var signal: OneOf_Signal? {
+    get {return _storage._signal}
+    set {_uniqueStorage()._signal = newValue}
+  }
+
+  /// A message was recalled.
+  public var recallNotice: Imwire_V1_RecallNotice {
+    get {
+      if case .recallNotice(let v)? = _storage._signal {return v}
+      return Imwire_V1_RecallNotice()
+    }
+    set {_uniqueStorage()._signal = .recallNotice(newValue)}
+  }
+
+  /// How many members have read a group message.
+  public var groupReadReceipt: Imwire_V1_GroupReadReceipt {
+    get {
+      if case .groupReadReceipt(let v)? = _storage._signal {return v}
+      return Imwire_V1_GroupReadReceipt()
+    }
+    set {_uniqueStorage()._signal = .groupReadReceipt(newValue)}
+  }
+
+  /// Up to when the peer has read a one-to-one conversation.
+  public var c2CReadReceipt: Imwire_V1_C2CReadReceipt {
+    get {
+      if case .c2CReadReceipt(let v)? = _storage._signal {return v}
+      return Imwire_V1_C2CReadReceipt()
+    }
+    set {_uniqueStorage()._signal = .c2CReadReceipt(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   /// Exactly one target.
@@ -641,14 +694,90 @@ public nonisolated struct Imwire_V1_Message: @unchecked Sendable {
     case receiver(String)
     /// Group chat ID (REST GroupId).
     case groupID(String)
-    /// Live room ID (ZIM room, Tencent AVChatRoom on-screen comments).
+    /// Live room ID: a ZEGOCLOUD ZIM room. Tencent has no room target: its live rooms (AVChatRoom)
+    /// are a group type, and their messages go to group_id like every group message.
     case roomID(String)
+
+  }
+
+  /// A signal about other messages, carried instead of content: a message with a signal has no
+  /// elems. The target names the conversation (receiver or group_id).
+  public nonisolated enum OneOf_Signal: Equatable, Sendable {
+    /// A message was recalled.
+    case recallNotice(Imwire_V1_RecallNotice)
+    /// How many members have read a group message.
+    case groupReadReceipt(Imwire_V1_GroupReadReceipt)
+    /// Up to when the peer has read a one-to-one conversation.
+    case c2CReadReceipt(Imwire_V1_C2CReadReceipt)
 
   }
 
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// A message was recalled (V2TIM revokeMessage; the receivers get onRecvMessageRevoked with the
+/// message ID). In a group the owner and admins may recall other members' messages, so the one
+/// who recalled it is named apart from the envelope's sender.
+public nonisolated struct Imwire_V1_RecallNotice: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The recalled message's ID (V2TIM msgID).
+  public var msgID: String = String()
+
+  /// Who recalled it: a user ID (V2TIM revokerInfo.userID; SDK 7.4 and later).
+  public var recalledBy: String = String()
+
+  /// Why, if the recaller said (V2TIM revokeReason; SDK 7.4 and later).
+  public var reason: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The read receipt of one group message (V2TIMMessageReceipt as onRecvMessageReadReceipts and
+/// getMessageReadReceipts give it): a receipt per message, sent to the message's sender.
+public nonisolated struct Imwire_V1_GroupReadReceipt: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The group message the counts are for (V2TIM msgID).
+  public var msgID: String = String()
+
+  /// Members who have read it (V2TIM readCount).
+  public var readCount: UInt64 = 0
+
+  /// Members who have not read it yet (V2TIM unreadCount).
+  public var unreadCount: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The read receipt of a one-to-one conversation (V2TIMMessageReceipt as onRecvC2CReadReceipt gives
+/// it): a receipt per conversation, not per message. Every message of the conversation whose time is
+/// not later than read_timestamp_ms has been read.
+public nonisolated struct Imwire_V1_C2CReadReceipt: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// The peer who read the conversation (V2TIM userID).
+  public var userID: String = String()
+
+  /// Unix time in milliseconds up to which the peer has read, comparable with Message.timestamp_ms
+  /// (V2TIM timestamp is in seconds: multiply by 1000).
+  public var readTimestampMs: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 /// V2TIMOfflinePushInfo.
@@ -672,6 +801,19 @@ public nonisolated struct Imwire_V1_OfflinePushInfo: Sendable {
   public var ignoreIosBadge: Bool = false
 
   public var iosPushType: Imwire_V1_IosPushType = .unspecified
+
+  /// APNs title on iOS, in place of title (Tencent REST ApnsInfo.Title).
+  public var iosTitle: String = String()
+
+  /// APNs subtitle (Tencent REST ApnsInfo.SubTitle).
+  public var iosSubtitle: String = String()
+
+  /// URL of an image an iOS notification service extension shows (REST ApnsInfo.Image, V2TIM iOSImage).
+  public var iosImage: String = String()
+
+  /// Sets APNs mutable-content, so a notification service extension may modify the push (REST
+  /// ApnsInfo.MutableContent 1).
+  public var iosMutableContent: Bool = false
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -992,6 +1134,14 @@ public nonisolated struct Imwire_V1_MergerElem: Sendable {
 
   public var messages: [Imwire_V1_Message] = []
 
+  /// The download key Tencent sends instead of inline messages when the merged messages total more
+  /// than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
+  public var jsonMsgKey: String = String()
+
+  /// How many messages the merger holds (REST MsgNum): set with json_msg_key, when the messages are
+  /// not inline; for inline messages it is their count and is left 0.
+  public var msgNum: UInt32 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1049,10 +1199,36 @@ public nonisolated struct Imwire_V1_GroupTipsElem: @unchecked Sendable {
     set {_uniqueStorage()._groupName = newValue}
   }
 
-  /// Operator's platform: "iOS", "Android", "Windows", "Mac", "Web", "RESTful API", "Unknown".
+  /// Operator's platform, one of legacy TIM's values: "iOS", "Android", "Windows", "Mac", "Web",
+  /// "RESTful API", "Unknown".
   public var platform: String {
     get {_storage._platform}
     set {_uniqueStorage()._platform = newValue}
+  }
+
+  /// The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
+  /// profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+  public var opUserInfo: Imwire_V1_UserProfile {
+    get {_storage._opUserInfo ?? Imwire_V1_UserProfile()}
+    set {_uniqueStorage()._opUserInfo = newValue}
+  }
+  /// Returns true if `opUserInfo` has been explicitly set.
+  public var hasOpUserInfo: Bool {_storage._opUserInfo != nil}
+  /// Clears the value of `opUserInfo`. Subsequent reads from it will return its default value.
+  public mutating func clearOpUserInfo() {_uniqueStorage()._opUserInfo = nil}
+
+  /// User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
+  /// by user ID: the key is the entry's user_id).
+  public var changedUserInfoList: [Imwire_V1_UserProfile] {
+    get {_storage._changedUserInfoList}
+    set {_uniqueStorage()._changedUserInfoList = newValue}
+  }
+
+  /// Member profiles in the group that changed, one entry per user (legacy TIM
+  /// changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+  public var changedGroupMemberInfoList: [Imwire_V1_GroupMemberInfo] {
+    get {_storage._changedGroupMemberInfoList}
+    set {_uniqueStorage()._changedGroupMemberInfoList = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1083,7 +1259,9 @@ public nonisolated struct Imwire_V1_GroupMemberInfo: Sendable {
   /// Unix seconds.
   public var joinTime: UInt64 = 0
 
-  /// Unix seconds.
+  /// Unix seconds when the member's mute ends (V2TIM muteUntil); 0 when not muted. Legacy TIM's
+  /// silentUntil is a duration instead, the seconds of mute remaining when it was read: mute_until
+  /// is that time plus silentUntil.
   public var muteUntil: UInt64 = 0
 
   public var customInfo: Dictionary<String,Data> = [:]
@@ -1111,6 +1289,30 @@ public nonisolated struct Imwire_V1_GroupChangeInfo: Sendable {
   public var intValue: UInt32 = 0
 
   public var uint64Value: UInt64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A user's profile (legacy TIM TIMUserProfile, V2TIMUserFullInfo): the fields a notice about
+/// the user shows.
+public nonisolated struct Imwire_V1_UserProfile: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var userID: String = String()
+
+  public var nickName: String = String()
+
+  public var faceURL: String = String()
+
+  /// V2TIM selfSignature.
+  public var selfSignature: String = String()
+
+  /// The user's custom profile fields (V2TIM customInfo: keys Tag_Profile_Custom_*, values bytes).
+  public var customInfo: Dictionary<String,Data> = [:]
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1154,7 +1356,7 @@ public nonisolated struct Imwire_V1_GroupSystemElem: @unchecked Sendable {
     set {_uniqueStorage()._opUser = newValue}
   }
 
-  /// The seed's `msg`.
+  /// The reason for the operation (legacy TIM `msg`).
   public var reason: String {
     get {_storage._reason}
     set {_uniqueStorage()._reason = newValue}
@@ -1176,6 +1378,7 @@ public nonisolated struct Imwire_V1_GroupSystemElem: @unchecked Sendable {
     set {_uniqueStorage()._userData = newValue}
   }
 
+  /// The operator's member profile in the group (legacy TIM opGroupMemberInfo).
   public var opMember: Imwire_V1_GroupMemberInfo {
     get {_storage._opMember ?? Imwire_V1_GroupMemberInfo()}
     set {_uniqueStorage()._opMember = newValue}
@@ -1185,10 +1388,21 @@ public nonisolated struct Imwire_V1_GroupSystemElem: @unchecked Sendable {
   /// Clears the value of `opMember`. Subsequent reads from it will return its default value.
   public mutating func clearOpMember() {_uniqueStorage()._opMember = nil}
 
+  /// Operator's platform, as in GroupTipsElem.platform.
   public var platform: String {
     get {_storage._platform}
     set {_uniqueStorage()._platform = newValue}
   }
+
+  /// The operator's user profile (legacy TIM opUserInfo).
+  public var opUserInfo: Imwire_V1_UserProfile {
+    get {_storage._opUserInfo ?? Imwire_V1_UserProfile()}
+    set {_uniqueStorage()._opUserInfo = newValue}
+  }
+  /// Returns true if `opUserInfo` has been explicitly set.
+  public var hasOpUserInfo: Bool {_storage._opUserInfo != nil}
+  /// Clears the value of `opUserInfo`. Subsequent reads from it will return its default value.
+  public mutating func clearOpUserInfo() {_uniqueStorage()._opUserInfo = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1235,7 +1449,7 @@ nonisolated extension Imwire_V1_GroupSystemType: SwiftProtobuf._ProtoNameProvidi
 
 nonisolated extension Imwire_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Message"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}msg_id\0\u{1}sender\0\u{1}receiver\0\u{3}group_id\0\u{3}room_id\0\u{3}timestamp_ms\0\u{1}seq\0\u{1}random\0\u{1}priority\0\u{1}elems\0\u{3}at_user_list\0\u{3}targeted_receivers\0\u{3}cloud_custom_data\0\u{3}offline_push_info\0\u{3}need_read_receipt\0\u{3}excluded_from_unread_count\0\u{3}excluded_from_last_message\0\u{3}online_user_only\0\u{3}support_message_extension\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}msg_id\0\u{1}sender\0\u{1}receiver\0\u{3}group_id\0\u{3}room_id\0\u{3}timestamp_ms\0\u{1}seq\0\u{1}random\0\u{1}priority\0\u{1}elems\0\u{3}at_user_list\0\u{3}targeted_receivers\0\u{3}cloud_custom_data\0\u{3}offline_push_info\0\u{3}need_read_receipt\0\u{3}excluded_from_unread_count\0\u{3}excluded_from_last_message\0\u{3}online_user_only\0\u{3}support_message_extension\0\u{3}topic_id\0\u{1}barrage\0\u{3}recall_notice\0\u{3}group_read_receipt\0\u{3}c2c_read_receipt\0")
 
   fileprivate class _StorageClass {
     var _msgID: String = String()
@@ -1255,6 +1469,9 @@ nonisolated extension Imwire_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._M
     var _excludedFromLastMessage: Bool = false
     var _onlineUserOnly: Bool = false
     var _supportMessageExtension: Bool = false
+    var _topicID: String = String()
+    var _barrage: Bool = false
+    var _signal: Imwire_V1_Message.OneOf_Signal?
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -1282,6 +1499,9 @@ nonisolated extension Imwire_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._M
       _excludedFromLastMessage = source._excludedFromLastMessage
       _onlineUserOnly = source._onlineUserOnly
       _supportMessageExtension = source._supportMessageExtension
+      _topicID = source._topicID
+      _barrage = source._barrage
+      _signal = source._signal
     }
   }
 
@@ -1340,6 +1560,47 @@ nonisolated extension Imwire_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._M
         case 17: try { try decoder.decodeSingularBoolField(value: &_storage._excludedFromLastMessage) }()
         case 18: try { try decoder.decodeSingularBoolField(value: &_storage._onlineUserOnly) }()
         case 19: try { try decoder.decodeSingularBoolField(value: &_storage._supportMessageExtension) }()
+        case 20: try { try decoder.decodeSingularStringField(value: &_storage._topicID) }()
+        case 21: try { try decoder.decodeSingularBoolField(value: &_storage._barrage) }()
+        case 22: try {
+          var v: Imwire_V1_RecallNotice?
+          var hadOneofValue = false
+          if let current = _storage._signal {
+            hadOneofValue = true
+            if case .recallNotice(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._signal = .recallNotice(v)
+          }
+        }()
+        case 23: try {
+          var v: Imwire_V1_GroupReadReceipt?
+          var hadOneofValue = false
+          if let current = _storage._signal {
+            hadOneofValue = true
+            if case .groupReadReceipt(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._signal = .groupReadReceipt(v)
+          }
+        }()
+        case 24: try {
+          var v: Imwire_V1_C2CReadReceipt?
+          var hadOneofValue = false
+          if let current = _storage._signal {
+            hadOneofValue = true
+            if case .c2CReadReceipt(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._signal = .c2CReadReceipt(v)
+          }
+        }()
         default: break
         }
       }
@@ -1415,6 +1676,27 @@ nonisolated extension Imwire_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._M
       if _storage._supportMessageExtension != false {
         try visitor.visitSingularBoolField(value: _storage._supportMessageExtension, fieldNumber: 19)
       }
+      if !_storage._topicID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._topicID, fieldNumber: 20)
+      }
+      if _storage._barrage != false {
+        try visitor.visitSingularBoolField(value: _storage._barrage, fieldNumber: 21)
+      }
+      switch _storage._signal {
+      case .recallNotice?: try {
+        guard case .recallNotice(let v)? = _storage._signal else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 22)
+      }()
+      case .groupReadReceipt?: try {
+        guard case .groupReadReceipt(let v)? = _storage._signal else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 23)
+      }()
+      case .c2CReadReceipt?: try {
+        guard case .c2CReadReceipt(let v)? = _storage._signal else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 24)
+      }()
+      case nil: break
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -1441,6 +1723,9 @@ nonisolated extension Imwire_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._M
         if _storage._excludedFromLastMessage != rhs_storage._excludedFromLastMessage {return false}
         if _storage._onlineUserOnly != rhs_storage._onlineUserOnly {return false}
         if _storage._supportMessageExtension != rhs_storage._supportMessageExtension {return false}
+        if _storage._topicID != rhs_storage._topicID {return false}
+        if _storage._barrage != rhs_storage._barrage {return false}
+        if _storage._signal != rhs_storage._signal {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -1450,9 +1735,124 @@ nonisolated extension Imwire_V1_Message: SwiftProtobuf.Message, SwiftProtobuf._M
   }
 }
 
+nonisolated extension Imwire_V1_RecallNotice: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RecallNotice"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}msg_id\0\u{3}recalled_by\0\u{1}reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.msgID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.recalledBy) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.msgID.isEmpty {
+      try visitor.visitSingularStringField(value: self.msgID, fieldNumber: 1)
+    }
+    if !self.recalledBy.isEmpty {
+      try visitor.visitSingularStringField(value: self.recalledBy, fieldNumber: 2)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imwire_V1_RecallNotice, rhs: Imwire_V1_RecallNotice) -> Bool {
+    if lhs.msgID != rhs.msgID {return false}
+    if lhs.recalledBy != rhs.recalledBy {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Imwire_V1_GroupReadReceipt: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GroupReadReceipt"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}msg_id\0\u{3}read_count\0\u{3}unread_count\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.msgID) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.readCount) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.unreadCount) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.msgID.isEmpty {
+      try visitor.visitSingularStringField(value: self.msgID, fieldNumber: 1)
+    }
+    if self.readCount != 0 {
+      try visitor.visitSingularUInt64Field(value: self.readCount, fieldNumber: 2)
+    }
+    if self.unreadCount != 0 {
+      try visitor.visitSingularUInt64Field(value: self.unreadCount, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imwire_V1_GroupReadReceipt, rhs: Imwire_V1_GroupReadReceipt) -> Bool {
+    if lhs.msgID != rhs.msgID {return false}
+    if lhs.readCount != rhs.readCount {return false}
+    if lhs.unreadCount != rhs.unreadCount {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Imwire_V1_C2CReadReceipt: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".C2CReadReceipt"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{3}read_timestamp_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.userID) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.readTimestampMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.userID.isEmpty {
+      try visitor.visitSingularStringField(value: self.userID, fieldNumber: 1)
+    }
+    if self.readTimestampMs != 0 {
+      try visitor.visitSingularUInt64Field(value: self.readTimestampMs, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imwire_V1_C2CReadReceipt, rhs: Imwire_V1_C2CReadReceipt) -> Bool {
+    if lhs.userID != rhs.userID {return false}
+    if lhs.readTimestampMs != rhs.readTimestampMs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Imwire_V1_OfflinePushInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".OfflinePushInfo"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}title\0\u{1}desc\0\u{1}ext\0\u{3}disable_push\0\u{3}ios_sound\0\u{3}android_sound\0\u{3}ignore_ios_badge\0\u{3}ios_push_type\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}title\0\u{1}desc\0\u{1}ext\0\u{3}disable_push\0\u{3}ios_sound\0\u{3}android_sound\0\u{3}ignore_ios_badge\0\u{3}ios_push_type\0\u{3}ios_title\0\u{3}ios_subtitle\0\u{3}ios_image\0\u{3}ios_mutable_content\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1468,6 +1868,10 @@ nonisolated extension Imwire_V1_OfflinePushInfo: SwiftProtobuf.Message, SwiftPro
       case 6: try { try decoder.decodeSingularStringField(value: &self.androidSound) }()
       case 7: try { try decoder.decodeSingularBoolField(value: &self.ignoreIosBadge) }()
       case 8: try { try decoder.decodeSingularEnumField(value: &self.iosPushType) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.iosTitle) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.iosSubtitle) }()
+      case 11: try { try decoder.decodeSingularStringField(value: &self.iosImage) }()
+      case 12: try { try decoder.decodeSingularBoolField(value: &self.iosMutableContent) }()
       default: break
       }
     }
@@ -1498,6 +1902,18 @@ nonisolated extension Imwire_V1_OfflinePushInfo: SwiftProtobuf.Message, SwiftPro
     if self.iosPushType != .unspecified {
       try visitor.visitSingularEnumField(value: self.iosPushType, fieldNumber: 8)
     }
+    if !self.iosTitle.isEmpty {
+      try visitor.visitSingularStringField(value: self.iosTitle, fieldNumber: 9)
+    }
+    if !self.iosSubtitle.isEmpty {
+      try visitor.visitSingularStringField(value: self.iosSubtitle, fieldNumber: 10)
+    }
+    if !self.iosImage.isEmpty {
+      try visitor.visitSingularStringField(value: self.iosImage, fieldNumber: 11)
+    }
+    if self.iosMutableContent != false {
+      try visitor.visitSingularBoolField(value: self.iosMutableContent, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1510,6 +1926,10 @@ nonisolated extension Imwire_V1_OfflinePushInfo: SwiftProtobuf.Message, SwiftPro
     if lhs.androidSound != rhs.androidSound {return false}
     if lhs.ignoreIosBadge != rhs.ignoreIosBadge {return false}
     if lhs.iosPushType != rhs.iosPushType {return false}
+    if lhs.iosTitle != rhs.iosTitle {return false}
+    if lhs.iosSubtitle != rhs.iosSubtitle {return false}
+    if lhs.iosImage != rhs.iosImage {return false}
+    if lhs.iosMutableContent != rhs.iosMutableContent {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2152,7 +2572,7 @@ nonisolated extension Imwire_V1_FaceElem: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Imwire_V1_MergerElem: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".MergerElem"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}title\0\u{3}abstract_list\0\u{3}compatible_text\0\u{3}layers_over_limit\0\u{1}messages\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}title\0\u{3}abstract_list\0\u{3}compatible_text\0\u{3}layers_over_limit\0\u{1}messages\0\u{3}json_msg_key\0\u{3}msg_num\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2165,6 +2585,8 @@ nonisolated extension Imwire_V1_MergerElem: SwiftProtobuf.Message, SwiftProtobuf
       case 3: try { try decoder.decodeSingularStringField(value: &self.compatibleText) }()
       case 4: try { try decoder.decodeSingularBoolField(value: &self.layersOverLimit) }()
       case 5: try { try decoder.decodeRepeatedMessageField(value: &self.messages) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.jsonMsgKey) }()
+      case 7: try { try decoder.decodeSingularUInt32Field(value: &self.msgNum) }()
       default: break
       }
     }
@@ -2186,6 +2608,12 @@ nonisolated extension Imwire_V1_MergerElem: SwiftProtobuf.Message, SwiftProtobuf
     if !self.messages.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.messages, fieldNumber: 5)
     }
+    if !self.jsonMsgKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.jsonMsgKey, fieldNumber: 6)
+    }
+    if self.msgNum != 0 {
+      try visitor.visitSingularUInt32Field(value: self.msgNum, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2195,6 +2623,8 @@ nonisolated extension Imwire_V1_MergerElem: SwiftProtobuf.Message, SwiftProtobuf
     if lhs.compatibleText != rhs.compatibleText {return false}
     if lhs.layersOverLimit != rhs.layersOverLimit {return false}
     if lhs.messages != rhs.messages {return false}
+    if lhs.jsonMsgKey != rhs.jsonMsgKey {return false}
+    if lhs.msgNum != rhs.msgNum {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2202,7 +2632,7 @@ nonisolated extension Imwire_V1_MergerElem: SwiftProtobuf.Message, SwiftProtobuf
 
 nonisolated extension Imwire_V1_GroupTipsElem: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GroupTipsElem"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}group_id\0\u{1}type\0\u{3}op_member\0\u{3}member_list\0\u{3}group_change_list\0\u{3}member_change_list\0\u{3}member_count\0\u{3}group_name\0\u{1}platform\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}group_id\0\u{1}type\0\u{3}op_member\0\u{3}member_list\0\u{3}group_change_list\0\u{3}member_change_list\0\u{3}member_count\0\u{3}group_name\0\u{1}platform\0\u{3}op_user_info\0\u{3}changed_user_info_list\0\u{3}changed_group_member_info_list\0")
 
   fileprivate class _StorageClass {
     var _groupID: String = String()
@@ -2214,6 +2644,9 @@ nonisolated extension Imwire_V1_GroupTipsElem: SwiftProtobuf.Message, SwiftProto
     var _memberCount: UInt32 = 0
     var _groupName: String = String()
     var _platform: String = String()
+    var _opUserInfo: Imwire_V1_UserProfile? = nil
+    var _changedUserInfoList: [Imwire_V1_UserProfile] = []
+    var _changedGroupMemberInfoList: [Imwire_V1_GroupMemberInfo] = []
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2233,6 +2666,9 @@ nonisolated extension Imwire_V1_GroupTipsElem: SwiftProtobuf.Message, SwiftProto
       _memberCount = source._memberCount
       _groupName = source._groupName
       _platform = source._platform
+      _opUserInfo = source._opUserInfo
+      _changedUserInfoList = source._changedUserInfoList
+      _changedGroupMemberInfoList = source._changedGroupMemberInfoList
     }
   }
 
@@ -2260,6 +2696,9 @@ nonisolated extension Imwire_V1_GroupTipsElem: SwiftProtobuf.Message, SwiftProto
         case 7: try { try decoder.decodeSingularUInt32Field(value: &_storage._memberCount) }()
         case 8: try { try decoder.decodeSingularStringField(value: &_storage._groupName) }()
         case 9: try { try decoder.decodeSingularStringField(value: &_storage._platform) }()
+        case 10: try { try decoder.decodeSingularMessageField(value: &_storage._opUserInfo) }()
+        case 11: try { try decoder.decodeRepeatedMessageField(value: &_storage._changedUserInfoList) }()
+        case 12: try { try decoder.decodeRepeatedMessageField(value: &_storage._changedGroupMemberInfoList) }()
         default: break
         }
       }
@@ -2299,6 +2738,15 @@ nonisolated extension Imwire_V1_GroupTipsElem: SwiftProtobuf.Message, SwiftProto
       if !_storage._platform.isEmpty {
         try visitor.visitSingularStringField(value: _storage._platform, fieldNumber: 9)
       }
+      try { if let v = _storage._opUserInfo {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+      } }()
+      if !_storage._changedUserInfoList.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._changedUserInfoList, fieldNumber: 11)
+      }
+      if !_storage._changedGroupMemberInfoList.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._changedGroupMemberInfoList, fieldNumber: 12)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2317,6 +2765,9 @@ nonisolated extension Imwire_V1_GroupTipsElem: SwiftProtobuf.Message, SwiftProto
         if _storage._memberCount != rhs_storage._memberCount {return false}
         if _storage._groupName != rhs_storage._groupName {return false}
         if _storage._platform != rhs_storage._platform {return false}
+        if _storage._opUserInfo != rhs_storage._opUserInfo {return false}
+        if _storage._changedUserInfoList != rhs_storage._changedUserInfoList {return false}
+        if _storage._changedGroupMemberInfoList != rhs_storage._changedGroupMemberInfoList {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -2451,6 +2902,56 @@ nonisolated extension Imwire_V1_GroupChangeInfo: SwiftProtobuf.Message, SwiftPro
   }
 }
 
+nonisolated extension Imwire_V1_UserProfile: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".UserProfile"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{3}nick_name\0\u{3}face_url\0\u{3}self_signature\0\u{3}custom_info\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.userID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.nickName) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.faceURL) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.selfSignature) }()
+      case 5: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufBytes>.self, value: &self.customInfo) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.userID.isEmpty {
+      try visitor.visitSingularStringField(value: self.userID, fieldNumber: 1)
+    }
+    if !self.nickName.isEmpty {
+      try visitor.visitSingularStringField(value: self.nickName, fieldNumber: 2)
+    }
+    if !self.faceURL.isEmpty {
+      try visitor.visitSingularStringField(value: self.faceURL, fieldNumber: 3)
+    }
+    if !self.selfSignature.isEmpty {
+      try visitor.visitSingularStringField(value: self.selfSignature, fieldNumber: 4)
+    }
+    if !self.customInfo.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufBytes>.self, value: self.customInfo, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Imwire_V1_UserProfile, rhs: Imwire_V1_UserProfile) -> Bool {
+    if lhs.userID != rhs.userID {return false}
+    if lhs.nickName != rhs.nickName {return false}
+    if lhs.faceURL != rhs.faceURL {return false}
+    if lhs.selfSignature != rhs.selfSignature {return false}
+    if lhs.customInfo != rhs.customInfo {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Imwire_V1_MemberChangeInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".MemberChangeInfo"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}user_id\0\u{3}mute_time\0")
@@ -2488,7 +2989,7 @@ nonisolated extension Imwire_V1_MemberChangeInfo: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Imwire_V1_GroupSystemElem: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GroupSystemElem"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{3}group_id\0\u{3}op_user\0\u{1}reason\0\u{3}msg_key\0\u{3}auth_key\0\u{3}user_data\0\u{3}op_member\0\u{1}platform\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}type\0\u{3}group_id\0\u{3}op_user\0\u{1}reason\0\u{3}msg_key\0\u{3}auth_key\0\u{3}user_data\0\u{3}op_member\0\u{1}platform\0\u{3}op_user_info\0")
 
   fileprivate class _StorageClass {
     var _type: Imwire_V1_GroupSystemType = .unspecified
@@ -2500,6 +3001,7 @@ nonisolated extension Imwire_V1_GroupSystemElem: SwiftProtobuf.Message, SwiftPro
     var _userData: Data = Data()
     var _opMember: Imwire_V1_GroupMemberInfo? = nil
     var _platform: String = String()
+    var _opUserInfo: Imwire_V1_UserProfile? = nil
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -2519,6 +3021,7 @@ nonisolated extension Imwire_V1_GroupSystemElem: SwiftProtobuf.Message, SwiftPro
       _userData = source._userData
       _opMember = source._opMember
       _platform = source._platform
+      _opUserInfo = source._opUserInfo
     }
   }
 
@@ -2546,6 +3049,7 @@ nonisolated extension Imwire_V1_GroupSystemElem: SwiftProtobuf.Message, SwiftPro
         case 7: try { try decoder.decodeSingularBytesField(value: &_storage._userData) }()
         case 8: try { try decoder.decodeSingularMessageField(value: &_storage._opMember) }()
         case 9: try { try decoder.decodeSingularStringField(value: &_storage._platform) }()
+        case 10: try { try decoder.decodeSingularMessageField(value: &_storage._opUserInfo) }()
         default: break
         }
       }
@@ -2585,6 +3089,9 @@ nonisolated extension Imwire_V1_GroupSystemElem: SwiftProtobuf.Message, SwiftPro
       if !_storage._platform.isEmpty {
         try visitor.visitSingularStringField(value: _storage._platform, fieldNumber: 9)
       }
+      try { if let v = _storage._opUserInfo {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+      } }()
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -2603,6 +3110,7 @@ nonisolated extension Imwire_V1_GroupSystemElem: SwiftProtobuf.Message, SwiftPro
         if _storage._userData != rhs_storage._userData {return false}
         if _storage._opMember != rhs_storage._opMember {return false}
         if _storage._platform != rhs_storage._platform {return false}
+        if _storage._opUserInfo != rhs_storage._opUserInfo {return false}
         return true
       }
       if !storagesAreEqual {return false}
