@@ -3,6 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "IMWire",
+    // Built and tested on Linux. The Apple minimums are the first releases whose Swift runtime has
+    // every standard-library API the code calls (`String(validating:as:)`, typed throws); the core
+    // imports no Foundation. Not built or tested there by CI.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         // The codec library. Depends on nothing beyond the Swift toolchain.
         .library(name: "IMWire", targets: ["IMWire"]),
