@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
         // Tests only: decoding straight from a real `ByteBuffer`.
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        // Documentation only: `swift package generate-documentation --target IMWire` (Scripts/docs).
+        // A range, not a pin, so an app that uses the plugin too is not held to this version.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "IMWire"),
