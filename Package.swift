@@ -3,6 +3,10 @@ import PackageDescription
 
 let package = Package(
     name: "IMWire",
+    // Built and tested on Linux. The Apple minimums are the first releases whose Swift runtime has
+    // every standard-library API the code calls (`String(validating:as:)`, typed throws); the core
+    // imports no Foundation. Not built or tested there by CI.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         // The codec library. Depends on nothing beyond the Swift toolchain.
         .library(name: "IMWire", targets: ["IMWire"]),
@@ -17,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
         // Tests only: decoding straight from a real `ByteBuffer`.
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        // Documentation only: `swift package generate-documentation --target IMWire` (Scripts/docs).
+        // A range, not a pin, so an app that uses the plugin too is not held to this version.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(name: "IMWire"),

@@ -5,7 +5,7 @@ import PackageDescription
 
 let package = Package(
     name: "IMWireExamples",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],  // IMWire's minimum; Hummingbird needs 14
     products: [
         .executable(name: "WebhookServer", targets: ["WebhookServer"]),
     ],

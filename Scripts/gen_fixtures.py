@@ -9,8 +9,9 @@ run time with protoc. Nothing here imports or runs Swift.
     python3 Scripts/gen_fixtures.py --check  # regenerate into a temp dir; exit 1 listing every file
                                              # that differs from, is missing from, or is extra in Fixtures/
 
-Requirements: python3, `pip install protobuf==7.36.2` (the version the committed fixtures were made
-with; pin it in CI so --check compares like with like), `protoc` on PATH (or $PROTOC).
+Requirements: python3 with protobuf==7.36.2 (the version the committed fixtures were made with, pinned
+in Scripts/requirements.txt so --check compares like with like; Scripts/install-deps installs it into
+the virtual environment .build-venv/: run with .build-venv/bin/python3), `protoc` on PATH (or $PROTOC).
 
 Source format (Fixtures/sources/*.json, see Fixtures/README.md): each file is
     {"category": str, "kind": "valid" | "noncanonical_binary" | "invalid_binary" | "limit", "cases": [...]}

@@ -50,6 +50,9 @@ public enum CLI {
         } catch let error as IMWireError {
             output.stderr += "error: \(error)\n"
             status = 1
+        } catch let error as CLIDecodeError {
+            output.stderr += "error: \(error)\n"
+            status = 1
         } catch let error as CLIFailure {
             output.stderr += "error: \(error.message)\n"
             status = error.status
@@ -163,6 +166,18 @@ struct CLIFailure: Error {
     var status: Int32
 }
 
+extension CLIFailure {
+    /// The code of a file or standard stream that cannot be read or written: the only code the
+    /// CLI prints that is not an ``IMWireError`` or a ``Violation`` code.
+    static let ioErrorCode = "io_error"
+
+    /// `io_error: cannot read PATH: REASON` (status 1); `file` nil or `-` is standard input.
+    static func io(cannot action: String, _ file: String?, _ error: any Error) -> CLIFailure {
+        let what = file.flatMap { $0 == "-" ? nil : $0 } ?? (action == "write" ? "standard output" : "standard input")
+        return CLIFailure(message: "\(ioErrorCode): cannot \(action) \(what): \(error)", status: 1)
+    }
+}
+
 /// An exit status whose reason the command has already printed.
 struct CLIExitStatus: Error {
     var status: Int32
@@ -200,7 +215,6 @@ struct IMWireCommand: ParsableCommand {
 }
 
 /// Reads FILE or stdin, refusing more than `limit` bytes without holding more than that.
-/// Reads FILE or stdin, refusing more than `limit` bytes without holding more than that.
 func readInput(_ file: String?, input: CLIInput, limit: Int) throws -> [UInt8] {
     let bytes: [UInt8]
     do {
@@ -210,7 +224,7 @@ func readInput(_ file: String?, input: CLIInput, limit: Int) throws -> [UInt8] {
             bytes = try input.readStandardInput(limit + 1)
         }
     } catch {
-        throw CLIFailure(message: "io_error: cannot read \(file ?? "standard input"): \(error)", status: 1)
+        throw CLIFailure.io(cannot: "read", file, error)
     }
     if bytes.count > limit {
         throw IMWireError(

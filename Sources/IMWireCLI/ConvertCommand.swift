@@ -6,6 +6,62 @@ enum Format: String, ExpressibleByArgument, CaseIterable {
     case binary
     case json
     case timRest = "tim-rest"
+
+    /// The format `bytes` look like, for `validate` and `convert` without `--format` / `--from`:
+    ///
+    /// - text is JSON: after ASCII whitespace it starts with `{` or `[`, and it has no control
+    ///   byte but tab, line feed and carriage return (JSON allows no other outside strings and
+    ///   none raw inside them, while a binary message has tag and length bytes below 0x20);
+    /// - JSON text is tim-rest when it is an array (a bare `MsgBody`) or has a `"MsgBody"` or
+    ///   `"MsgType"` key (proto3 JSON of `imwire.v1.Message` has neither: its keys are
+    ///   lowerCamelCase, and inside a string the quotes would be escaped), proto3 JSON otherwise;
+    /// - anything else is binary, empty input too (the empty message).
+    static func detect(_ bytes: [UInt8]) -> Format {
+        guard let first = bytes.first(where: { !Self.isJSONWhitespace($0) }),
+              first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
+              !bytes.contains(where: { $0 < 0x20 && !Self.isJSONWhitespace($0) })
+        else { return .binary }
+        if first == UInt8(ascii: "[") { return .timRest }
+        let keys = [Array(#""MsgBody""#.utf8), Array(#""MsgType""#.utf8)]
+        return keys.contains(where: { bytes.contains(subsequence: $0) }) ? .timRest : .json
+    }
+
+    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// What to add to a decode error's line so that a wrong format is easy to spot: the format
+    /// the input was read as when it was detected, or the format it looks like when `--format` /
+    /// `--from` named another one. `option` is that option's name.
+    static func hint(for bytes: [UInt8], readAs format: Format, detected: Bool, option: String) -> String? {
+        let likely = detect(bytes)
+        if detected {
+            return "read as \(format.rawValue), detected from the input; \(option) names the format"
+        }
+        guard likely != format else { return nil }
+        return "the input looks like \(likely.rawValue), not \(format.rawValue): try \(option) \(likely.rawValue)"
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether `needle` occurs in this array (linear in practice: the needles are short keys).
+    fileprivate func contains(subsequence needle: [UInt8]) -> Bool {
+        guard let head = needle.first, needle.count <= count else { return false }
+        var index = startIndex
+        while let found = self[index...].firstIndex(of: head), found + needle.count <= endIndex {
+            if self[found..<(found + needle.count)].elementsEqual(needle) { return true }
+            index = found + 1
+        }
+        return false
+    }
+}
+
+/// A decode error with a hint about the input's format, printed as one line:
+/// `error: CODE: reason (at byte N); HINT`.
+struct CLIDecodeError: Error, CustomStringConvertible {
+    var error: IMWireError
+    var hint: String?
+    var description: String { "\(error)" + (hint.map { "; " + $0 } ?? "") }
 }
 
 /// The message a command reads: FILE (or stdin) and the decoding limits, shared by the commands
@@ -33,9 +89,19 @@ struct MessageInput: ParsableArguments {
     @Argument(help: "Input file; standard input when absent or '-'.")
     var file: String?
 
-    /// Reads FILE or stdin (at most the size limit) and decodes it in `format`.
-    func read(as format: Format, from input: CLIInput) throws -> Message {
-        try decode(try readInput(file, input: input, limit: maxInputSize), as: format)
+    /// Reads FILE or stdin (at most the size limit) and decodes it in `format`, or in the format
+    /// the bytes look like (``Format/detect(_:)``) when `format` is nil. A decode error carries a
+    /// hint naming the format that was read and, when another one is likely, that one; `option`
+    /// is the option that names the format (`--format`, `--from`).
+    func read(as format: Format?, option: String, from input: CLIInput) throws -> Message {
+        let bytes = try readInput(file, input: input, limit: maxInputSize)
+        let chosen = format ?? Format.detect(bytes)
+        do {
+            return try decode(bytes, as: chosen)
+        } catch {
+            throw CLIDecodeError(
+                error: error, hint: Format.hint(for: bytes, readAs: chosen, detected: format == nil, option: option))
+        }
     }
 
     /// Decodes `bytes` in `format` with these limits.
@@ -60,6 +126,10 @@ struct ConvertCommand: IMWireSubcommand {
         commandName: "convert",
         abstract: "Decode a message (or, with --stream, a stream of messages) and write it in canonical form to stdout.",
         discussion: """
+            Without --from the input format is detected: JSON text (starting with '{' or '[') is tim-rest when it \
+            is an array or has a "MsgBody" or "MsgType" key and proto3 JSON otherwise; anything else is binary. \
+            A decode error then says which format was read.
+
             Binary output is the canonical encoding: fields in number order, defaults omitted, unknown fields last. \
             JSON output is canonical proto3 JSON (compact unless --pretty); unknown fields have no JSON form. \
             tim-rest is Tencent Cloud IM's REST JSON (MsgBody, sendmsg / send_group_msg, webhook bodies); \
@@ -79,8 +149,8 @@ struct ConvertCommand: IMWireSubcommand {
             """
     )
 
-    @Option(help: "Input format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var from: Format
+    @Option(help: "Input format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")); detected from the input when absent (not with --stream).")
+    var from: Format?
 
     @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
     var to: Format
@@ -104,15 +174,16 @@ struct ConvertCommand: IMWireSubcommand {
     func validate() throws {
         if continueOnError, !stream { throw ValidationError("--continue-on-error needs --stream") }
         if stream, pretty { throw ValidationError("--pretty cannot be used with --stream: a record is one line") }
+        if stream, from == nil { throw ValidationError("--stream needs --from: the format is not detected from a stream") }
     }
 
     func execute(input: CLIInput, output: inout CLIOutput) throws {
         if stream {
-            let conversion = StreamConversion(from: from, to: to, limits: limits, profile: profile, continueOnError: continueOnError)
+            let conversion = StreamConversion(from: from ?? .binary, to: to, limits: limits, profile: profile, continueOnError: continueOnError)
             try conversion.run(input: input, output: &output)
             return
         }
-        let message = try limits.read(as: from, from: input)
+        let message = try limits.read(as: from, option: "--from", from: input)
         if let profile {
             let violations = message.validate(profile: profile.profile)
             if !violations.isEmpty { throw profile.failure(violations, listed: "see imwire validate") }

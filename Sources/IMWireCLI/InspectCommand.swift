@@ -6,7 +6,7 @@ struct InspectCommand: IMWireSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Print an annotated dump of a binary message: offsets, field numbers, wire types, schema names, values.",
-        discussion: "Fields the schema does not know are marked [unknown]."
+        discussion: "Fields the schema does not know are marked [unknown]. For a message that does not decode, prints the fields before the error, then the error."
     )
 
     @Option(help: "Largest input accepted, in bytes.")
@@ -17,7 +17,14 @@ struct InspectCommand: IMWireSubcommand {
 
     func execute(input: CLIInput, output: inout CLIOutput) throws {
         let bytes = try readInput(file, input: input, limit: maxInputSize)
-        let text = try WireInspector.dump(bytes, options: BinaryDecodingOptions(maxInputSize: maxInputSize))
-        output.stdout += Array(text.utf8)
+        // What can be read, then the error: the fields before a corruption are often the clue.
+        let (dump, error) = WireInspector.dumpReadable(bytes, options: BinaryDecodingOptions(maxInputSize: maxInputSize))
+        output.stdout += Array(dump.utf8)
+        if let error {
+            let likely = Format.detect(bytes)
+            throw CLIDecodeError(
+                error: error,
+                hint: likely == .binary ? nil : "the input looks like \(likely.rawValue): inspect reads binary (imwire convert --to binary makes it)")
+        }
     }
 }

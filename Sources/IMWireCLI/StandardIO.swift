@@ -8,28 +8,28 @@ extension CLIInput {
     /// The process's real standard input, file system, standard output and standard error.
     public static let standard: CLIInput = {
         var input = CLIInput(
-            readStandardInput: { limit in try readAll(descriptor: 0, limit: limit, name: "standard input") },
+            readStandardInput: { limit in try readAll(descriptor: 0, limit: limit) },
             readFile: { path, limit in
                 let descriptor = open(path, O_RDONLY)
-                guard descriptor >= 0 else { throw CLIIOError(message: "\(path): \(String(cString: strerror(errno)))") }
+                guard descriptor >= 0 else { throw CLIIOError.fromErrno() }
                 defer { close(descriptor) }
-                return try readAll(descriptor: descriptor, limit: limit, name: path)
+                return try readAll(descriptor: descriptor, limit: limit)
             },
             live: CLILiveOutput(
-                writeStandardOutput: { bytes in try writeAllOrThrow(bytes, to: 1, name: "standard output") },
+                writeStandardOutput: { bytes in try writeAllOrThrow(bytes, to: 1) },
                 writeStandardError: { text in writeAll(Array(text.utf8), to: 2) },
                 standardErrorIsTerminal: isatty(2) == 1))
         input.openChunks = { path in
-            guard let path, path != "-" else { return DescriptorReader(descriptor: 0, name: "standard input", owned: false) }
+            guard let path, path != "-" else { return DescriptorReader(descriptor: 0, owned: false) }
             let descriptor = open(path, O_RDONLY)
-            guard descriptor >= 0 else { throw CLIIOError(message: "\(path): \(String(cString: strerror(errno)))") }
-            return DescriptorReader(descriptor: descriptor, name: path, owned: true)
+            guard descriptor >= 0 else { throw CLIIOError.fromErrno() }
+            return DescriptorReader(descriptor: descriptor, owned: true)
         }
         return input
     }()
 
     /// Reads until end of file or `limit` bytes, whichever comes first.
-    private static func readAll(descriptor: Int32, limit: Int, name: String) throws -> [UInt8] {
+    private static func readAll(descriptor: Int32, limit: Int) throws -> [UInt8] {
         var bytes: [UInt8] = []
         let chunk = 64 * 1024
         while bytes.count < limit {
@@ -41,7 +41,7 @@ extension CLIInput {
             }
             if got < 0 {
                 if errno == EINTR { bytes.removeLast(want); continue }
-                throw CLIIOError(message: "\(name): \(String(cString: strerror(errno)))")
+                throw CLIIOError.fromErrno()
             }
             bytes.removeLast(want - got)
             if got == 0 { break }
@@ -53,12 +53,10 @@ extension CLIInput {
 /// A file descriptor read with read(2), closed at the end if `owned`.
 final class DescriptorReader: CLIChunkReader {
     private let descriptor: Int32
-    private let name: String
     private let owned: Bool
 
-    init(descriptor: Int32, name: String, owned: Bool) {
+    init(descriptor: Int32, owned: Bool) {
         self.descriptor = descriptor
-        self.name = name
         self.owned = owned
     }
 
@@ -69,7 +67,7 @@ final class DescriptorReader: CLIChunkReader {
             let got = systemRead(descriptor, buffer)
             if got >= 0 { return got }
             if errno == EINTR { continue }
-            throw CLIIOError(message: "\(name): \(String(cString: strerror(errno)))")
+            throw CLIIOError.fromErrno()
         }
     }
 }
@@ -80,21 +78,25 @@ private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPoi
 }
 
 /// Writes all of `bytes` to a file descriptor, or throws.
-func writeAllOrThrow(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, name: String) throws {
+func writeAllOrThrow(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) throws {
     var offset = 0
     while offset < bytes.count {
         let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
         if written < 0 {
             if errno == EINTR { continue }
-            throw CLIIOError(message: "\(name): \(String(cString: strerror(errno)))")
+            throw CLIIOError.fromErrno()
         }
         offset += written
     }
 }
 
+/// A failed read or write: the system's reason only (`No such file or directory`); the caller's
+/// `io_error: cannot read PATH: …` line names the file, once.
 struct CLIIOError: Error, CustomStringConvertible {
     var message: String
     var description: String { message }
+
+    static func fromErrno() -> CLIIOError { CLIIOError(message: String(cString: strerror(errno))) }
 }
 
 /// Writes all of `bytes` to a file descriptor.

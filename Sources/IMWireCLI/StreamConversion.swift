@@ -23,7 +23,7 @@ struct StreamConversion {
         do {
             reader = try input.openChunks(limits.file)
         } catch {
-            throw CLIFailure(message: "io_error: cannot read \(limits.file ?? "standard input"): \(error)", status: 1)
+            throw CLIFailure.io(cannot: "read", limits.file, error)
         }
         var sink = StreamSink(live: input.live)
         switch from {
@@ -50,7 +50,7 @@ struct StreamConversion {
             } catch {
                 try sink.flush(&output)
                 sink.finish(&output)
-                throw CLIFailure(message: "io_error: cannot read \(limits.file ?? "standard input"): \(error)", status: 1)
+                throw CLIFailure.io(cannot: "read", limits.file, error)
             }
             if count == 0 {
                 atEnd = true
@@ -188,7 +188,7 @@ struct StreamSink {
             do {
                 try buffer.withUnsafeBytes { try live.writeStandardOutput($0) }
             } catch {
-                throw CLIFailure(message: "io_error: cannot write standard output: \(error)", status: 1)
+                throw CLIFailure.io(cannot: "write", nil, error)
             }
         } else {
             output.stdout += buffer

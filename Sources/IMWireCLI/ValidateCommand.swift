@@ -52,22 +52,23 @@ struct ValidateCommand: IMWireSubcommand {
             server accepts, REST and webhooks included), tencent-sdk (what the V2TIM SDK builds: tencent plus \
             the SDK's appendElem and text-only @ rules), tuikit (tencent-sdk plus TUIKit's businessID payloads \
             in custom elems), zim (ZEGOCLOUD ZIM), none (only the rules every message must meet: location \
-            ranges, one image per type).
+            ranges, one image per type). Without --format the input format is detected as for convert: JSON \
+            text is tim-rest or proto3 JSON, anything else binary.
             """
     )
 
     @Option(help: "Validation profile: \(ProfileOption.allCases.map(\.rawValue).joined(separator: ", ")).")
     var profile: ProfileOption
 
-    @Option(help: "Input format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var format: Format = .binary
+    @Option(help: "Input format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")); detected from the input when absent.")
+    var format: Format?
 
     @OptionGroup var limits: MessageInput
 
     var maxNestingDepth: Int { limits.maxDepth }
 
     func execute(input: CLIInput, output: inout CLIOutput) throws {
-        let message = try limits.read(as: format, from: input)
+        let message = try limits.read(as: format, option: "--format", from: input)
         let violations = message.validate(profile: profile.profile)
         guard !violations.isEmpty else { return }
         for violation in violations {

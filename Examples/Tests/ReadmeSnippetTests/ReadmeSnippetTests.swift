@@ -1,13 +1,18 @@
 import Foundation
 import Testing
 
-/// Every ```swift block of the repository's README.md, read from the README at test time, compiled
-/// as the `main.swift` of its own little executable (top-level code, Swift 6 language mode) against
-/// the IMWire this package built, then run: it must exit 0.
+/// Every ```swift block of the repository's README.md and of the DocC articles
+/// (Sources/IMWire/IMWire.docc/*.md), read from those files at test time, compiled as the `main.swift`
+/// of its own little executable (top-level code, Swift 6 language mode) against the IMWire this
+/// package built, then run: it must exit 0.
 ///
 /// Fence info strings: ```swift  — compiled and run (the default);
-///                     ```swift no-run  — compiled only, for a block that must not be run.
-/// There is no way to skip compiling a block.
+///                     ```swift no-run  — compiled only, for a block that must not be run;
+///                     ```swift package-manifest  — a `Package.swift` that depends on IMWire as
+///                       `.package(path: "../IMWire")`: written into a package next to a link named
+///                       IMWire to this repository, whose dependency graph SwiftPM must load
+///                       (`swift package show-dependencies`: package and product names resolve).
+/// There is no way to skip checking a block.
 ///
 /// How: `swiftc -swift-version 6 main.swift -I <build>/Modules <IMWire's objects> -o snippet`, with
 /// the objects listed in SwiftPM's `IMWire.build/output-file-map.json` (the current sources only, so
@@ -18,14 +23,20 @@ import Testing
 /// the objects must be the one that reads the module).
 @Suite struct ReadmeSnippetTests {
     @Test func theReadmeHasSwiftBlocks() throws {
-        #expect(try Snippet.all().count > 0, "README.md has no ```swift block: the checker would check nothing")
+        #expect(try Snippet.all().contains { $0.file == "README.md" }, "README.md has no ```swift block: the checker would check nothing")
+        #expect(try Snippet.all().contains { $0.file != "README.md" }, "the DocC articles have no ```swift block")
+        #expect(try Snippet.all().contains { $0.kind == .manifest }, "no Package.swift snippet is checked")
     }
 
     @Test(arguments: try Snippet.all())
     func compilesAndRuns(_ snippet: Snippet) async throws {
         let build = try IMWireBuild.locate()
-        let directory = build.directory.appendingPathComponent("readme-snippets/line-\(snippet.line)")
+        let directory = build.directory.appendingPathComponent("readme-snippets/\(snippet.directoryName)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        if snippet.kind == .manifest {
+            try await checkManifest(snippet, in: directory)
+            return
+        }
         let source = directory.appendingPathComponent("main.swift")
         try Data(snippet.code.utf8).write(to: source)
         let executable = directory.appendingPathComponent("snippet")
@@ -37,13 +48,33 @@ import Testing
             log: directory.appendingPathComponent("compile.log")
         )
         guard compile.status == "exit 0" else {
-            Issue.record("README.md:\(snippet.line): the swift block does not compile (swiftc \(compile.status)):\n\(compile.output)")
+            Issue.record("\(snippet.testDescription): the swift block does not compile (swiftc \(compile.status)):\n\(compile.output)")
             return
         }
         guard snippet.runs else { return }
 
         let result = try await run(executable.path, [], log: directory.appendingPathComponent("run.log"))
-        #expect(result.status == "exit 0", "README.md:\(snippet.line): the swift block ends with \(result.status):\n\(result.output)")
+        #expect(result.status == "exit 0", "\(snippet.testDescription): the swift block ends with \(result.status):\n\(result.output)")
+    }
+
+    /// A `Package.swift` snippet as a user pastes it: the package it describes sits next to a clone
+    /// of IMWire named `IMWire` (a link to this repository), and SwiftPM loads its dependency graph.
+    private func checkManifest(_ snippet: Snippet, in directory: URL) async throws {
+        let files = FileManager.default
+        try? files.removeItem(at: directory)
+        let package = directory.appendingPathComponent("App")
+        try files.createDirectory(at: package, withIntermediateDirectories: true)
+        try files.createSymbolicLink(at: directory.appendingPathComponent("IMWire"), withDestinationURL: Snippet.repository)
+        try Data(snippet.code.utf8).write(to: package.appendingPathComponent("Package.swift"))
+        // SwiftPM wants each target's folder; any target name the snippet declares gets one.
+        for name in snippet.code.matches(of: /[tT]arget\(\s*name: "([^"]+)"/).map({ String($0.1) }) {
+            let sources = package.appendingPathComponent("Sources/\(name)")
+            try files.createDirectory(at: sources, withIntermediateDirectories: true)
+            try Data("import IMWire\n".utf8).write(to: sources.appendingPathComponent("main.swift"))
+        }
+        let result = try await run("swift", ["package", "--package-path", package.path, "show-dependencies"],
+                                   log: directory.appendingPathComponent("show-dependencies.log"))
+        #expect(result.status == "exit 0", "\(snippet.testDescription): SwiftPM cannot load the package:\n\(result.output)")
     }
 }
 
@@ -68,6 +99,7 @@ import Testing
         #expect(snippets.map(\.line) == [5, 8, 11])
         #expect(snippets.map(\.code) == ["print(1)\n", "  let fence = \"```\"\n", "print(3)\n"])
         #expect(snippets.map(\.runs) == [true, false, true])
+        #expect(try Snippet.parse("```swift package-manifest\n// swift-tools-version: 6.1\n```\n").map(\.kind) == [.manifest])
     }
 
     @Test func rejectsAnUnclosedFenceAndUnknownMarkers() throws {
@@ -77,27 +109,43 @@ import Testing
     }
 }
 
-/// One fenced ```swift block of README.md.
+/// One fenced ```swift block of README.md or of a DocC article.
 struct Snippet: Sendable, CustomTestStringConvertible {
-    /// The README line of the opening fence.
+    enum Kind: Sendable { case program, manifest }
+
+    /// The file, relative to the repository (`README.md`, `Sources/IMWire/IMWire.docc/GettingStarted.md`).
+    var file = "README.md"
+    /// The line of the opening fence.
     var line: Int
     var code: String
     /// False for ```swift no-run.
     var runs: Bool
-    var testDescription: String { "README.md:\(line)" }
+    var kind = Kind.program
+    var testDescription: String { "\(file):\(line)" }
+    /// A folder name for this block's build products.
+    var directoryName: String {
+        (file == "README.md" ? "" : URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent + "-") + "line-\(line)"
+    }
 
-    static let readme = URL(fileURLWithPath: #filePath)  // Examples/Tests/ReadmeSnippetTests/…
+    static let repository = URL(fileURLWithPath: #filePath)  // Examples/Tests/ReadmeSnippetTests/…
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md")
+        .deletingLastPathComponent()
+    static let readme = repository.appendingPathComponent("README.md")
+    static let catalog = "Sources/IMWire/IMWire.docc"
 
+    /// README.md, then the DocC articles in name order.
     static func all() throws -> [Snippet] {
-        try parse(String(contentsOf: readme, encoding: .utf8))
+        let articles = try FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent(catalog).path)
+            .filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
+        return try (["README.md"] + articles).flatMap { file in
+            try parse(String(contentsOf: repository.appendingPathComponent(file), encoding: .utf8), file: file)
+        }
     }
 
     /// The swift blocks of a CommonMark text: an opening fence of three or more backticks or tildes
     /// whose info string's first word is `swift`, closed by a fence of the same character at least
     /// as long. A fence left open is an error, not a silently shorter README.
-    static func parse(_ text: String) throws -> [Snippet] {
+    static func parse(_ text: String, file: String = "README.md") throws -> [Snippet] {
         var snippets: [Snippet] = []
         var open: (fence: String, line: Int, info: [Substring], body: [Substring])?
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -106,12 +154,14 @@ struct Snippet: Sendable, CustomTestStringConvertible {
                 if let char = block.fence.first, trimmed.hasPrefix(block.fence),
                    trimmed.allSatisfy({ $0 == char || $0 == " " || $0 == "\r" }) {
                     if block.info.first == "swift" {
-                        let known: Set<Substring> = ["swift", "no-run"]
+                        let known: Set<Substring> = ["swift", "no-run", "package-manifest"]
                         guard block.info.allSatisfy(known.contains) else {
-                            throw ParseError(line: block.line, problem: "unknown word in the fence info string \(block.info.joined(separator: " "))")
+                            throw ParseError(file: file, line: block.line, problem: "unknown word in the fence info string \(block.info.joined(separator: " "))")
                         }
-                        snippets.append(Snippet(line: block.line, code: block.body.joined(separator: "\n") + "\n",
-                                                runs: !block.info.contains("no-run")))
+                        snippets.append(Snippet(
+                            file: file, line: block.line, code: block.body.joined(separator: "\n") + "\n",
+                            runs: !block.info.contains("no-run"),
+                            kind: block.info.contains("package-manifest") ? .manifest : .program))
                     }
                     open = nil
                 } else {
@@ -126,13 +176,13 @@ struct Snippet: Sendable, CustomTestStringConvertible {
                 }
             }
         }
-        if let open { throw ParseError(line: open.line, problem: "code fence never closed") }
+        if let open { throw ParseError(file: file, line: open.line, problem: "code fence never closed") }
         return snippets
     }
 
     struct ParseError: Error, CustomStringConvertible {
-        var line: Int, problem: String
-        var description: String { "README.md:\(line): \(problem)" }
+        var file: String, line: Int, problem: String
+        var description: String { "\(file):\(line): \(problem)" }
     }
 }
 

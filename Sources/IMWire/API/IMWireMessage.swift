@@ -14,7 +14,7 @@
 /// output is a fresh `[UInt8]`, a container of the caller's choosing, or appended to a caller's buffer.
 ///
 /// Only IMWire's generated types conform: the field tables behind the protocol are an
-/// implementation detail (``_imwireCodec`` cannot be built outside the library).
+/// implementation detail (`_imwireCodec` cannot be built outside the library).
 public protocol IMWireMessage: Hashable, Sendable, CustomDebugStringConvertible {
     /// An empty value: every field at its proto3 default.
     init()
@@ -140,7 +140,7 @@ extension IMWireMessage {
         bytes.append(contentsOf: encodedBytes(plan, codec: codec))
     }
 
-    /// The size of ``serializedBytes(options:)`` in bytes, without encoding.
+    /// The size of ``serializedBytes(options:)->[UInt8]`` in bytes, without encoding.
     @inlinable
     public func serializedSize(options: BinaryEncodingOptions = .init()) throws(IMWireError) -> Int {
         try Self._imwireCodec.sizeBinary(self, options).count
@@ -202,7 +202,7 @@ extension IMWireMessage {
         bytes.append(contentsOf: try jsonUTF8Bytes(options: options))
     }
 
-    /// ``jsonUTF8Bytes(options:)`` as a `String`.
+    /// ``jsonUTF8Bytes(options:)->[UInt8]`` as a `String`.
     @inlinable
     public func jsonString(options: JSONEncodingOptions = .init()) throws(IMWireError) -> String {
         String(decoding: try jsonUTF8Bytes(options: options), as: UTF8.self)

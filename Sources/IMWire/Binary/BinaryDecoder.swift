@@ -146,7 +146,7 @@ package struct BinaryDecoder: FieldDecoder {
             let last = base[at]
             guard last & 0x80 == 0 else {
                 throw IMWireError(
-                    code: .varintTooLong, reason: "varint at offset \(position) runs past 10 bytes", offset: position)
+                    code: .varintTooLong, reason: "varint runs past 10 bytes", offset: position)
             }
             position = at + 1
             return result | (UInt64(last & 1) << 63)
@@ -162,7 +162,7 @@ package struct BinaryDecoder: FieldDecoder {
                 // The 10th byte holds bit 63 only; more continuation means more than 64 bits.
                 guard byte & 0x80 == 0 else {
                     throw IMWireError(
-                        code: .varintTooLong, reason: "varint at offset \(start) runs past 10 bytes", offset: start)
+                        code: .varintTooLong, reason: "varint runs past 10 bytes", offset: start)
                 }
                 return result | (UInt64(byte & 1) << 63)
             }
@@ -181,7 +181,7 @@ package struct BinaryDecoder: FieldDecoder {
         guard number != 0, number <= UInt64(Varint.maxFieldNumber) else {
             throw IMWireError(
                 code: .invalidFieldNumber,
-                reason: "tag at offset \(start) has field number \(number); valid numbers are 1...\(Varint.maxFieldNumber)",
+                reason: "tag has field number \(number); valid numbers are 1...\(Varint.maxFieldNumber)",
                 offset: start)
         }
         // A tag is a 32-bit varint: at most 5 bytes, even when the extra bytes are only padding
@@ -189,13 +189,13 @@ package struct BinaryDecoder: FieldDecoder {
         guard position - start <= 5 else {
             throw IMWireError(
                 code: .varintTooLong,
-                reason: "tag at offset \(start) takes \(position - start) bytes; a tag is at most 5",
+                reason: "tag takes \(position - start) bytes; a tag is at most 5",
                 offset: start)
         }
         guard type <= 5 else {
             throw IMWireError(
                 code: .invalidWireType,
-                reason: "tag at offset \(start) for field \(number) has wire type \(type); valid wire types are 0...5",
+                reason: "tag for field \(number) has wire type \(type); valid wire types are 0...5",
                 offset: start)
         }
         fieldNumber = Int(number)
@@ -210,7 +210,7 @@ package struct BinaryDecoder: FieldDecoder {
         guard length <= UInt64(end - position) else {
             throw IMWireError(
                 code: .lengthOutOfBounds,
-                reason: "length \(length) at offset \(start) runs past the end of \(end == inputCount ? "input" : "the enclosing message") (\(end - position) bytes left)",
+                reason: "length \(length) runs past the end of \(end == inputCount ? "input" : "the enclosing message") (\(end - position) bytes left)",
                 offset: start)
         }
         return Int(length)
@@ -227,7 +227,7 @@ package struct BinaryDecoder: FieldDecoder {
     private func truncated(_ offset: Int, _ what: String) -> IMWireError {
         let scope = end == inputCount ? "input" : "enclosing message"
         return IMWireError(
-            code: .truncated, reason: "\(scope) ends at offset \(end) inside \(what) starting at offset \(offset)",
+            code: .truncated, reason: "\(scope) ends inside \(what), \(end - offset) bytes after its start",
             offset: offset)
     }
 
@@ -282,7 +282,7 @@ package struct BinaryDecoder: FieldDecoder {
                 // Unclosed at the end of the input too: a group needs its end tag (one rule, one code).
                 throw IMWireError(
                     code: .malformedGroup,
-                    reason: "group \(groupNumber) starting at offset \(groupStart) is not closed before \(end == inputCount ? "the input" : "its enclosing message") ends at offset \(end)",
+                    reason: "group \(groupNumber) is not closed before \(end == inputCount ? "the input" : "its enclosing message") ends",
                     offset: groupStart)
             }
             let tagStart = position
@@ -363,7 +363,7 @@ package struct BinaryDecoder: FieldDecoder {
         let bad = start + UTF8Validation.firstInvalidIndex(bytes)
         return IMWireError(
             code: .invalidUTF8,
-            reason: "string of \(bytes.count) bytes at offset \(start) is not valid UTF-8 (bad byte 0x\(String(base[bad], radix: 16)) at offset \(bad))",
+            reason: "string of \(bytes.count) bytes is not valid UTF-8 (bad byte 0x\(String(base[bad], radix: 16)), \(bad - start) bytes into it)",
             offset: bad)
     }
 

@@ -12,7 +12,7 @@ public struct JSONEncodingOptions: Sendable, Hashable {
     }
 }
 
-/// How ``Message/init(jsonUTF8Bytes:options:)`` reads JSON.
+/// How ``Message/init(jsonUTF8Bytes:options:)-(Bytes,_)`` reads JSON.
 public struct JSONDecodingOptions: Sendable, Hashable {
     /// Skip keys that are not fields of the schema (and enum names it does not know, which then
     /// read as absent) instead of failing with `unknown_field` / `invalid_value`. Off by default.

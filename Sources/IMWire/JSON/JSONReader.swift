@@ -33,8 +33,10 @@ package struct JSONReader: FieldDecoder {
         var message = M()
         reader.scanner.skipWhitespace()
         guard reader.scanner.peek() == UInt8(ascii: "{") else {
-            throw reader.scanner.syntaxError(
-                reader.scanner.position == reader.scanner.count ? "expected a JSON object, found the end of input" : "expected a JSON object")
+            guard reader.scanner.count > 0 else {
+                throw IMWireError(code: .jsonSyntax, reason: "the input is empty; expected a JSON object", offset: 0)
+            }
+            throw reader.scanner.syntaxError("expected a JSON object")
         }
         try reader.readObject(&message)
         reader.scanner.skipWhitespace()
@@ -67,7 +69,7 @@ package struct JSONReader: FieldDecoder {
     private mutating func enter() throws(IMWireError) {
         guard depth < maxDepth else {
             throw IMWireError(
-                code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(maxDepth) levels at offset \(scanner.position)",
+                code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(maxDepth) levels",
                 offset: scanner.position)
         }
         depth += 1
@@ -116,18 +118,18 @@ package struct JSONReader: FieldDecoder {
             guard ignoreUnknownFields else {
                 throw IMWireError(
                     code: .unknownField,
-                    reason: "\(schema.fullName) has no field \"\(scanner.makeString(key))\" (key at offset \(keyOffset))",
+                    reason: "\(schema.fullName) has no field \"\(scanner.makeString(key))\"",
                     offset: keyOffset)
             }
             guard state.unknownKeys.insert(scanner.withBytes(key) { Array($0) }).inserted else {
-                throw IMWireError(code: .duplicateKey, reason: "key \"\(scanner.makeString(key))\" appears twice (at offset \(keyOffset))", offset: keyOffset)
+                throw IMWireError(code: .duplicateKey, reason: "key \"\(scanner.makeString(key))\" appears twice", offset: keyOffset)
             }
             var discard = JSONScanner.DiscardingSink()
             try scanner.walkValue(depth: depth, maxDepth: maxDepth, into: &discard)
             return .handled
         }
         guard state.seen.insert(fieldIndex) else {
-            throw IMWireError(code: .duplicateKey, reason: "field \(schema.fields[fieldIndex].name) appears twice (key at offset \(keyOffset))", offset: keyOffset)
+            throw IMWireError(code: .duplicateKey, reason: "field \(schema.fields[fieldIndex].name) appears twice", offset: keyOffset)
         }
         // `null` leaves a field unset, a oneof member too: `{"receiver": null, "groupId": "g"}`
         // sets only the group (Google's Required OneofFieldNullFirst / NullSecond).
@@ -138,7 +140,7 @@ package struct JSONReader: FieldDecoder {
                 let (field, other) = (schema.fields[fieldIndex], schema.fields[otherIndex])
                 throw IMWireError(
                     code: .oneofConflict,
-                    reason: "oneof \(field.oneof ?? "") has both \(other.name) and \(field.name) (key at offset \(keyOffset))",
+                    reason: "oneof \(field.oneof ?? "") has both \(other.name) and \(field.name)",
                     offset: keyOffset)
             }
             _ = state.oneofMembers.insert(fieldIndex)
@@ -187,7 +189,7 @@ package struct JSONReader: FieldDecoder {
         let start = scanner.position
         let scanned = try scanner.scanString()
         guard let bytes = scanner.withBytes(scanned, { Base64.decode($0) }) else {
-            throw valueError(.invalidBase64, "string at offset \(start) is not base64", at: start)
+            throw valueError(.invalidBase64, "string is not base64", at: start)
         }
         return bytes
     }
@@ -206,7 +208,7 @@ package struct JSONReader: FieldDecoder {
             }
         }
         guard let value = try result.get() else {
-            throw valueError(.invalidNumber, "string at offset \(offset) is not a number", at: offset)
+            throw valueError(.invalidNumber, "string is not a number", at: offset)
         }
         return value
     }
@@ -400,7 +402,7 @@ package struct JSONReader: FieldDecoder {
             try scanner.expect(UInt8(ascii: ":"), "':' after a key")
             scanner.skipWhitespace()
             if value[key] != nil {
-                throw IMWireError(code: .duplicateKey, reason: "map key \"\(key)\" appears twice (at offset \(keyOffset))", offset: keyOffset)
+                throw IMWireError(code: .duplicateKey, reason: "map key \"\(key)\" appears twice", offset: keyOffset)
             }
             if scanner.peek() == UInt8(ascii: "n") {
                 throw valueError(.invalidValue, "a map value cannot be null", at: scanner.position)

@@ -27,8 +27,8 @@ package struct JSONScanner {
     @inline(never)
     package func syntaxError(_ reason: String, at offset: Int? = nil) -> IMWireError {
         let at = offset ?? position
-        let found = at < count ? describeByte(base[at]) : "end of input"
-        return IMWireError(code: .jsonSyntax, reason: "\(reason) at offset \(at) (found \(found))", offset: at)
+        let found = at < count ? describeByte(base[at]) : "the end of input"
+        return IMWireError(code: .jsonSyntax, reason: "\(reason), found \(found)", offset: at)
     }
 
     package func describeByte(_ byte: UInt8) -> String {
@@ -178,14 +178,14 @@ package struct JSONScanner {
             at += 1
         }
         position = at
-        throw syntaxError("unterminated string starting", at: quote)
+        throw IMWireError(code: .jsonSyntax, reason: "unterminated string: the input ends before its closing quote", offset: quote)
     }
 
     private func validateUTF8(from start: Int, to end: Int) throws(IMWireError) {
         let bytes = UnsafeBufferPointer(start: base + start, count: end - start)
         if !UTF8Validation.isValid(bytes) {
             let bad = start + UTF8Validation.firstInvalidIndex(bytes)
-            throw IMWireError(code: .invalidUTF8, reason: "string at offset \(start - 1) is not valid UTF-8 (byte 0x\(String(base[bad], radix: 16)) at offset \(bad))", offset: bad)
+            throw IMWireError(code: .invalidUTF8, reason: "string is not valid UTF-8 (bad byte 0x\(String(base[bad], radix: 16)), \(bad - start + 1) bytes after its opening quote)", offset: bad)
         }
     }
 
@@ -200,7 +200,7 @@ package struct JSONScanner {
             case UInt8(ascii: "\""):
                 position += 1
                 if !out.withUnsafeBufferPointer({ UTF8Validation.isValid($0) }) {
-                    throw IMWireError(code: .invalidUTF8, reason: "string at offset \(quote) is not valid UTF-8", offset: quote)
+                    throw IMWireError(code: .invalidUTF8, reason: "string is not valid UTF-8", offset: quote)
                 }
                 return out
             case UInt8(ascii: "\\"):
@@ -223,20 +223,20 @@ package struct JSONScanner {
                     if scalar >= 0xD800, scalar <= 0xDBFF {
                         // A high surrogate must be followed by an escaped low surrogate.
                         guard count - position >= 6, base[position] == UInt8(ascii: "\\"), base[position + 1] == UInt8(ascii: "u") else {
-                            throw IMWireError(code: .invalidEscape, reason: "\\u escape at offset \(escape) is a lone high surrogate", offset: escape)
+                            throw IMWireError(code: .invalidEscape, reason: "\\u escape is a lone high surrogate", offset: escape)
                         }
                         position += 2
                         let low = try readHex4(escape: position - 2)
                         guard low >= 0xDC00, low <= 0xDFFF else {
-                            throw IMWireError(code: .invalidEscape, reason: "\\u escape at offset \(escape) is a high surrogate not followed by a low one", offset: escape)
+                            throw IMWireError(code: .invalidEscape, reason: "\\u escape is a high surrogate not followed by a low one", offset: escape)
                         }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     } else if scalar >= 0xDC00, scalar <= 0xDFFF {
-                        throw IMWireError(code: .invalidEscape, reason: "\\u escape at offset \(escape) is a lone low surrogate", offset: escape)
+                        throw IMWireError(code: .invalidEscape, reason: "\\u escape is a lone low surrogate", offset: escape)
                     }
                     Self.appendUTF8(scalar, to: &out)
                 default:
-                    throw IMWireError(code: .invalidEscape, reason: "unknown escape \\\(describeByte(letter)) at offset \(escape)", offset: escape)
+                    throw IMWireError(code: .invalidEscape, reason: "unknown escape \\\(describeByte(letter))", offset: escape)
                 }
             default:
                 if byte < 0x20 { throw syntaxError("control character inside a string (escape it)") }
@@ -244,12 +244,12 @@ package struct JSONScanner {
                 position += 1
             }
         }
-        throw syntaxError("unterminated string starting", at: quote)
+        throw IMWireError(code: .jsonSyntax, reason: "unterminated string: the input ends before its closing quote", offset: quote)
     }
 
     private mutating func readHex4(escape: Int) throws(IMWireError) -> UInt32 {
         guard count - position >= 4 else {
-            throw IMWireError(code: .invalidEscape, reason: "\\u escape at offset \(escape) needs four hex digits", offset: escape)
+            throw IMWireError(code: .invalidEscape, reason: "\\u escape needs four hex digits", offset: escape)
         }
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -260,7 +260,7 @@ package struct JSONScanner {
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
             default:
-                throw IMWireError(code: .invalidEscape, reason: "\\u escape at offset \(escape) needs four hex digits", offset: escape)
+                throw IMWireError(code: .invalidEscape, reason: "\\u escape needs four hex digits", offset: escape)
             }
             value = value << 4 | UInt32(digit)
             position += 1
@@ -476,7 +476,7 @@ package struct JSONScanner {
             case let bracket? where bracket == UInt8(ascii: "{") || bracket == UInt8(ascii: "["):
                 guard depth + open.count < maxDepth else {
                     throw IMWireError(
-                        code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(maxDepth) levels at offset \(position)",
+                        code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(maxDepth) levels",
                         offset: position)
                 }
                 let isObject = bracket == UInt8(ascii: "{")
@@ -548,7 +548,7 @@ package struct JSONScanner {
     }
 
     private func duplicateKey(_ key: ScannedString, at offset: Int) -> IMWireError {
-        IMWireError(code: .duplicateKey, reason: "key \"\(makeString(key))\" appears twice (at offset \(offset))", offset: offset)
+        IMWireError(code: .duplicateKey, reason: "key \"\(makeString(key))\" appears twice", offset: offset)
     }
 }
 

@@ -44,7 +44,10 @@ package struct JSONTape {
         var builder = Builder()
         scanner.skipWhitespace()
         guard scanner.position < scanner.count else {
-            throw scanner.syntaxError("expected a JSON value, found the end of input")
+            guard scanner.count > 0 else {
+                throw IMWireError(code: .jsonSyntax, reason: "the input is empty; expected a JSON value", offset: 0)
+            }
+            throw scanner.syntaxError("expected a JSON value")
         }
         try scanner.walkValue(depth: 0, maxDepth: maxDepth, into: &builder)
         scanner.skipWhitespace()

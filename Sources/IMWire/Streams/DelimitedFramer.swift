@@ -61,9 +61,10 @@ package enum DelimitedPrefix {
         return Int(value)
     }
 
-    /// "record 3", or "the record" when the index is not known.
+    /// How a reason names the record: "the record" (the error's recordIndex says which one).
     package static func record(_ index: Int?) -> String {
-        index.map { "record \($0)" } ?? "the record"
+        // The error's recordIndex says which record: "record 3" here too would say it twice.
+        "the record"
     }
 }
 
@@ -93,12 +94,12 @@ package struct DelimitedFramer: RecordFramer {
             try DelimitedPrefix.parse(prefix, maxRecordSize: limit, recordIndex: index, offset: offset)
         }
         guard case .complete(let length, let size) = parsed else {
-            if atEnd { throw truncated("inside the length prefix of record \(index)", at: offset) }
+            if atEnd { throw truncated("inside the length prefix of a record", at: offset) }
             return nil
         }
         guard available - size >= length else {
             if atEnd {
-                throw truncated("after \(available - size) of the \(length) bytes of record \(index)", at: offset)
+                throw truncated("after \(available - size) of the \(length) bytes of a record", at: offset)
             }
             return nil
         }
@@ -111,7 +112,7 @@ package struct DelimitedFramer: RecordFramer {
     private func truncated(_ where: String, at offset: Int) -> IMWireError {
         IMWireError(
             code: .truncated,
-            reason: "the stream ends at byte \(buffer.streamOffset(buffer.bytes.count)) \(`where`)",
+            reason: "the stream ends \(`where`)",
             offset: offset, recordIndex: recordIndex)
     }
 }

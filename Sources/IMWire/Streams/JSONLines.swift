@@ -15,7 +15,7 @@
 /// For input that arrives in pieces use ``_Concurrency/AsyncSequence/jsonLinesMessages(of:options:)``,
 /// which also reads a last line that has no newline.
 public enum JSONLines {
-    /// Appends the canonical compact JSON of `message` (``IMWireMessage/jsonUTF8Bytes(options:)``)
+    /// Appends the canonical compact JSON of `message` (``IMWireMessage/jsonUTF8Bytes(options:)->[UInt8]``)
     /// and `\n` to `buffer`. `options.prettyPrinted` is ignored: a record is one line. On error
     /// `buffer` is left as it was.
     public static func append<Bytes: RangeReplaceableCollection>(

@@ -23,7 +23,7 @@
 /// ``BinaryDecodingOptions/maxInputSize`` is the limit per record.
 public enum LengthDelimited {
     /// Appends `message` to `buffer`: the varint length of its canonical encoding, then the encoding
-    /// (``IMWireMessage/serializedBytes(options:)``). On error `buffer` is left as it was.
+    /// (``IMWireMessage/serializedBytes(options:)->[UInt8]``). On error `buffer` is left as it was.
     public static func append<Bytes: RangeReplaceableCollection>(
         _ message: some IMWireMessage, to buffer: inout Bytes, options: BinaryEncodingOptions = .init()
     ) throws(IMWireError) where Bytes.Element == UInt8 {

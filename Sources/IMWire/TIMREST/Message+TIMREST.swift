@@ -24,7 +24,7 @@ extension Message {
         self = try TIMRESTDecoder.decode(bytes.assumingMemoryBound(to: UInt8.self), options: options)
     }
 
-    /// Renamed to mirror ``timRESTUTF8Bytes(options:)``.
+    /// Renamed to mirror ``timRESTUTF8Bytes(options:)->[UInt8]``.
     @available(*, deprecated, renamed: "init(timRESTUTF8Bytes:options:)")
     public init(timRESTUTF8 bytes: [UInt8], options: TIMRESTDecodingOptions = .init()) throws(IMWireError) {
         try self.init(timRESTUTF8Bytes: bytes, options: options)
@@ -65,7 +65,7 @@ extension Message {
         bytes.append(contentsOf: try timRESTUTF8Bytes(options: options))
     }
 
-    /// ``timRESTUTF8Bytes(options:)`` as a `String`.
+    /// ``timRESTUTF8Bytes(options:)->[UInt8]`` as a `String`.
     public func timRESTString(options: TIMRESTEncodingOptions = .init()) throws(IMWireError) -> String {
         String(decoding: try timRESTUTF8Bytes(options: options), as: UTF8.self)
     }

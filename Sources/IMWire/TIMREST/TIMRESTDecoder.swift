@@ -23,7 +23,18 @@ struct TIMRESTDecoder {
                 reason: "input of \(buffer.count) bytes is larger than the limit of \(options.maxInputSize) bytes",
                 offset: 0)
         }
-        let tape = try JSONTape(buffer, maxDepth: Self.jsonDepth(forMessageDepth: options.maxDepth))
+        let jsonDepth = Self.jsonDepth(forMessageDepth: options.maxDepth)
+        let tape: JSONTape
+        do {
+            tape = try JSONTape(buffer, maxDepth: jsonDepth)
+        } catch where error.code == .depthLimitExceeded {
+            // The lexer's limit is derived from maxDepth: say it in the terms the caller set.
+            throw IMWireError(
+                code: .depthLimitExceeded,
+                reason: "nesting exceeds the depth limit of \(options.maxDepth) message levels"
+                    + " (within it, tim-rest JSON may nest \(jsonDepth) arrays and objects)",
+                offset: error.offset)
+        }
         var decoder = TIMRESTDecoder(tape: tape, maxDepth: options.maxDepth)
         do {
             return try decoder.document()

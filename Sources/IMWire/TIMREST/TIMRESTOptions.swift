@@ -1,4 +1,4 @@
-/// How ``Message/init(timRESTUTF8Bytes:options:)`` reads Tencent Cloud IM REST JSON ("tim-rest").
+/// How ``Message/init(timRESTUTF8Bytes:options:)-(Bytes,_)`` reads Tencent Cloud IM REST JSON ("tim-rest").
 public struct TIMRESTDecodingOptions: Sendable, Hashable {
     /// The deepest nesting accepted, in message levels counted as for binary
     /// (``BinaryDecodingOptions/maxDepth``): the root message is level 1, each elem, elem content,
@@ -20,7 +20,7 @@ public struct TIMRESTDecodingOptions: Sendable, Hashable {
     }
 }
 
-/// How ``Message/timRESTUTF8Bytes(options:)`` writes Tencent Cloud IM REST JSON ("tim-rest").
+/// How ``Message/timRESTUTF8Bytes(options:)->[UInt8]`` writes Tencent Cloud IM REST JSON ("tim-rest").
 public struct TIMRESTEncodingOptions: Sendable, Hashable {
     /// Indent with two spaces and put a space after each `:`. Off by default: the canonical form
     /// is compact.

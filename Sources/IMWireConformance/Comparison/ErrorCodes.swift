@@ -1,5 +1,5 @@
 /// The error-string convention of ``ConformanceResponse`` (Docs/conformance.md): an error string starts with
-/// its error code, then `: ` and a detail (`truncated: varint at offset 3 runs past the end`). A
+/// its error code, then `: ` and a detail (`truncated: input ends inside a varint, 2 bytes after its start`). A
 /// validation error with several violations starts with their distinct codes, sorted and joined by
 /// commas (`text_too_large,user_id_too_long: …`).
 public enum ErrorCodes {

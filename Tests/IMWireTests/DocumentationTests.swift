@@ -1,0 +1,168 @@
+import Foundation
+import IMWire
+import IMWireCLI
+import Testing
+
+/// The reference documentation (the DocC catalog) and the package's own files agree with the code:
+/// every error and violation code is in the tables, the limit tables say what the presets check,
+/// the docs point at nothing outside the repository, and the version is written once.
+@Suite struct DocumentationTests {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // IMWireTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // repository
+    static let catalog = repository.appendingPathComponent("Sources/IMWire/IMWire.docc")
+
+    static func read(_ path: String, in directory: URL = repository) throws -> String {
+        try String(contentsOf: directory.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// The rows of the first table after the heading `### title` (or `## title`): its cells, trimmed,
+    /// without the header and delimiter rows.
+    static func table(after title: String, in text: String) throws -> [[String]] {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let heading = try #require(lines.firstIndex { $0.hasPrefix("#") && $0.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces) == title },
+                                   "no heading \(title)")
+        let start = try #require(lines[heading...].firstIndex { $0.hasPrefix("|") }, "no table after \(title)")
+        let rows = lines[start...].prefix { $0.hasPrefix("|") }.dropFirst(2)
+        return rows.map { row in
+            row.dropFirst().dropLast().split(separator: "|", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    /// The code names in a cell: every `` `snake_case` `` word.
+    static func codes(in cell: String) -> [String] {
+        cell.matches(of: /`([a-z0-9]+(?:_[a-z0-9]+)*)`/).map { String($0.1) }
+    }
+
+    // MARK: - Error codes
+
+    @Test func theErrorCodesArticleListsEveryCodeAndNoOther() throws {
+        let rows = try Self.table(after: "Codes", in: Self.read("ErrorCodes.md", in: Self.catalog))
+        let documented = rows.flatMap { Self.codes(in: $0[0]) }
+        #expect(Set(documented) == Set(IMWireError.Code.all.map(\.name)))
+        #expect(documented.count == IMWireError.Code.all.count, "each code once")
+        for row in rows { #expect(row.count == 3 && !row[1].isEmpty, "\(row)") }
+    }
+
+    /// Every `error: WORD:` line the command line can print is documented: the library's codes, the
+    /// violation codes (in the validation article), and the codes of the CLI's own failures, found
+    /// in its source so that a new one cannot be added without a row.
+    @Test func everyCodeTheCommandLinePrintsIsDocumented() throws {
+        let sources = try FileManager.default.contentsOfDirectory(
+            atPath: Self.repository.appendingPathComponent("Sources/IMWireCLI").path)
+        var printed: Set<String> = []
+        for file in sources where file.hasSuffix(".swift") {
+            let text = try Self.read("Sources/IMWireCLI/\(file)")
+            printed.formUnion(text.matches(of: /CLIFailure\(message: "([a-z_]+):/).map { String($0.1) })
+            printed.formUnion(text.matches(of: /ioErrorCode = "([a-z_]+)"/).map { String($0.1) })
+        }
+        #expect(printed.contains("io_error") && printed.contains("conformance"), "the scan found \(printed)")
+        let cliRows = try Self.table(after: "On the command line", in: Self.read("ErrorCodes.md", in: Self.catalog))
+        let cliCodes = Set(cliRows.flatMap { Self.codes(in: $0[0]) })
+        #expect(printed.subtracting(cliCodes).isEmpty, "not in ErrorCodes.md: \(printed.subtracting(cliCodes))")
+        #expect(cliCodes.isDisjoint(with: IMWireError.Code.all.map(\.name)))
+    }
+
+    @Test func theIOErrorLineIsTheDocumentedOne() {
+        let result = CLI.run(arguments: ["inspect", "/nonexistent/imwire"], io: .standard)
+        #expect(result.stderr == "error: io_error: cannot read /nonexistent/imwire: No such file or directory\n")
+    }
+
+    // MARK: - Validation
+
+    @Test func theValidationArticleListsEveryViolationCode() throws {
+        let text = try Self.read("ValidationProfiles.md", in: Self.catalog)
+        let all = Set(Violation.Code.all.map(\.name))
+        let listed = try Self.table(after: "Violation codes", in: text).flatMap { Self.codes(in: $0[0]) }
+        #expect(Set(listed) == all)
+        let limitRows = try Self.table(after: "Limits per profile", in: text)
+        let inLimits = limitRows.flatMap { Self.codes(in: $0[5]) }
+        #expect(Set(inLimits) == all, "the limits table's code column")
+    }
+
+    /// The limits table's numbers are the presets' numbers: a changed preset fails here until the
+    /// table (and its source) is updated.
+    @Test func theLimitsTableSaysWhatThePresetsCheck() throws {
+        let properties: [String: KeyPath<ValidationProfile, Int?>] = [
+            "maxContentBytes": \.maxContentBytes, "maxElems": \.maxElems, "maxCustomElems": \.maxCustomElems,
+            "maxImageElems": \.maxImageElems, "maxFileElems": \.maxFileElems, "maxSoundElems": \.maxSoundElems,
+            "maxVideoElems": \.maxVideoElems, "maxTextBytes": \.maxTextBytes, "maxBarrageBytes": \.maxBarrageBytes,
+            "maxCustomDataBytes": \.maxCustomDataBytes, "maxImageBytes": \.maxImageBytes, "maxSoundBytes": \.maxSoundBytes,
+            "maxVideoBytes": \.maxVideoBytes, "maxFileBytes": \.maxFileBytes, "maxSoundSeconds": \.maxSoundSeconds,
+            "maxMergerMessages": \.maxMergerMessages, "maxMergerAbstracts": \.maxMergerAbstracts,
+            "maxMergerAbstractLength": \.maxMergerAbstractLength, "maxMergerLayers": \.maxMergerLayers,
+            "maxAtUsers": \.maxAtUsers, "maxTargetedReceivers": \.maxTargetedReceivers, "maxUserIDBytes": \.maxUserIDBytes,
+            "maxGroupNameBytes": \.maxGroupNameBytes, "maxGroupIntroductionBytes": \.maxGroupIntroductionBytes,
+            "maxGroupNotificationBytes": \.maxGroupNotificationBytes, "maxGroupFaceURLBytes": \.maxGroupFaceURLBytes,
+        ]
+        let rows = try Self.table(after: "Limits per profile", in: Self.read("ValidationProfiles.md", in: Self.catalog))
+        var checked: Set<String> = []
+        for row in rows {
+            guard let property = Self.codes(in: row[3]).first ?? row[3].matches(of: /`(\w+)`/).first.map({ String($0.1) }),
+                  let keyPath = properties[property] else { continue }
+            checked.insert(property)
+            #expect(Self.limit(row[1]) == ValidationProfile.tencent[keyPath: keyPath], "tencent \(property): \(row[1])")
+            #expect(Self.limit(row[2]) == ValidationProfile.zim[keyPath: keyPath], "zim \(property): \(row[2])")
+        }
+        #expect(checked == Set(properties.keys), "rows missing for \(Set(properties.keys).subtracting(checked))")
+    }
+
+    /// `—` is no limit; `12 KB`, `28 MB`, `300 s`, `32 bytes`, `100 layers`, `5`.
+    static func limit(_ cell: String) -> Int? {
+        guard let match = cell.firstMatch(of: /^(\d+)\s*(KB|MB)?/) else { return nil }
+        let number = Int(match.1)!
+        switch match.2 {
+        case "KB"?: return number * 1024
+        case "MB"?: return number * 1024 * 1024
+        default: return number
+        }
+    }
+
+    @Test func theAlwaysRulesAndFormatsAreThePresets() {
+        #expect(ValidationProfile.zim.allowedImageFormats == [.jpg, .png, .bmp, .tiff, .gif, .webp])
+        #expect(ValidationProfile.zim.allowedSoundFormats == ["mp3", "m4a"])
+        #expect(ValidationProfile.zim.allowedVideoFormats == ["mp4", "mov"])
+        #expect(ValidationProfile.tencent.appendableElemKinds == [.text, .custom, .face, .location])
+    }
+
+    // MARK: - Standing on its own
+
+    @Test func theArticlesCiteNothingOutsideTheRepository() throws {
+        let articles = try FileManager.default.contentsOfDirectory(atPath: Self.catalog.path).filter { $0.hasSuffix(".md") }
+        #expect(articles.count >= 10)
+        for article in articles {
+            let text = try Self.read(article, in: Self.catalog)
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                #expect(line.firstMatch(of: /\bSPEC\b|shared\/|seeds\/|seed 0\d\d/) == nil, "\(article):\(index + 1): \(line)")
+            }
+        }
+    }
+
+    // MARK: - Package hygiene
+
+    @Test func theChangelogsLatestEntryIsTheCurrentVersion() throws {
+        let headings = try Self.read("CHANGELOG.md").split(separator: "\n").filter { $0.hasPrefix("## ") }
+        let versions = headings.compactMap { $0.firstMatch(of: /^## (\d+)\.(\d+)\.(\d+)/) }
+        #expect(versions.count == headings.count, "every entry starts with its version: \(headings)")
+        #expect(versions.first.map { "\($0.1).\($0.2).\($0.3)" } == IMWireVersion.current)
+        let numbers = versions.map { [Int($0.1)!, Int($0.2)!, Int($0.3)!] }
+        #expect(zip(numbers, numbers.dropFirst()).allSatisfy { $0.0.lexicographicallyPrecedes($0.1) == false && $0.0 != $0.1 },
+                "newest first: \(numbers)")
+        #expect(IMWireVersion.current.hasPrefix("0."), "0.x while the API may change")
+    }
+
+    @Test func versionFlagPrintsTheVersion() {
+        let result = CLITests.run(["--version"])
+        #expect(result.status == 0)
+        #expect(String(decoding: result.stdout, as: UTF8.self) == IMWireVersion.current + "\n")
+    }
+
+    @Test func theLicenseIsApache2() throws {
+        let license = try Self.read("LICENSE")
+        #expect(license.contains("Apache License\n                           Version 2.0, January 2004"))
+        #expect(license.contains("TERMS AND CONDITIONS FOR USE, REPRODUCTION, AND DISTRIBUTION"))
+        #expect(license.contains("END OF TERMS AND CONDITIONS"))
+    }
+}
