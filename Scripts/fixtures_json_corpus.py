@@ -50,7 +50,7 @@ CASE_KEYS = {"name", "description", "input", "error", "options", "python_accepts
              "python_differs", "python_note", "expected_message"}
 
 # json_format.Parse stops at 100 message levels by default (a Python limit, like the binary one in
-# README "Reliability"); accept cases are parsed with room for the deepest input the spec admits.
+# the Reliability article (IMWire.docc)); accept cases are parsed with room for the deepest input the spec admits.
 PYTHON_ACCEPT_DEPTH = 2000
 
 

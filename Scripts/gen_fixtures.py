@@ -83,7 +83,7 @@ ERROR_CODES = (
     "invalid_utf8",
     "depth_limit_exceeded",
 )
-# Validation profiles and codes (README "Validation"; Swift: ValidationProfile.presets,
+# Validation profiles and codes (the ValidationProfiles article (IMWire.docc); Swift: ValidationProfile.presets,
 # Violation.Code.all). Limit cases name one profile and the sorted codes `message.validate(profile:)`
 # must report (duplicates kept).
 PROFILES = ("none", "tencent", "tencent-sdk", "tuikit", "zim")

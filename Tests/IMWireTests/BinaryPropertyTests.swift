@@ -1,4 +1,4 @@
-// Property tests of the binary codec (README "The wire format"): round trips, the canonical fixed point, unknown
+// Property tests of the binary codec (the BinaryAndJSON article (IMWire.docc)): round trips, the canonical fixed point, unknown
 // fields, agreement with protobuf-c, robustness against truncated and corrupted input, and merging.
 //
 // Iteration counts: each test's default below, or IMWIRE_PROPERTY_ITERATIONS for all of them. A failure

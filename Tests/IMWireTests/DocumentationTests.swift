@@ -70,6 +70,17 @@ import Testing
         #expect(result.stderr == "error: io_error: cannot read /nonexistent/imwire: No such file or directory\n")
     }
 
+    /// The `inspect` example in Docs/cli.md is what the command prints for that fixture.
+    @Test func theInspectExampleIsWhatInspectPrints() throws {
+        let page = try Self.read("Docs/cli.md")
+        let command = "$ imwire inspect Fixtures/valid/elem_face_all_fields.binpb\n"
+        let start = try #require(page.range(of: command)).upperBound
+        let end = try #require(page.range(of: "```", range: start..<page.endIndex)).lowerBound
+        let path = Self.repository.appendingPathComponent("Fixtures/valid/elem_face_all_fields.binpb").path
+        let result = CLI.run(arguments: ["inspect", path], io: .standard)
+        #expect(String(decoding: result.stdout, as: UTF8.self) == String(page[start..<end]))
+    }
+
     // MARK: - Validation
 
     @Test func theValidationArticleListsEveryViolationCode() throws {
@@ -124,7 +135,8 @@ import Testing
         #expect(ValidationProfile.zim.allowedImageFormats == [.jpg, .png, .bmp, .tiff, .gif, .webp])
         #expect(ValidationProfile.zim.allowedSoundFormats == ["mp3", "m4a"])
         #expect(ValidationProfile.zim.allowedVideoFormats == ["mp4", "mov"])
-        #expect(ValidationProfile.tencent.appendableElemKinds == [.text, .custom, .face, .location])
+        #expect(ValidationProfile.tencent.appendableElemKinds == nil)
+        #expect(ValidationProfile.tencentSDK.appendableElemKinds == [.text, .custom, .face, .location])
     }
 
     // MARK: - Standing on its own

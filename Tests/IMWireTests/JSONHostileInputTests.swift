@@ -1,4 +1,4 @@
-// Hostile JSON (issue 3, README "Reliability"): whatever the input, decoding ends in a typed error or the correct
+// Hostile JSON (issue 3, the Reliability article (IMWire.docc)): whatever the input, decoding ends in a typed error or the correct
 // message — never a crash, never unbounded time. Deep nesting, huge strings, numbers with 100,000
 // digits, large mergers, and all of it on a 512 KB worker-thread stack where nesting is involved.
 //
@@ -100,7 +100,7 @@ private func onWorkerStack(knownIssue: String? = nil, _ body: @escaping @Sendabl
     guard used + 32 * 1024 > budget else {
         return runOnThread(stackSize: budget, body)
     }
-    let message = "needs \(used / 1024) KiB of stack, more than the \(budget / 1024) KiB worker stack (README \"Reliability\")"
+    let message = "needs \(used / 1024) KiB of stack, more than the \(budget / 1024) KiB worker stack (the Reliability article (IMWire.docc))"
     if let knownIssue {
         withKnownIssue(Comment(rawValue: knownIssue)) { Issue.record(Comment(rawValue: message)) }
     } else {

@@ -7,8 +7,8 @@ import Glibc
 
 /// Peak memory of decoding hostile input, measured in a subprocess (the `imwire` executable built
 /// beside this test bundle): a length field claiming gigabytes allocates nothing, and any input's
-/// peak memory stays within a constant times its size (README "Reliability"). Each shape's factor is the
-/// model's worst case for it, with room for array growth; README "Reliability" lists them.
+/// peak memory stays within a constant times its size (the Reliability article (IMWire.docc)). Each shape's factor is the
+/// model's worst case for it, with room for array growth; the Reliability article (IMWire.docc) lists them.
 @Suite(.serialized) struct MemorySafetyTests {
     /// The `imwire` executable next to the running test bundle.
     static let imwire: String = {

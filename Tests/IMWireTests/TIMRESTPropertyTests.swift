@@ -1,4 +1,4 @@
-// Property tests of the tim-rest dialect (README "tim-rest"): REST-representable messages round-trip
+// Property tests of the tim-rest dialect (the TimRest article (IMWire.docc)): REST-representable messages round-trip
 // model → REST → model exactly; any message either encodes and round-trips or is refused with a
 // typed error (never a silent drop); damaged REST text never crashes the decoder.
 //

@@ -1,7 +1,7 @@
 import IMWire
 import Testing
 
-/// The tim-rest dialect (README "tim-rest") beyond the fixtures: every elem type and envelope key round-trips
+/// The tim-rest dialect (the TimRest article (IMWire.docc)) beyond the fixtures: every elem type and envelope key round-trips
 /// tim-rest → model → tim-rest, the request shapes, JsonMsgKey, the lossy option, limits on small
 /// stacks, and the CLI.
 @Suite struct TIMRESTTests {
@@ -275,7 +275,7 @@ import Testing
     }
 
     /// The stack the deep-input test runs on: a 512 KiB server worker in optimised builds
-    /// (README "Reliability"); unoptimised code has larger frames (see DepthLimitTests).
+    /// (the Reliability article (IMWire.docc)); unoptimised code has larger frames (see DepthLimitTests).
     static let workerStackSize: Int = {
         #if DEBUG
         8 * 1024 * 1024

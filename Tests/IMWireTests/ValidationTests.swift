@@ -2,7 +2,7 @@ import IMWire
 import Testing
 
 /// `Message.validate(profile:)`: presets, paths, limit and actual values, the order of the result,
-/// customised profiles and the edge semantics documented in README "Validation".
+/// customised profiles and the edge semantics documented in the ValidationProfiles article (IMWire.docc).
 @Suite struct ValidationTests {
     static let kilobyte = 1024
     static let megabyte = 1024 * 1024

@@ -9,7 +9,7 @@ extension Message {
     /// `GroupAtInfo` becomes ``atUserList`` with the @all ID, …). Keys are case-sensitive; keys the
     /// model has no field for and unknown keys are ignored; integers may come as strings. Errors
     /// carry the REST path (`MsgBody[1].MsgContent.Text`); JSON syntax errors the byte offset.
-    /// README "tim-rest" has the mapping table.
+    /// the TimRest article (IMWire.docc) has the mapping table.
     ///
     /// `bytes` is read in place when it has contiguous storage (`[UInt8]`, `Data`, `ByteBufferView`…).
     public init<Bytes: Collection>(timRESTUTF8Bytes bytes: Bytes, options: TIMRESTDecodingOptions = .init()) throws(IMWireError)

@@ -1,7 +1,7 @@
 /// The `MsgContent` key tables of the Tencent REST element types whose content is flat, in the
 /// order Tencent documents the keys (which is the canonical output order). Image elems, relay
 /// (merger) elems and the envelope are not flat and are mapped in ``TIMRESTDecoder`` and
-/// ``TIMRESTEncoder``; their keys are listed in README "tim-rest".
+/// ``TIMRESTEncoder``; their keys are listed in the TimRest article (IMWire.docc).
 enum TIMRESTContent {
     /// `TIMTextElem`.
     static let text = TIMRESTContentTable<TextElem>([

@@ -2,7 +2,7 @@
 ///
 /// A content type lists its keys once, in Tencent's documented order (``TIMRESTContent``), and both
 /// directions follow from that list: the reader looks each key up, the writer writes every key in
-/// list order — so the REST key table in README "tim-rest" and the code cannot drift apart.
+/// list order — so the REST key table in the TimRest article (IMWire.docc) and the code cannot drift apart.
 struct TIMRESTField<Content>: Sendable {
     /// How the JSON value is read into and written from the model.
     enum Kind: Sendable {

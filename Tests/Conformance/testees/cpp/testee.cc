@@ -36,7 +36,7 @@ using imwire::conformance::v1::WireFormat;
 using imwire::v1::Message;
 
 // The one decoder option. CodedInputStream's default recursion limit is 100 nested messages, but
-// the IMWire contract admits Tencent's 100 nested merger layers (README "Reliability"), and each layer costs
+// the IMWire contract admits Tencent's 100 nested merger layers (the Reliability article (IMWire.docc)), and each layer costs
 // three message levels (Message -> Elem -> MergerElem -> Message), about 303 in all. 320 leaves a
 // little headroom while still refusing the pathological depths the limit is there for.
 // SetRecursionLimit is the runtime's documented knob for exactly this (io/coded_stream.h).

@@ -41,7 +41,7 @@ public final class Testee {
      * The binary parser's nesting limit, raised from CodedInputStream's default of 100 with
      * CodedInputStream.setRecursionLimit, the one documented option: Tencent's 100 merger layers are
      * Message → Elem → MergerElem → Message … three levels each, about 303 message levels with the
-     * leaf elem (README "Reliability"); 320 admits them and still refuses 200 layers.
+     * leaf elem (the Reliability article (IMWire.docc)); 320 admits them and still refuses 200 layers.
      */
     static final int BINARY_RECURSION_LIMIT = 320;
 
