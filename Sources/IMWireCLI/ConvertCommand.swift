@@ -34,11 +34,12 @@ enum Format: String, ExpressibleByArgument, CaseIterable {
     /// the input was read as when it was detected, or the format it looks like when `--format` /
     /// `--from` named another one. `option` is that option's name.
     static func hint(for bytes: [UInt8], readAs format: Format, detected: Bool, option: String) -> String? {
-        let likely = detect(bytes)
         if detected {
             return "read as \(format.rawValue), detected from the input; \(option) names the format"
         }
-        guard likely != format else { return nil }
+        // An empty (or blank) input looks like nothing: its error says it is empty.
+        let likely = detect(bytes)
+        guard likely != format, bytes.contains(where: { !Self.isJSONWhitespace($0) }) else { return nil }
         return "the input looks like \(likely.rawValue), not \(format.rawValue): try \(option) \(likely.rawValue)"
     }
 }

@@ -135,6 +135,7 @@ import Testing
             #expect(result.status == 1)
             #expect(result.stderr.hasPrefix("error: json_syntax: "), "\(result.stderr)")
             #expect(!result.stderr.contains("digit"), "\(result.stderr)")
+            #expect(!result.stderr.contains("looks like"), "an empty input looks like no format: \(result.stderr)")
             let expected = input.isEmpty ? "the input is empty" : "found the end of input"
             #expect(result.stderr.contains(expected), "\(result.stderr)")
         }
