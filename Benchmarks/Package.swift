@@ -9,6 +9,7 @@ import PackageDescription
 
 let package = Package(
     name: "IMWireBenchmarks",
+    platforms: [.macOS(.v15)],  // IMWire's minimum (its Package.swift says why)
     products: [
         .executable(name: "imwire-bench", targets: ["IMWireBench"]),
     ],
