@@ -3,7 +3,7 @@
 /// nesting costs O(n), not swift-protobuf's O(depth²)), then ``BinaryWriter`` writes into one
 /// buffer of exactly the total size.
 ///
-/// Canonical form (SPEC §2.1): fields in field-number order, proto3 defaults omitted, map entries
+/// Canonical form (the BinaryAndJSON article): fields in field-number order, proto3 defaults omitted, map entries
 /// sorted by key bytes with key and value always written, unknown fields after known ones.
 package enum BinaryEncoder {
     package static func encode<M: ProtoMessage>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
