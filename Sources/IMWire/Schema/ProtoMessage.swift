@@ -239,11 +239,8 @@ package struct FieldSchema: Sendable {
     /// The Swift property (or oneof case) name (`msgID`), for debug descriptions.
     package let swiftName: String
 
-    /// `"jsonName":` as UTF-8, ready for the JSON writer.
+    /// `"jsonName":` as UTF-8, from which ``MessageSchema`` builds the JSON writer's key table.
     package let jsonKey: [UInt8]
-    /// ``jsonName`` and ``name`` as UTF-8, for the JSON reader's key lookup.
-    package let jsonNameUTF8: [UInt8]
-    package let nameUTF8: [UInt8]
 
     package init(_ number: Int, _ name: String, _ jsonName: String, _ kind: Kind, repeated: Bool = false, oneof: String? = nil, swift: String? = nil) {
         self.number = number
@@ -254,8 +251,6 @@ package struct FieldSchema: Sendable {
         self.oneof = oneof
         self.swiftName = swift ?? jsonName
         self.jsonKey = Array("\"\(jsonName)\":".utf8)
-        self.jsonNameUTF8 = Array(jsonName.utf8)
-        self.nameUTF8 = Array(name.utf8)
     }
 }
 
