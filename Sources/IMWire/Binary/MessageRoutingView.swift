@@ -66,6 +66,20 @@ public struct MessageRoutingView {
         }
     }
 
+    /// Walks the elem whose length prefix `reader` is at and returns the field number of its content:
+    /// the last content member, as a decode's oneof keeps (0 when it has none this schema knows,
+    /// which ``ElemKind/init(v2timElemType:)`` maps to `nil`).
+    fileprivate static func contentField(ofElemAt reader: inout BinaryDecoder) throws(IMWireError) -> Int {
+        let outer = try reader.enterMessage()
+        var field = 0
+        while let (member, memberType) = try reader.nextField() {
+            if memberType == WireType.lengthDelimited, ElemKind(v2timElemType: member) != nil { field = member }
+            try reader.skipCurrentField()
+        }
+        reader.leaveMessage(restoring: outer)
+        return field
+    }
+
     /// Reads envelope field `number`; `false` leaves it to be skipped (unknown, or a wire type that
     /// does not fit, as the decoder keeps it).
     private mutating func read(_ number: Int, _ wireType: UInt8, from reader: inout BinaryDecoder) throws(IMWireError) -> Bool {
@@ -81,14 +95,8 @@ public struct MessageRoutingView {
         case (9, WireType.varint): priority = Priority(rawValue: Int32(truncatingIfNeeded: try reader.readVarintValue()))
         case (10, WireType.lengthDelimited):
             // The elem's own fields are walked (framing checked); its content is not decoded, but
-            // its kind is noted: the last content member, as a decode's oneof keeps.
-            let outer = try reader.enterMessage()
-            var kind = 0
-            while let (member, memberType) = try reader.nextField() {
-                if memberType == WireType.lengthDelimited, ElemKind(v2timElemType: member) != nil { kind = member }
-                try reader.skipCurrentField()
-            }
-            reader.leaveMessage(restoring: outer)
+            // its kind is noted.
+            let kind = try Self.contentField(ofElemAt: &reader)
             if elemCount < Self.packedKindCapacity { packedKinds |= UInt64(kind) << (8 * elemCount) }
             elemCount += 1
         case (14, WireType.lengthDelimited):
@@ -182,20 +190,16 @@ public struct MessageRoutingView {
                     let number = Int(packed & 0xFF)
                     packed >>= 8
                     remaining -= 1
-                    return .some(number == 0 ? nil : ElemKind(v2timElemType: number))
+                    return .some(ElemKind(v2timElemType: number))
                 }
                 while let (number, wireType) = try? reader!.nextField() {
-                    guard number == 10, wireType == WireType.lengthDelimited, let outer = try? reader!.enterMessage() else {
+                    guard number == 10, wireType == WireType.lengthDelimited,
+                          let field = try? MessageRoutingView.contentField(ofElemAt: &reader!)
+                    else {
                         try? reader!.skipCurrentField()
                         continue
                     }
-                    var kind: ElemKind? = nil
-                    while let (member, memberType) = try? reader!.nextField() {
-                        if memberType == WireType.lengthDelimited, let found = ElemKind(v2timElemType: member) { kind = found }
-                        try? reader!.skipCurrentField()
-                    }
-                    reader!.leaveMessage(restoring: outer)
-                    return .some(kind)
+                    return .some(ElemKind(v2timElemType: field))
                 }
                 return nil
             }
