@@ -114,8 +114,8 @@ package final class MessageSchema: @unchecked Sendable {
     package let indexByNumber: [Int]
     /// `"jsonName":` of each field number as UTF-8 (empty if none), for the JSON writer: one block
     /// of bytes and the start of each number's key in it (`jsonKeyStarts[n]..<jsonKeyStarts[n + 1]`),
-    /// read through pointers so that writing a member costs no reference counting. Schemas live as
-    /// long as the program (static lets), so these are allocated once and never freed.
+    /// read through pointers so that writing a member costs no reference counting. Allocated once
+    /// per schema (schemas are static lets) and freed in `deinit`.
     private let jsonKeyBytes: UnsafeMutablePointer<UInt8>
     private let jsonKeyStarts: UnsafeMutablePointer<Int>
 
@@ -125,7 +125,7 @@ package final class MessageSchema: @unchecked Sendable {
     private let nameBytes: [UInt8]
     private let nameTable: [(start: Int, count: Int, field: Int)]
     /// `nameRunStarts[n]` is the index in `nameTable` of the first name of `n` bytes or more
-    /// (`longestName + 2` entries; allocated once, like the JSON keys).
+    /// (`longestName + 2` entries; allocated and freed like the JSON keys).
     private let nameRunStarts: UnsafeMutablePointer<Int>
     private let longestName: Int
 
@@ -181,6 +181,12 @@ package final class MessageSchema: @unchecked Sendable {
             oneofNames.append(oneof)
             return oneofNames.count - 1
         }
+    }
+
+    deinit {
+        jsonKeyBytes.deallocate()
+        jsonKeyStarts.deallocate()
+        nameRunStarts.deallocate()
     }
 
     /// `"jsonName":` of field `number` as UTF-8 (empty if none).

@@ -71,17 +71,6 @@ package struct OutputBytes: ByteSink {
         capacity = newCapacity
     }
 
-    /// A pointer to `reserving` more bytes past the end, for a writer that fills them itself and
-    /// then calls ``commit(_:)``.
-    @inline(__always)
-    package mutating func tail(reserving length: Int) -> UnsafeMutablePointer<UInt8> {
-        if capacity - count < length { grow(to: count + length) }
-        return base + count
-    }
-
-    @inline(__always)
-    package mutating func commit(_ length: Int) { count += length }
-
     /// The bytes written so far, copied into an array.
     package func bytes() -> [UInt8] {
         [UInt8](UnsafeBufferPointer(start: base, count: count))
