@@ -13,7 +13,7 @@ public struct IMWireError: Error, Hashable, Sendable, CustomStringConvertible {
     /// the conformance contract and of the CLI's `error: CODE: …` line.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         // A private enum behind a struct, so adding codes never breaks API (swift-asn1's pattern).
-        private enum Backing: String, Hashable, Sendable {
+        private enum Backing: String, Hashable, Sendable, CaseIterable {
             case truncated = "truncated"
             case varintTooLong = "varint_too_long"
             case invalidFieldNumber = "invalid_field_number"
@@ -97,13 +97,7 @@ public struct IMWireError: Error, Hashable, Sendable, CustomStringConvertible {
         public var description: String { name }
 
         /// Every code this version of the library can produce, in a stable order.
-        public static let all: [Code] = [
-            .truncated, .varintTooLong, .invalidFieldNumber, .invalidWireType,
-            .malformedGroup, .lengthOutOfBounds, .invalidUTF8, .depthLimitExceeded, .inputTooLarge,
-            .jsonSyntax, .duplicateKey, .oneofConflict, .unknownField, .invalidEscape, .invalidNumber,
-            .numberOutOfRange, .invalidBase64, .invalidValue, .missingField, .unknownMsgType,
-            .notRepresentable,
-        ]
+        public static let all: [Code] = Backing.allCases.map(Code.init)
 
         /// Looks a code up by its ``name``; `nil` for a name this version does not know.
         public init?(name: String) {

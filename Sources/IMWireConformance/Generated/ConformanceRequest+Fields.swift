@@ -18,6 +18,17 @@ extension ConformanceRequest: IMWireMessage, ProtoMessage {
             FieldSchema(7, "json_ignore_unknown_fields", "jsonIgnoreUnknownFields", .bool),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let testName = 1
+        package static let binaryPayload = 2
+        package static let jsonPayload = 3
+        package static let timRestPayload = 4
+        package static let requestedOutputFormat = 5
+        package static let validationProfile = 6
+        package static let jsonIgnoreUnknownFields = 7
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&testName)

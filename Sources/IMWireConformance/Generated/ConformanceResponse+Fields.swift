@@ -19,6 +19,18 @@ extension ConformanceResponse: IMWireMessage, ProtoMessage {
             FieldSchema(8, "skipped", "skipped", .string, oneof: "result"),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let parseError = 1
+        package static let serializeError = 2
+        package static let validationError = 3
+        package static let runtimeError = 4
+        package static let binaryPayload = 5
+        package static let jsonPayload = 6
+        package static let timRestPayload = 7
+        package static let skipped = 8
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeOneofString(&result, Result.parseError)

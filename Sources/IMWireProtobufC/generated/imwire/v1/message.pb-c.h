@@ -398,16 +398,49 @@ struct  Imwire__V1__Elem
   ProtobufCMessage base;
   Imwire__V1__Elem__ContentCase content_case;
   union {
+    /*
+     * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+     */
     Imwire__V1__TextElem *text;
+    /*
+     * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+     */
     Imwire__V1__CustomElem *custom;
+    /*
+     * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+     */
     Imwire__V1__ImageElem *image;
+    /*
+     * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+     */
     Imwire__V1__SoundElem *sound;
+    /*
+     * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+     */
     Imwire__V1__VideoElem *video;
+    /*
+     * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+     */
     Imwire__V1__FileElem *file;
+    /*
+     * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+     */
     Imwire__V1__LocationElem *location;
+    /*
+     * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+     */
     Imwire__V1__FaceElem *face;
+    /*
+     * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+     */
     Imwire__V1__GroupTipsElem *group_tips;
+    /*
+     * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+     */
     Imwire__V1__MergerElem *merger;
+    /*
+     * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+     */
     Imwire__V1__GroupSystemElem *group_system;
   };
 };

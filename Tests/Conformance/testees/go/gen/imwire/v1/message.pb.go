@@ -1351,46 +1351,57 @@ type isElem_Content interface {
 }
 
 type Elem_Text struct {
+	// Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
 	Text *TextElem `protobuf:"bytes,1,opt,name=text,proto3,oneof"`
 }
 
 type Elem_Custom struct {
+	// Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
 	Custom *CustomElem `protobuf:"bytes,2,opt,name=custom,proto3,oneof"`
 }
 
 type Elem_Image struct {
+	// Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
 	Image *ImageElem `protobuf:"bytes,3,opt,name=image,proto3,oneof"`
 }
 
 type Elem_Sound struct {
+	// Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
 	Sound *SoundElem `protobuf:"bytes,4,opt,name=sound,proto3,oneof"`
 }
 
 type Elem_Video struct {
+	// Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
 	Video *VideoElem `protobuf:"bytes,5,opt,name=video,proto3,oneof"`
 }
 
 type Elem_File struct {
+	// File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
 	File *FileElem `protobuf:"bytes,6,opt,name=file,proto3,oneof"`
 }
 
 type Elem_Location struct {
+	// Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
 	Location *LocationElem `protobuf:"bytes,7,opt,name=location,proto3,oneof"`
 }
 
 type Elem_Face struct {
+	// Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
 	Face *FaceElem `protobuf:"bytes,8,opt,name=face,proto3,oneof"`
 }
 
 type Elem_GroupTips struct {
+	// Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
 	GroupTips *GroupTipsElem `protobuf:"bytes,9,opt,name=group_tips,json=groupTips,proto3,oneof"`
 }
 
 type Elem_Merger struct {
+	// Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
 	Merger *MergerElem `protobuf:"bytes,10,opt,name=merger,proto3,oneof"`
 }
 
 type Elem_GroupSystem struct {
+	// Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
 	GroupSystem *GroupSystemElem `protobuf:"bytes,12,opt,name=group_system,json=groupSystem,proto3,oneof"`
 }
 

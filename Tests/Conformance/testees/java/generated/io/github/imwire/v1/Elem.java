@@ -108,6 +108,10 @@ private static final long serialVersionUID = 0L;
 
   public static final int TEXT_FIELD_NUMBER = 1;
   /**
+   * <pre>
+   * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+   * </pre>
+   *
    * <code>.imwire.v1.TextElem text = 1;</code>
    * @return Whether the text field is set.
    */
@@ -116,6 +120,10 @@ private static final long serialVersionUID = 0L;
     return contentCase_ == 1;
   }
   /**
+   * <pre>
+   * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+   * </pre>
+   *
    * <code>.imwire.v1.TextElem text = 1;</code>
    * @return The text.
    */
@@ -127,6 +135,10 @@ private static final long serialVersionUID = 0L;
     return io.github.imwire.v1.TextElem.getDefaultInstance();
   }
   /**
+   * <pre>
+   * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+   * </pre>
+   *
    * <code>.imwire.v1.TextElem text = 1;</code>
    */
   @java.lang.Override
@@ -139,6 +151,10 @@ private static final long serialVersionUID = 0L;
 
   public static final int CUSTOM_FIELD_NUMBER = 2;
   /**
+   * <pre>
+   * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+   * </pre>
+   *
    * <code>.imwire.v1.CustomElem custom = 2;</code>
    * @return Whether the custom field is set.
    */
@@ -147,6 +163,10 @@ private static final long serialVersionUID = 0L;
     return contentCase_ == 2;
   }
   /**
+   * <pre>
+   * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+   * </pre>
+   *
    * <code>.imwire.v1.CustomElem custom = 2;</code>
    * @return The custom.
    */
@@ -158,6 +178,10 @@ private static final long serialVersionUID = 0L;
     return io.github.imwire.v1.CustomElem.getDefaultInstance();
   }
   /**
+   * <pre>
+   * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+   * </pre>
+   *
    * <code>.imwire.v1.CustomElem custom = 2;</code>
    */
   @java.lang.Override
@@ -170,6 +194,10 @@ private static final long serialVersionUID = 0L;
 
   public static final int IMAGE_FIELD_NUMBER = 3;
   /**
+   * <pre>
+   * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+   * </pre>
+   *
    * <code>.imwire.v1.ImageElem image = 3;</code>
    * @return Whether the image field is set.
    */
@@ -178,6 +206,10 @@ private static final long serialVersionUID = 0L;
     return contentCase_ == 3;
   }
   /**
+   * <pre>
+   * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+   * </pre>
+   *
    * <code>.imwire.v1.ImageElem image = 3;</code>
    * @return The image.
    */
@@ -189,6 +221,10 @@ private static final long serialVersionUID = 0L;
     return io.github.imwire.v1.ImageElem.getDefaultInstance();
   }
   /**
+   * <pre>
+   * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+   * </pre>
+   *
    * <code>.imwire.v1.ImageElem image = 3;</code>
    */
   @java.lang.Override
@@ -201,6 +237,10 @@ private static final long serialVersionUID = 0L;
 
   public static final int SOUND_FIELD_NUMBER = 4;
   /**
+   * <pre>
+   * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+   * </pre>
+   *
    * <code>.imwire.v1.SoundElem sound = 4;</code>
    * @return Whether the sound field is set.
    */
@@ -209,6 +249,10 @@ private static final long serialVersionUID = 0L;
     return contentCase_ == 4;
   }
   /**
+   * <pre>
+   * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+   * </pre>
+   *
    * <code>.imwire.v1.SoundElem sound = 4;</code>
    * @return The sound.
    */
@@ -220,6 +264,10 @@ private static final long serialVersionUID = 0L;
     return io.github.imwire.v1.SoundElem.getDefaultInstance();
   }
   /**
+   * <pre>
+   * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+   * </pre>
+   *
    * <code>.imwire.v1.SoundElem sound = 4;</code>
    */
   @java.lang.Override
@@ -232,6 +280,10 @@ private static final long serialVersionUID = 0L;
 
   public static final int VIDEO_FIELD_NUMBER = 5;
   /**
+   * <pre>
+   * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+   * </pre>
+   *
    * <code>.imwire.v1.VideoElem video = 5;</code>
    * @return Whether the video field is set.
    */
@@ -240,6 +292,10 @@ private static final long serialVersionUID = 0L;
     return contentCase_ == 5;
   }
   /**
+   * <pre>
+   * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+   * </pre>
+   *
    * <code>.imwire.v1.VideoElem video = 5;</code>
    * @return The video.
    */
@@ -251,6 +307,10 @@ private static final long serialVersionUID = 0L;
     return io.github.imwire.v1.VideoElem.getDefaultInstance();
   }
   /**
+   * <pre>
+   * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+   * </pre>
+   *
    * <code>.imwire.v1.VideoElem video = 5;</code>
    */
   @java.lang.Override
@@ -263,6 +323,10 @@ private static final long serialVersionUID = 0L;
 
   public static final int FILE_FIELD_NUMBER = 6;
   /**
+   * <pre>
+   * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+   * </pre>
+   *
    * <code>.imwire.v1.FileElem file = 6;</code>
    * @return Whether the file field is set.
    */
@@ -271,6 +335,10 @@ private static final long serialVersionUID = 0L;
     return contentCase_ == 6;
   }
   /**
+   * <pre>
+   * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+   * </pre>
+   *
    * <code>.imwire.v1.FileElem file = 6;</code>
    * @return The file.
    */
@@ -282,6 +350,10 @@ private static final long serialVersionUID = 0L;
     return io.github.imwire.v1.FileElem.getDefaultInstance();
   }
   /**
+   * <pre>
+   * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+   * </pre>
+   *
    * <code>.imwire.v1.FileElem file = 6;</code>
    */
   @java.lang.Override
@@ -294,6 +366,10 @@ private static final long serialVersionUID = 0L;
 
   public static final int LOCATION_FIELD_NUMBER = 7;
   /**
+   * <pre>
+   * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+   * </pre>
+   *
    * <code>.imwire.v1.LocationElem location = 7;</code>
    * @return Whether the location field is set.
    */
@@ -302,6 +378,10 @@ private static final long serialVersionUID = 0L;
     return contentCase_ == 7;
   }
   /**
+   * <pre>
+   * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+   * </pre>
+   *
    * <code>.imwire.v1.LocationElem location = 7;</code>
    * @return The location.
    */
@@ -313,6 +393,10 @@ private static final long serialVersionUID = 0L;
     return io.github.imwire.v1.LocationElem.getDefaultInstance();
   }
   /**
+   * <pre>
+   * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+   * </pre>
+   *
    * <code>.imwire.v1.LocationElem location = 7;</code>
    */
   @java.lang.Override
@@ -325,6 +409,10 @@ private static final long serialVersionUID = 0L;
 
   public static final int FACE_FIELD_NUMBER = 8;
   /**
+   * <pre>
+   * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+   * </pre>
+   *
    * <code>.imwire.v1.FaceElem face = 8;</code>
    * @return Whether the face field is set.
    */
@@ -333,6 +421,10 @@ private static final long serialVersionUID = 0L;
     return contentCase_ == 8;
   }
   /**
+   * <pre>
+   * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+   * </pre>
+   *
    * <code>.imwire.v1.FaceElem face = 8;</code>
    * @return The face.
    */
@@ -344,6 +436,10 @@ private static final long serialVersionUID = 0L;
     return io.github.imwire.v1.FaceElem.getDefaultInstance();
   }
   /**
+   * <pre>
+   * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+   * </pre>
+   *
    * <code>.imwire.v1.FaceElem face = 8;</code>
    */
   @java.lang.Override
@@ -356,6 +452,10 @@ private static final long serialVersionUID = 0L;
 
   public static final int GROUP_TIPS_FIELD_NUMBER = 9;
   /**
+   * <pre>
+   * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupTipsElem group_tips = 9;</code>
    * @return Whether the groupTips field is set.
    */
@@ -364,6 +464,10 @@ private static final long serialVersionUID = 0L;
     return contentCase_ == 9;
   }
   /**
+   * <pre>
+   * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupTipsElem group_tips = 9;</code>
    * @return The groupTips.
    */
@@ -375,6 +479,10 @@ private static final long serialVersionUID = 0L;
     return io.github.imwire.v1.GroupTipsElem.getDefaultInstance();
   }
   /**
+   * <pre>
+   * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupTipsElem group_tips = 9;</code>
    */
   @java.lang.Override
@@ -387,6 +495,10 @@ private static final long serialVersionUID = 0L;
 
   public static final int MERGER_FIELD_NUMBER = 10;
   /**
+   * <pre>
+   * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+   * </pre>
+   *
    * <code>.imwire.v1.MergerElem merger = 10;</code>
    * @return Whether the merger field is set.
    */
@@ -395,6 +507,10 @@ private static final long serialVersionUID = 0L;
     return contentCase_ == 10;
   }
   /**
+   * <pre>
+   * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+   * </pre>
+   *
    * <code>.imwire.v1.MergerElem merger = 10;</code>
    * @return The merger.
    */
@@ -406,6 +522,10 @@ private static final long serialVersionUID = 0L;
     return io.github.imwire.v1.MergerElem.getDefaultInstance();
   }
   /**
+   * <pre>
+   * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+   * </pre>
+   *
    * <code>.imwire.v1.MergerElem merger = 10;</code>
    */
   @java.lang.Override
@@ -418,6 +538,10 @@ private static final long serialVersionUID = 0L;
 
   public static final int GROUP_SYSTEM_FIELD_NUMBER = 12;
   /**
+   * <pre>
+   * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupSystemElem group_system = 12;</code>
    * @return Whether the groupSystem field is set.
    */
@@ -426,6 +550,10 @@ private static final long serialVersionUID = 0L;
     return contentCase_ == 12;
   }
   /**
+   * <pre>
+   * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupSystemElem group_system = 12;</code>
    * @return The groupSystem.
    */
@@ -437,6 +565,10 @@ private static final long serialVersionUID = 0L;
     return io.github.imwire.v1.GroupSystemElem.getDefaultInstance();
   }
   /**
+   * <pre>
+   * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupSystemElem group_system = 12;</code>
    */
   @java.lang.Override
@@ -1154,6 +1286,10 @@ private static final long serialVersionUID = 0L;
     private com.google.protobuf.SingleFieldBuilderV3<
         io.github.imwire.v1.TextElem, io.github.imwire.v1.TextElem.Builder, io.github.imwire.v1.TextElemOrBuilder> textBuilder_;
     /**
+     * <pre>
+     * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+     * </pre>
+     *
      * <code>.imwire.v1.TextElem text = 1;</code>
      * @return Whether the text field is set.
      */
@@ -1162,6 +1298,10 @@ private static final long serialVersionUID = 0L;
       return contentCase_ == 1;
     }
     /**
+     * <pre>
+     * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+     * </pre>
+     *
      * <code>.imwire.v1.TextElem text = 1;</code>
      * @return The text.
      */
@@ -1180,6 +1320,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+     * </pre>
+     *
      * <code>.imwire.v1.TextElem text = 1;</code>
      */
     public Builder setText(io.github.imwire.v1.TextElem value) {
@@ -1196,6 +1340,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+     * </pre>
+     *
      * <code>.imwire.v1.TextElem text = 1;</code>
      */
     public Builder setText(
@@ -1210,6 +1358,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+     * </pre>
+     *
      * <code>.imwire.v1.TextElem text = 1;</code>
      */
     public Builder mergeText(io.github.imwire.v1.TextElem value) {
@@ -1233,6 +1385,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+     * </pre>
+     *
      * <code>.imwire.v1.TextElem text = 1;</code>
      */
     public Builder clearText() {
@@ -1252,12 +1408,20 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+     * </pre>
+     *
      * <code>.imwire.v1.TextElem text = 1;</code>
      */
     public io.github.imwire.v1.TextElem.Builder getTextBuilder() {
       return getTextFieldBuilder().getBuilder();
     }
     /**
+     * <pre>
+     * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+     * </pre>
+     *
      * <code>.imwire.v1.TextElem text = 1;</code>
      */
     @java.lang.Override
@@ -1272,6 +1436,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+     * </pre>
+     *
      * <code>.imwire.v1.TextElem text = 1;</code>
      */
     private com.google.protobuf.SingleFieldBuilderV3<
@@ -1296,6 +1464,10 @@ private static final long serialVersionUID = 0L;
     private com.google.protobuf.SingleFieldBuilderV3<
         io.github.imwire.v1.CustomElem, io.github.imwire.v1.CustomElem.Builder, io.github.imwire.v1.CustomElemOrBuilder> customBuilder_;
     /**
+     * <pre>
+     * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+     * </pre>
+     *
      * <code>.imwire.v1.CustomElem custom = 2;</code>
      * @return Whether the custom field is set.
      */
@@ -1304,6 +1476,10 @@ private static final long serialVersionUID = 0L;
       return contentCase_ == 2;
     }
     /**
+     * <pre>
+     * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+     * </pre>
+     *
      * <code>.imwire.v1.CustomElem custom = 2;</code>
      * @return The custom.
      */
@@ -1322,6 +1498,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+     * </pre>
+     *
      * <code>.imwire.v1.CustomElem custom = 2;</code>
      */
     public Builder setCustom(io.github.imwire.v1.CustomElem value) {
@@ -1338,6 +1518,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+     * </pre>
+     *
      * <code>.imwire.v1.CustomElem custom = 2;</code>
      */
     public Builder setCustom(
@@ -1352,6 +1536,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+     * </pre>
+     *
      * <code>.imwire.v1.CustomElem custom = 2;</code>
      */
     public Builder mergeCustom(io.github.imwire.v1.CustomElem value) {
@@ -1375,6 +1563,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+     * </pre>
+     *
      * <code>.imwire.v1.CustomElem custom = 2;</code>
      */
     public Builder clearCustom() {
@@ -1394,12 +1586,20 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+     * </pre>
+     *
      * <code>.imwire.v1.CustomElem custom = 2;</code>
      */
     public io.github.imwire.v1.CustomElem.Builder getCustomBuilder() {
       return getCustomFieldBuilder().getBuilder();
     }
     /**
+     * <pre>
+     * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+     * </pre>
+     *
      * <code>.imwire.v1.CustomElem custom = 2;</code>
      */
     @java.lang.Override
@@ -1414,6 +1614,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+     * </pre>
+     *
      * <code>.imwire.v1.CustomElem custom = 2;</code>
      */
     private com.google.protobuf.SingleFieldBuilderV3<
@@ -1438,6 +1642,10 @@ private static final long serialVersionUID = 0L;
     private com.google.protobuf.SingleFieldBuilderV3<
         io.github.imwire.v1.ImageElem, io.github.imwire.v1.ImageElem.Builder, io.github.imwire.v1.ImageElemOrBuilder> imageBuilder_;
     /**
+     * <pre>
+     * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+     * </pre>
+     *
      * <code>.imwire.v1.ImageElem image = 3;</code>
      * @return Whether the image field is set.
      */
@@ -1446,6 +1654,10 @@ private static final long serialVersionUID = 0L;
       return contentCase_ == 3;
     }
     /**
+     * <pre>
+     * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+     * </pre>
+     *
      * <code>.imwire.v1.ImageElem image = 3;</code>
      * @return The image.
      */
@@ -1464,6 +1676,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+     * </pre>
+     *
      * <code>.imwire.v1.ImageElem image = 3;</code>
      */
     public Builder setImage(io.github.imwire.v1.ImageElem value) {
@@ -1480,6 +1696,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+     * </pre>
+     *
      * <code>.imwire.v1.ImageElem image = 3;</code>
      */
     public Builder setImage(
@@ -1494,6 +1714,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+     * </pre>
+     *
      * <code>.imwire.v1.ImageElem image = 3;</code>
      */
     public Builder mergeImage(io.github.imwire.v1.ImageElem value) {
@@ -1517,6 +1741,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+     * </pre>
+     *
      * <code>.imwire.v1.ImageElem image = 3;</code>
      */
     public Builder clearImage() {
@@ -1536,12 +1764,20 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+     * </pre>
+     *
      * <code>.imwire.v1.ImageElem image = 3;</code>
      */
     public io.github.imwire.v1.ImageElem.Builder getImageBuilder() {
       return getImageFieldBuilder().getBuilder();
     }
     /**
+     * <pre>
+     * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+     * </pre>
+     *
      * <code>.imwire.v1.ImageElem image = 3;</code>
      */
     @java.lang.Override
@@ -1556,6 +1792,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+     * </pre>
+     *
      * <code>.imwire.v1.ImageElem image = 3;</code>
      */
     private com.google.protobuf.SingleFieldBuilderV3<
@@ -1580,6 +1820,10 @@ private static final long serialVersionUID = 0L;
     private com.google.protobuf.SingleFieldBuilderV3<
         io.github.imwire.v1.SoundElem, io.github.imwire.v1.SoundElem.Builder, io.github.imwire.v1.SoundElemOrBuilder> soundBuilder_;
     /**
+     * <pre>
+     * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+     * </pre>
+     *
      * <code>.imwire.v1.SoundElem sound = 4;</code>
      * @return Whether the sound field is set.
      */
@@ -1588,6 +1832,10 @@ private static final long serialVersionUID = 0L;
       return contentCase_ == 4;
     }
     /**
+     * <pre>
+     * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+     * </pre>
+     *
      * <code>.imwire.v1.SoundElem sound = 4;</code>
      * @return The sound.
      */
@@ -1606,6 +1854,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+     * </pre>
+     *
      * <code>.imwire.v1.SoundElem sound = 4;</code>
      */
     public Builder setSound(io.github.imwire.v1.SoundElem value) {
@@ -1622,6 +1874,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+     * </pre>
+     *
      * <code>.imwire.v1.SoundElem sound = 4;</code>
      */
     public Builder setSound(
@@ -1636,6 +1892,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+     * </pre>
+     *
      * <code>.imwire.v1.SoundElem sound = 4;</code>
      */
     public Builder mergeSound(io.github.imwire.v1.SoundElem value) {
@@ -1659,6 +1919,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+     * </pre>
+     *
      * <code>.imwire.v1.SoundElem sound = 4;</code>
      */
     public Builder clearSound() {
@@ -1678,12 +1942,20 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+     * </pre>
+     *
      * <code>.imwire.v1.SoundElem sound = 4;</code>
      */
     public io.github.imwire.v1.SoundElem.Builder getSoundBuilder() {
       return getSoundFieldBuilder().getBuilder();
     }
     /**
+     * <pre>
+     * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+     * </pre>
+     *
      * <code>.imwire.v1.SoundElem sound = 4;</code>
      */
     @java.lang.Override
@@ -1698,6 +1970,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+     * </pre>
+     *
      * <code>.imwire.v1.SoundElem sound = 4;</code>
      */
     private com.google.protobuf.SingleFieldBuilderV3<
@@ -1722,6 +1998,10 @@ private static final long serialVersionUID = 0L;
     private com.google.protobuf.SingleFieldBuilderV3<
         io.github.imwire.v1.VideoElem, io.github.imwire.v1.VideoElem.Builder, io.github.imwire.v1.VideoElemOrBuilder> videoBuilder_;
     /**
+     * <pre>
+     * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+     * </pre>
+     *
      * <code>.imwire.v1.VideoElem video = 5;</code>
      * @return Whether the video field is set.
      */
@@ -1730,6 +2010,10 @@ private static final long serialVersionUID = 0L;
       return contentCase_ == 5;
     }
     /**
+     * <pre>
+     * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+     * </pre>
+     *
      * <code>.imwire.v1.VideoElem video = 5;</code>
      * @return The video.
      */
@@ -1748,6 +2032,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+     * </pre>
+     *
      * <code>.imwire.v1.VideoElem video = 5;</code>
      */
     public Builder setVideo(io.github.imwire.v1.VideoElem value) {
@@ -1764,6 +2052,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+     * </pre>
+     *
      * <code>.imwire.v1.VideoElem video = 5;</code>
      */
     public Builder setVideo(
@@ -1778,6 +2070,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+     * </pre>
+     *
      * <code>.imwire.v1.VideoElem video = 5;</code>
      */
     public Builder mergeVideo(io.github.imwire.v1.VideoElem value) {
@@ -1801,6 +2097,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+     * </pre>
+     *
      * <code>.imwire.v1.VideoElem video = 5;</code>
      */
     public Builder clearVideo() {
@@ -1820,12 +2120,20 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+     * </pre>
+     *
      * <code>.imwire.v1.VideoElem video = 5;</code>
      */
     public io.github.imwire.v1.VideoElem.Builder getVideoBuilder() {
       return getVideoFieldBuilder().getBuilder();
     }
     /**
+     * <pre>
+     * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+     * </pre>
+     *
      * <code>.imwire.v1.VideoElem video = 5;</code>
      */
     @java.lang.Override
@@ -1840,6 +2148,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+     * </pre>
+     *
      * <code>.imwire.v1.VideoElem video = 5;</code>
      */
     private com.google.protobuf.SingleFieldBuilderV3<
@@ -1864,6 +2176,10 @@ private static final long serialVersionUID = 0L;
     private com.google.protobuf.SingleFieldBuilderV3<
         io.github.imwire.v1.FileElem, io.github.imwire.v1.FileElem.Builder, io.github.imwire.v1.FileElemOrBuilder> fileBuilder_;
     /**
+     * <pre>
+     * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+     * </pre>
+     *
      * <code>.imwire.v1.FileElem file = 6;</code>
      * @return Whether the file field is set.
      */
@@ -1872,6 +2188,10 @@ private static final long serialVersionUID = 0L;
       return contentCase_ == 6;
     }
     /**
+     * <pre>
+     * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+     * </pre>
+     *
      * <code>.imwire.v1.FileElem file = 6;</code>
      * @return The file.
      */
@@ -1890,6 +2210,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+     * </pre>
+     *
      * <code>.imwire.v1.FileElem file = 6;</code>
      */
     public Builder setFile(io.github.imwire.v1.FileElem value) {
@@ -1906,6 +2230,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+     * </pre>
+     *
      * <code>.imwire.v1.FileElem file = 6;</code>
      */
     public Builder setFile(
@@ -1920,6 +2248,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+     * </pre>
+     *
      * <code>.imwire.v1.FileElem file = 6;</code>
      */
     public Builder mergeFile(io.github.imwire.v1.FileElem value) {
@@ -1943,6 +2275,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+     * </pre>
+     *
      * <code>.imwire.v1.FileElem file = 6;</code>
      */
     public Builder clearFile() {
@@ -1962,12 +2298,20 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+     * </pre>
+     *
      * <code>.imwire.v1.FileElem file = 6;</code>
      */
     public io.github.imwire.v1.FileElem.Builder getFileBuilder() {
       return getFileFieldBuilder().getBuilder();
     }
     /**
+     * <pre>
+     * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+     * </pre>
+     *
      * <code>.imwire.v1.FileElem file = 6;</code>
      */
     @java.lang.Override
@@ -1982,6 +2326,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+     * </pre>
+     *
      * <code>.imwire.v1.FileElem file = 6;</code>
      */
     private com.google.protobuf.SingleFieldBuilderV3<
@@ -2006,6 +2354,10 @@ private static final long serialVersionUID = 0L;
     private com.google.protobuf.SingleFieldBuilderV3<
         io.github.imwire.v1.LocationElem, io.github.imwire.v1.LocationElem.Builder, io.github.imwire.v1.LocationElemOrBuilder> locationBuilder_;
     /**
+     * <pre>
+     * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+     * </pre>
+     *
      * <code>.imwire.v1.LocationElem location = 7;</code>
      * @return Whether the location field is set.
      */
@@ -2014,6 +2366,10 @@ private static final long serialVersionUID = 0L;
       return contentCase_ == 7;
     }
     /**
+     * <pre>
+     * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+     * </pre>
+     *
      * <code>.imwire.v1.LocationElem location = 7;</code>
      * @return The location.
      */
@@ -2032,6 +2388,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+     * </pre>
+     *
      * <code>.imwire.v1.LocationElem location = 7;</code>
      */
     public Builder setLocation(io.github.imwire.v1.LocationElem value) {
@@ -2048,6 +2408,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+     * </pre>
+     *
      * <code>.imwire.v1.LocationElem location = 7;</code>
      */
     public Builder setLocation(
@@ -2062,6 +2426,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+     * </pre>
+     *
      * <code>.imwire.v1.LocationElem location = 7;</code>
      */
     public Builder mergeLocation(io.github.imwire.v1.LocationElem value) {
@@ -2085,6 +2453,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+     * </pre>
+     *
      * <code>.imwire.v1.LocationElem location = 7;</code>
      */
     public Builder clearLocation() {
@@ -2104,12 +2476,20 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+     * </pre>
+     *
      * <code>.imwire.v1.LocationElem location = 7;</code>
      */
     public io.github.imwire.v1.LocationElem.Builder getLocationBuilder() {
       return getLocationFieldBuilder().getBuilder();
     }
     /**
+     * <pre>
+     * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+     * </pre>
+     *
      * <code>.imwire.v1.LocationElem location = 7;</code>
      */
     @java.lang.Override
@@ -2124,6 +2504,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+     * </pre>
+     *
      * <code>.imwire.v1.LocationElem location = 7;</code>
      */
     private com.google.protobuf.SingleFieldBuilderV3<
@@ -2148,6 +2532,10 @@ private static final long serialVersionUID = 0L;
     private com.google.protobuf.SingleFieldBuilderV3<
         io.github.imwire.v1.FaceElem, io.github.imwire.v1.FaceElem.Builder, io.github.imwire.v1.FaceElemOrBuilder> faceBuilder_;
     /**
+     * <pre>
+     * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+     * </pre>
+     *
      * <code>.imwire.v1.FaceElem face = 8;</code>
      * @return Whether the face field is set.
      */
@@ -2156,6 +2544,10 @@ private static final long serialVersionUID = 0L;
       return contentCase_ == 8;
     }
     /**
+     * <pre>
+     * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+     * </pre>
+     *
      * <code>.imwire.v1.FaceElem face = 8;</code>
      * @return The face.
      */
@@ -2174,6 +2566,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+     * </pre>
+     *
      * <code>.imwire.v1.FaceElem face = 8;</code>
      */
     public Builder setFace(io.github.imwire.v1.FaceElem value) {
@@ -2190,6 +2586,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+     * </pre>
+     *
      * <code>.imwire.v1.FaceElem face = 8;</code>
      */
     public Builder setFace(
@@ -2204,6 +2604,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+     * </pre>
+     *
      * <code>.imwire.v1.FaceElem face = 8;</code>
      */
     public Builder mergeFace(io.github.imwire.v1.FaceElem value) {
@@ -2227,6 +2631,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+     * </pre>
+     *
      * <code>.imwire.v1.FaceElem face = 8;</code>
      */
     public Builder clearFace() {
@@ -2246,12 +2654,20 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+     * </pre>
+     *
      * <code>.imwire.v1.FaceElem face = 8;</code>
      */
     public io.github.imwire.v1.FaceElem.Builder getFaceBuilder() {
       return getFaceFieldBuilder().getBuilder();
     }
     /**
+     * <pre>
+     * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+     * </pre>
+     *
      * <code>.imwire.v1.FaceElem face = 8;</code>
      */
     @java.lang.Override
@@ -2266,6 +2682,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+     * </pre>
+     *
      * <code>.imwire.v1.FaceElem face = 8;</code>
      */
     private com.google.protobuf.SingleFieldBuilderV3<
@@ -2290,6 +2710,10 @@ private static final long serialVersionUID = 0L;
     private com.google.protobuf.SingleFieldBuilderV3<
         io.github.imwire.v1.GroupTipsElem, io.github.imwire.v1.GroupTipsElem.Builder, io.github.imwire.v1.GroupTipsElemOrBuilder> groupTipsBuilder_;
     /**
+     * <pre>
+     * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupTipsElem group_tips = 9;</code>
      * @return Whether the groupTips field is set.
      */
@@ -2298,6 +2722,10 @@ private static final long serialVersionUID = 0L;
       return contentCase_ == 9;
     }
     /**
+     * <pre>
+     * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupTipsElem group_tips = 9;</code>
      * @return The groupTips.
      */
@@ -2316,6 +2744,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupTipsElem group_tips = 9;</code>
      */
     public Builder setGroupTips(io.github.imwire.v1.GroupTipsElem value) {
@@ -2332,6 +2764,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupTipsElem group_tips = 9;</code>
      */
     public Builder setGroupTips(
@@ -2346,6 +2782,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupTipsElem group_tips = 9;</code>
      */
     public Builder mergeGroupTips(io.github.imwire.v1.GroupTipsElem value) {
@@ -2369,6 +2809,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupTipsElem group_tips = 9;</code>
      */
     public Builder clearGroupTips() {
@@ -2388,12 +2832,20 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupTipsElem group_tips = 9;</code>
      */
     public io.github.imwire.v1.GroupTipsElem.Builder getGroupTipsBuilder() {
       return getGroupTipsFieldBuilder().getBuilder();
     }
     /**
+     * <pre>
+     * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupTipsElem group_tips = 9;</code>
      */
     @java.lang.Override
@@ -2408,6 +2860,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupTipsElem group_tips = 9;</code>
      */
     private com.google.protobuf.SingleFieldBuilderV3<
@@ -2432,6 +2888,10 @@ private static final long serialVersionUID = 0L;
     private com.google.protobuf.SingleFieldBuilderV3<
         io.github.imwire.v1.MergerElem, io.github.imwire.v1.MergerElem.Builder, io.github.imwire.v1.MergerElemOrBuilder> mergerBuilder_;
     /**
+     * <pre>
+     * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+     * </pre>
+     *
      * <code>.imwire.v1.MergerElem merger = 10;</code>
      * @return Whether the merger field is set.
      */
@@ -2440,6 +2900,10 @@ private static final long serialVersionUID = 0L;
       return contentCase_ == 10;
     }
     /**
+     * <pre>
+     * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+     * </pre>
+     *
      * <code>.imwire.v1.MergerElem merger = 10;</code>
      * @return The merger.
      */
@@ -2458,6 +2922,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+     * </pre>
+     *
      * <code>.imwire.v1.MergerElem merger = 10;</code>
      */
     public Builder setMerger(io.github.imwire.v1.MergerElem value) {
@@ -2474,6 +2942,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+     * </pre>
+     *
      * <code>.imwire.v1.MergerElem merger = 10;</code>
      */
     public Builder setMerger(
@@ -2488,6 +2960,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+     * </pre>
+     *
      * <code>.imwire.v1.MergerElem merger = 10;</code>
      */
     public Builder mergeMerger(io.github.imwire.v1.MergerElem value) {
@@ -2511,6 +2987,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+     * </pre>
+     *
      * <code>.imwire.v1.MergerElem merger = 10;</code>
      */
     public Builder clearMerger() {
@@ -2530,12 +3010,20 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+     * </pre>
+     *
      * <code>.imwire.v1.MergerElem merger = 10;</code>
      */
     public io.github.imwire.v1.MergerElem.Builder getMergerBuilder() {
       return getMergerFieldBuilder().getBuilder();
     }
     /**
+     * <pre>
+     * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+     * </pre>
+     *
      * <code>.imwire.v1.MergerElem merger = 10;</code>
      */
     @java.lang.Override
@@ -2550,6 +3038,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+     * </pre>
+     *
      * <code>.imwire.v1.MergerElem merger = 10;</code>
      */
     private com.google.protobuf.SingleFieldBuilderV3<
@@ -2574,6 +3066,10 @@ private static final long serialVersionUID = 0L;
     private com.google.protobuf.SingleFieldBuilderV3<
         io.github.imwire.v1.GroupSystemElem, io.github.imwire.v1.GroupSystemElem.Builder, io.github.imwire.v1.GroupSystemElemOrBuilder> groupSystemBuilder_;
     /**
+     * <pre>
+     * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupSystemElem group_system = 12;</code>
      * @return Whether the groupSystem field is set.
      */
@@ -2582,6 +3078,10 @@ private static final long serialVersionUID = 0L;
       return contentCase_ == 12;
     }
     /**
+     * <pre>
+     * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupSystemElem group_system = 12;</code>
      * @return The groupSystem.
      */
@@ -2600,6 +3100,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupSystemElem group_system = 12;</code>
      */
     public Builder setGroupSystem(io.github.imwire.v1.GroupSystemElem value) {
@@ -2616,6 +3120,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupSystemElem group_system = 12;</code>
      */
     public Builder setGroupSystem(
@@ -2630,6 +3138,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupSystemElem group_system = 12;</code>
      */
     public Builder mergeGroupSystem(io.github.imwire.v1.GroupSystemElem value) {
@@ -2653,6 +3165,10 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupSystemElem group_system = 12;</code>
      */
     public Builder clearGroupSystem() {
@@ -2672,12 +3188,20 @@ private static final long serialVersionUID = 0L;
       return this;
     }
     /**
+     * <pre>
+     * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupSystemElem group_system = 12;</code>
      */
     public io.github.imwire.v1.GroupSystemElem.Builder getGroupSystemBuilder() {
       return getGroupSystemFieldBuilder().getBuilder();
     }
     /**
+     * <pre>
+     * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupSystemElem group_system = 12;</code>
      */
     @java.lang.Override
@@ -2692,6 +3216,10 @@ private static final long serialVersionUID = 0L;
       }
     }
     /**
+     * <pre>
+     * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+     * </pre>
+     *
      * <code>.imwire.v1.GroupSystemElem group_system = 12;</code>
      */
     private com.google.protobuf.SingleFieldBuilderV3<

@@ -8,166 +8,298 @@ public interface ElemOrBuilder extends
     com.google.protobuf.MessageOrBuilder {
 
   /**
+   * <pre>
+   * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+   * </pre>
+   *
    * <code>.imwire.v1.TextElem text = 1;</code>
    * @return Whether the text field is set.
    */
   boolean hasText();
   /**
+   * <pre>
+   * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+   * </pre>
+   *
    * <code>.imwire.v1.TextElem text = 1;</code>
    * @return The text.
    */
   io.github.imwire.v1.TextElem getText();
   /**
+   * <pre>
+   * Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
+   * </pre>
+   *
    * <code>.imwire.v1.TextElem text = 1;</code>
    */
   io.github.imwire.v1.TextElemOrBuilder getTextOrBuilder();
 
   /**
+   * <pre>
+   * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+   * </pre>
+   *
    * <code>.imwire.v1.CustomElem custom = 2;</code>
    * @return Whether the custom field is set.
    */
   boolean hasCustom();
   /**
+   * <pre>
+   * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+   * </pre>
+   *
    * <code>.imwire.v1.CustomElem custom = 2;</code>
    * @return The custom.
    */
   io.github.imwire.v1.CustomElem getCustom();
   /**
+   * <pre>
+   * Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
+   * </pre>
+   *
    * <code>.imwire.v1.CustomElem custom = 2;</code>
    */
   io.github.imwire.v1.CustomElemOrBuilder getCustomOrBuilder();
 
   /**
+   * <pre>
+   * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+   * </pre>
+   *
    * <code>.imwire.v1.ImageElem image = 3;</code>
    * @return Whether the image field is set.
    */
   boolean hasImage();
   /**
+   * <pre>
+   * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+   * </pre>
+   *
    * <code>.imwire.v1.ImageElem image = 3;</code>
    * @return The image.
    */
   io.github.imwire.v1.ImageElem getImage();
   /**
+   * <pre>
+   * Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
+   * </pre>
+   *
    * <code>.imwire.v1.ImageElem image = 3;</code>
    */
   io.github.imwire.v1.ImageElemOrBuilder getImageOrBuilder();
 
   /**
+   * <pre>
+   * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+   * </pre>
+   *
    * <code>.imwire.v1.SoundElem sound = 4;</code>
    * @return Whether the sound field is set.
    */
   boolean hasSound();
   /**
+   * <pre>
+   * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+   * </pre>
+   *
    * <code>.imwire.v1.SoundElem sound = 4;</code>
    * @return The sound.
    */
   io.github.imwire.v1.SoundElem getSound();
   /**
+   * <pre>
+   * Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
+   * </pre>
+   *
    * <code>.imwire.v1.SoundElem sound = 4;</code>
    */
   io.github.imwire.v1.SoundElemOrBuilder getSoundOrBuilder();
 
   /**
+   * <pre>
+   * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+   * </pre>
+   *
    * <code>.imwire.v1.VideoElem video = 5;</code>
    * @return Whether the video field is set.
    */
   boolean hasVideo();
   /**
+   * <pre>
+   * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+   * </pre>
+   *
    * <code>.imwire.v1.VideoElem video = 5;</code>
    * @return The video.
    */
   io.github.imwire.v1.VideoElem getVideo();
   /**
+   * <pre>
+   * Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
+   * </pre>
+   *
    * <code>.imwire.v1.VideoElem video = 5;</code>
    */
   io.github.imwire.v1.VideoElemOrBuilder getVideoOrBuilder();
 
   /**
+   * <pre>
+   * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+   * </pre>
+   *
    * <code>.imwire.v1.FileElem file = 6;</code>
    * @return Whether the file field is set.
    */
   boolean hasFile();
   /**
+   * <pre>
+   * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+   * </pre>
+   *
    * <code>.imwire.v1.FileElem file = 6;</code>
    * @return The file.
    */
   io.github.imwire.v1.FileElem getFile();
   /**
+   * <pre>
+   * File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
+   * </pre>
+   *
    * <code>.imwire.v1.FileElem file = 6;</code>
    */
   io.github.imwire.v1.FileElemOrBuilder getFileOrBuilder();
 
   /**
+   * <pre>
+   * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+   * </pre>
+   *
    * <code>.imwire.v1.LocationElem location = 7;</code>
    * @return Whether the location field is set.
    */
   boolean hasLocation();
   /**
+   * <pre>
+   * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+   * </pre>
+   *
    * <code>.imwire.v1.LocationElem location = 7;</code>
    * @return The location.
    */
   io.github.imwire.v1.LocationElem getLocation();
   /**
+   * <pre>
+   * Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
+   * </pre>
+   *
    * <code>.imwire.v1.LocationElem location = 7;</code>
    */
   io.github.imwire.v1.LocationElemOrBuilder getLocationOrBuilder();
 
   /**
+   * <pre>
+   * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+   * </pre>
+   *
    * <code>.imwire.v1.FaceElem face = 8;</code>
    * @return Whether the face field is set.
    */
   boolean hasFace();
   /**
+   * <pre>
+   * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+   * </pre>
+   *
    * <code>.imwire.v1.FaceElem face = 8;</code>
    * @return The face.
    */
   io.github.imwire.v1.FaceElem getFace();
   /**
+   * <pre>
+   * Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
+   * </pre>
+   *
    * <code>.imwire.v1.FaceElem face = 8;</code>
    */
   io.github.imwire.v1.FaceElemOrBuilder getFaceOrBuilder();
 
   /**
+   * <pre>
+   * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupTipsElem group_tips = 9;</code>
    * @return Whether the groupTips field is set.
    */
   boolean hasGroupTips();
   /**
+   * <pre>
+   * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupTipsElem group_tips = 9;</code>
    * @return The groupTips.
    */
   io.github.imwire.v1.GroupTipsElem getGroupTips();
   /**
+   * <pre>
+   * Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupTipsElem group_tips = 9;</code>
    */
   io.github.imwire.v1.GroupTipsElemOrBuilder getGroupTipsOrBuilder();
 
   /**
+   * <pre>
+   * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+   * </pre>
+   *
    * <code>.imwire.v1.MergerElem merger = 10;</code>
    * @return Whether the merger field is set.
    */
   boolean hasMerger();
   /**
+   * <pre>
+   * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+   * </pre>
+   *
    * <code>.imwire.v1.MergerElem merger = 10;</code>
    * @return The merger.
    */
   io.github.imwire.v1.MergerElem getMerger();
   /**
+   * <pre>
+   * Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
+   * </pre>
+   *
    * <code>.imwire.v1.MergerElem merger = 10;</code>
    */
   io.github.imwire.v1.MergerElemOrBuilder getMergerOrBuilder();
 
   /**
+   * <pre>
+   * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupSystemElem group_system = 12;</code>
    * @return Whether the groupSystem field is set.
    */
   boolean hasGroupSystem();
   /**
+   * <pre>
+   * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupSystemElem group_system = 12;</code>
    * @return The groupSystem.
    */
   io.github.imwire.v1.GroupSystemElem getGroupSystem();
   /**
+   * <pre>
+   * Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
+   * </pre>
+   *
    * <code>.imwire.v1.GroupSystemElem group_system = 12;</code>
    */
   io.github.imwire.v1.GroupSystemElemOrBuilder getGroupSystemOrBuilder();

@@ -12,6 +12,13 @@ extension RecallNotice: IMWireMessage, ProtoMessage {
             FieldSchema(3, "reason", "reason", .string),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let msgID = 1
+        package static let recalledBy = 2
+        package static let reason = 3
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&msgID)

@@ -13,6 +13,14 @@ extension FileElem: IMWireMessage, ProtoMessage {
             FieldSchema(4, "file_size", "fileSize", .uint64),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let uuid = 1
+        package static let url = 2
+        package static let fileName = 3
+        package static let fileSize = 4
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&uuid)

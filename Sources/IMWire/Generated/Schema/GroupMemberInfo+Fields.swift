@@ -18,6 +18,19 @@ extension GroupMemberInfo: IMWireMessage, ProtoMessage {
             FieldSchema(9, "custom_info", "customInfo", .stringToBytesMap),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let userID = 1
+        package static let nickName = 2
+        package static let friendRemark = 3
+        package static let nameCard = 4
+        package static let faceURL = 5
+        package static let role = 6
+        package static let joinTime = 7
+        package static let muteUntil = 8
+        package static let customInfo = 9
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&userID)

@@ -33,6 +33,34 @@ extension Message: IMWireMessage, ProtoMessage {
             FieldSchema(24, "c2c_read_receipt", "c2cReadReceipt", .message({ C2CReadReceipt.schema }), oneof: "signal"),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let msgID = 1
+        package static let sender = 2
+        package static let receiver = 3
+        package static let groupID = 4
+        package static let roomID = 5
+        package static let timestampMs = 6
+        package static let seq = 7
+        package static let random = 8
+        package static let priority = 9
+        package static let elems = 10
+        package static let atUserList = 11
+        package static let targetedReceivers = 12
+        package static let cloudCustomData = 13
+        package static let offlinePushInfo = 14
+        package static let needReadReceipt = 15
+        package static let excludedFromUnreadCount = 16
+        package static let excludedFromLastMessage = 17
+        package static let onlineUserOnly = 18
+        package static let supportMessageExtension = 19
+        package static let topicID = 20
+        package static let barrage = 21
+        package static let recallNotice = 22
+        package static let groupReadReceipt = 23
+        package static let c2cReadReceipt = 24
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&msgID)

@@ -19,6 +19,20 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage {
             FieldSchema(10, "op_user_info", "opUserInfo", .message({ UserProfile.schema })),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let `type` = 1
+        package static let groupID = 2
+        package static let opUser = 3
+        package static let reason = 4
+        package static let msgKey = 5
+        package static let authKey = 6
+        package static let userData = 7
+        package static let opMember = 8
+        package static let platform = 9
+        package static let opUserInfo = 10
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeEnum(&`type`)

@@ -20,6 +20,21 @@ extension Elem: IMWireMessage, ProtoMessage {
             FieldSchema(12, "group_system", "groupSystem", .message({ GroupSystemElem.schema }), oneof: "content"),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let text = 1
+        package static let custom = 2
+        package static let image = 3
+        package static let sound = 4
+        package static let video = 5
+        package static let file = 6
+        package static let location = 7
+        package static let face = 8
+        package static let groupTips = 9
+        package static let merger = 10
+        package static let groupSystem = 12
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1:

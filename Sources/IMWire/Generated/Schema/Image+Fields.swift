@@ -15,6 +15,16 @@ extension Image: IMWireMessage, ProtoMessage {
             FieldSchema(6, "url", "url", .string),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let `type` = 1
+        package static let uuid = 2
+        package static let size = 3
+        package static let width = 4
+        package static let height = 5
+        package static let url = 6
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeEnum(&`type`)

@@ -11,6 +11,12 @@ extension MemberChangeInfo: IMWireMessage, ProtoMessage {
             FieldSchema(2, "mute_time", "muteTime", .uint32),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let userID = 1
+        package static let muteTime = 2
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&userID)

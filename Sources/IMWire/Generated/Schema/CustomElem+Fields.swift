@@ -13,6 +13,14 @@ extension CustomElem: IMWireMessage, ProtoMessage {
             FieldSchema(4, "sound", "sound", .string),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let data = 1
+        package static let desc = 2
+        package static let ext = 3
+        package static let sound = 4
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeBytes(&data)

@@ -11,6 +11,12 @@ extension C2CReadReceipt: IMWireMessage, ProtoMessage {
             FieldSchema(2, "read_timestamp_ms", "readTimestampMs", .uint64),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let userID = 1
+        package static let readTimestampMs = 2
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&userID)

@@ -14,6 +14,15 @@ extension UserProfile: IMWireMessage, ProtoMessage {
             FieldSchema(5, "custom_info", "customInfo", .stringToBytesMap),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let userID = 1
+        package static let nickName = 2
+        package static let faceURL = 3
+        package static let selfSignature = 4
+        package static let customInfo = 5
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&userID)

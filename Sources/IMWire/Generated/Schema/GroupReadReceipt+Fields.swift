@@ -12,6 +12,13 @@ extension GroupReadReceipt: IMWireMessage, ProtoMessage {
             FieldSchema(3, "unread_count", "unreadCount", .uint64),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let msgID = 1
+        package static let readCount = 2
+        package static let unreadCount = 3
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&msgID)

@@ -15,6 +15,16 @@ extension GroupChangeInfo: IMWireMessage, ProtoMessage {
             FieldSchema(6, "uint64_value", "uint64Value", .uint64),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let `type` = 1
+        package static let value = 2
+        package static let key = 3
+        package static let boolValue = 4
+        package static let intValue = 5
+        package static let uint64Value = 6
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeEnum(&`type`)

@@ -21,6 +21,22 @@ extension OfflinePushInfo: IMWireMessage, ProtoMessage {
             FieldSchema(12, "ios_mutable_content", "iosMutableContent", .bool),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let title = 1
+        package static let desc = 2
+        package static let ext = 3
+        package static let disablePush = 4
+        package static let iosSound = 5
+        package static let androidSound = 6
+        package static let ignoreIOSBadge = 7
+        package static let iosPushType = 8
+        package static let iosTitle = 9
+        package static let iosSubtitle = 10
+        package static let iosImage = 11
+        package static let iosMutableContent = 12
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&title)

@@ -11,6 +11,12 @@ extension FaceElem: IMWireMessage, ProtoMessage {
             FieldSchema(2, "data", "data", .bytes),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let index = 1
+        package static let data = 2
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeInt32(&index)

@@ -20,6 +20,21 @@ extension VideoElem: IMWireMessage, ProtoMessage {
             FieldSchema(11, "snapshot_format", "snapshotFormat", .string),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let videoUUID = 1
+        package static let videoURL = 2
+        package static let videoSize = 3
+        package static let videoFormat = 4
+        package static let duration = 5
+        package static let snapshotUUID = 6
+        package static let snapshotURL = 7
+        package static let snapshotSize = 8
+        package static let snapshotWidth = 9
+        package static let snapshotHeight = 10
+        package static let snapshotFormat = 11
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&videoUUID)

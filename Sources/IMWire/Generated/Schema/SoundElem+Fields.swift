@@ -14,6 +14,15 @@ extension SoundElem: IMWireMessage, ProtoMessage {
             FieldSchema(5, "format", "format", .string),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let uuid = 1
+        package static let url = 2
+        package static let dataSize = 3
+        package static let duration = 4
+        package static let format = 5
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&uuid)

@@ -16,6 +16,17 @@ extension MergerElem: IMWireMessage, ProtoMessage {
             FieldSchema(7, "msg_num", "msgNum", .uint32),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let title = 1
+        package static let abstractList = 2
+        package static let compatibleText = 3
+        package static let layersOverLimit = 4
+        package static let messages = 5
+        package static let jsonMsgKey = 6
+        package static let msgNum = 7
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&title)

@@ -10,16 +10,27 @@ public struct Elem: Hashable, Sendable {
 
     /// The members of the `content` oneof.
     public enum Content: Hashable, Sendable {
+        /// Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
         case text(TextElem)
+        /// Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
         indirect case custom(CustomElem)
+        /// Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
         case image(ImageElem)
+        /// Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
         indirect case sound(SoundElem)
+        /// Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
         indirect case video(VideoElem)
+        /// File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
         indirect case file(FileElem)
+        /// Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
         indirect case location(LocationElem)
+        /// Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
         case face(FaceElem)
+        /// Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
         indirect case groupTips(GroupTipsElem)
+        /// Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
         indirect case merger(MergerElem)
+        /// Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
         indirect case groupSystem(GroupSystemElem)
     }
 

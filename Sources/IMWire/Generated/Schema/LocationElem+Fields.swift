@@ -12,6 +12,13 @@ extension LocationElem: IMWireMessage, ProtoMessage {
             FieldSchema(3, "latitude", "latitude", .double),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let desc = 1
+        package static let longitude = 2
+        package static let latitude = 3
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&desc)

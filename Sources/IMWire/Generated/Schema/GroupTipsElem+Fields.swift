@@ -21,6 +21,22 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage {
             FieldSchema(12, "changed_group_member_info_list", "changedGroupMemberInfoList", .message({ GroupMemberInfo.schema }), repeated: true),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let groupID = 1
+        package static let `type` = 2
+        package static let opMember = 3
+        package static let memberList = 4
+        package static let groupChangeList = 5
+        package static let memberChangeList = 6
+        package static let memberCount = 7
+        package static let groupName = 8
+        package static let platform = 9
+        package static let opUserInfo = 10
+        package static let changedUserInfoList = 11
+        package static let changedGroupMemberInfoList = 12
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&groupID)

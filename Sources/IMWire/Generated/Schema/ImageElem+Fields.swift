@@ -11,6 +11,12 @@ extension ImageElem: IMWireMessage, ProtoMessage {
             FieldSchema(2, "images", "images", .message({ Image.schema }), repeated: true),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let format = 1
+        package static let images = 2
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeEnum(&format)

@@ -10,6 +10,11 @@ extension TextElem: IMWireMessage, ProtoMessage {
             FieldSchema(1, "text", "text", .string),
         ])
 
+    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
+    package enum FieldNumber {
+        package static let text = 1
+    }
+
     package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
         switch number {
         case 1: return try decoder.decodeString(&text)
