@@ -175,6 +175,7 @@ class Field:
         self.comments = comments
         self.repeated = proto.label == FD.LABEL_REPEATED
         self.oneof = proto.oneof_index if proto.HasField("oneof_index") else None
+        assert not proto.proto3_optional, f"field {proto.name}: proto3 `optional` is not supported"
         self.map = maps.get(proto.type_name)
         self.type = proto.type
         self.type_name = ctx.swift_type_name(proto.type_name) if proto.type_name else None
@@ -504,6 +505,7 @@ def gen_fields(ctx, msg):
                 out.append(f"        case {f.number}: return try decoder.decodeOneofString(&{prop}, {type_name}.{f.swift})\n")
             else:
                 # Other scalar members (bytes in the conformance protocol): the last one seen wins.
+                assert f.type in SCALARS, f"oneof member {f.name}: enum members are not supported"
                 out.append(f"        case {f.number}:\n            var value: {f.base_type()} = {SCALARS[f.type][1]}\n"
                            f"            guard try decoder.decode{SCALARS[f.type][3]}(&value) else {{ return false }}\n"
                            f"            {prop} = .{f.swift}(value)\n            return true\n")
@@ -561,9 +563,15 @@ def main():
     comments = comments_index(file)
     maps = {}
     for msg in file.message_type:
+        assert not msg.enum_type, f"{msg.name}: nested enums are not supported; declare them at file level"
         for nested in msg.nested_type:
-            if nested.options.map_entry:
-                maps[f".{ctx.package}.{msg.name}.{nested.name}"] = True
+            assert nested.options.map_entry, \
+                f"{msg.name}.{nested.name}: nested messages are not supported; declare them at file level"
+            key, value = nested.field
+            # The runtime has one map type, StringBytesMap.
+            assert (key.type, value.type) == (FD.TYPE_STRING, FD.TYPE_BYTES), \
+                f"{msg.name}.{nested.name}: only map<string, bytes> is supported"
+            maps[f".{ctx.package}.{msg.name}.{nested.name}"] = True
     enums = {}
     for i, e in enumerate(file.enum_type):
         enum = Enum(ctx, e, comments.get((5, i), ""), lambda v, i=i: comments.get((5, i, 2, v), ""))
