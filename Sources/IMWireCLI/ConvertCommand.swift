@@ -159,7 +159,7 @@ struct ConvertCommand: IMWireSubcommand {
     @Flag(help: "JSON and tim-rest output: indent with two spaces.")
     var pretty = false
 
-    @Option(help: "Validate against this profile first (\(ProfileOption.allCases.map(\.rawValue).joined(separator: ", "))); a violation is an error and nothing is written.")
+    @Option(help: "Validate against this profile first (\(ProfileOption.names)); a violation is an error and nothing is written.")
     var profile: ProfileOption?
 
     @Flag(help: "Convert a stream of messages: length-delimited binary, or one JSON / tim-rest message per line.")

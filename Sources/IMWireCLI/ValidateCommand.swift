@@ -2,12 +2,24 @@ import ArgumentParser
 import IMWire
 
 /// A validation profile named on the command line (`--profile none|tencent|tencent-sdk|tuikit|zim`).
-enum ProfileOption: String, ExpressibleByArgument, CaseIterable {
-    case none
-    case tencent
-    case tencentSDK = "tencent-sdk"
-    case tuikit
-    case zim
+/// A `--profile` value: one of the library's presets (``ValidationProfile/presets``), by name, so a
+/// new preset is a CLI option without a second list here.
+struct ProfileOption: ExpressibleByArgument {
+    /// The library preset.
+    let profile: ValidationProfile
+
+    /// The preset's name, as typed.
+    var rawValue: String { profile.name }
+
+    init?(argument: String) {
+        guard let profile = ValidationProfile(preset: argument) else { return nil }
+        self.profile = profile
+    }
+
+    static var allValueStrings: [String] { ValidationProfile.presets.map(\.name) }
+
+    /// The names for help texts: `none, tencent, …`.
+    static var names: String { allValueStrings.joined(separator: ", ") }
 
     /// The one-line error (status 1) for a message with `violations` under this profile, naming
     /// the first; `listed` says where the full list went.
@@ -17,17 +29,6 @@ enum ProfileOption: String, ExpressibleByArgument, CaseIterable {
         return CLIFailure(
             message: "\(first.code.name): \(count) of profile \(rawValue) (\(listed)); first: \(first.reason) (at \(first.path))",
             status: 1)
-    }
-
-    /// The library preset of this name.
-    var profile: ValidationProfile {
-        switch self {
-        case .none: .none
-        case .tencent: .tencent
-        case .tencentSDK: .tencentSDK
-        case .tuikit: .tuikit
-        case .zim: .zim
-        }
     }
 }
 
@@ -57,7 +58,7 @@ struct ValidateCommand: IMWireSubcommand {
             """
     )
 
-    @Option(help: "Validation profile: \(ProfileOption.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(help: "Validation profile: \(ProfileOption.names).")
     var profile: ProfileOption
 
     @Option(help: "Input format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")); detected from the input when absent.")
