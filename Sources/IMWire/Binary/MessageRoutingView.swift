@@ -54,6 +54,9 @@ public struct MessageRoutingView {
     private var packedKinds: UInt64 = 0
     private static let packedKindCapacity = 8
 
+    /// The envelope's field numbers (generated from the schema).
+    fileprivate typealias Field = Message.FieldNumber
+
     @usableFromInline
     init(_ bytes: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions) throws(IMWireError) {
         try BinaryDecoder.checkLimits(inputCount: bytes.count, options: options)
@@ -84,30 +87,30 @@ public struct MessageRoutingView {
     /// does not fit, as the decoder keeps it).
     private mutating func read(_ number: Int, _ wireType: UInt8, from reader: inout BinaryDecoder) throws(IMWireError) -> Bool {
         switch (number, wireType) {
-        case (1, WireType.lengthDelimited): msgIDRange = try reader.readStringRange()
-        case (2, WireType.lengthDelimited): senderRange = try reader.readStringRange()
-        case (3...5, WireType.lengthDelimited):
+        case (Field.msgID, WireType.lengthDelimited): msgIDRange = try reader.readStringRange()
+        case (Field.sender, WireType.lengthDelimited): senderRange = try reader.readStringRange()
+        case (Field.receiver...Field.roomID, WireType.lengthDelimited):
             targetRange = try reader.readStringRange()
             targetField = number
-        case (6, WireType.varint): timestampMs = try reader.readVarintValue()
-        case (7, WireType.varint): seq = try reader.readVarintValue()
-        case (8, WireType.varint): random = try reader.readVarintValue()
-        case (9, WireType.varint): priority = Priority(rawValue: Int32(truncatingIfNeeded: try reader.readVarintValue()))
-        case (10, WireType.lengthDelimited):
+        case (Field.timestampMs, WireType.varint): timestampMs = try reader.readVarintValue()
+        case (Field.seq, WireType.varint): seq = try reader.readVarintValue()
+        case (Field.random, WireType.varint): random = try reader.readVarintValue()
+        case (Field.priority, WireType.varint): priority = Priority(rawValue: Int32(truncatingIfNeeded: try reader.readVarintValue()))
+        case (Field.elems, WireType.lengthDelimited):
             // The elem's own fields are walked (framing checked); its content is not decoded, but
             // its kind is noted.
             let kind = try Self.contentField(ofElemAt: &reader)
             if elemCount < Self.packedKindCapacity { packedKinds |= UInt64(kind) << (8 * elemCount) }
             elemCount += 1
-        case (14, WireType.lengthDelimited):
+        case (Field.offlinePushInfo, WireType.lengthDelimited):
             try reader.skipCurrentField()
             hasOfflinePushInfo = true
-        case (15, WireType.varint): needReadReceipt = try reader.readVarintValue() != 0
-        case (16, WireType.varint): excludedFromUnreadCount = try reader.readVarintValue() != 0
-        case (17, WireType.varint): excludedFromLastMessage = try reader.readVarintValue() != 0
-        case (18, WireType.varint): onlineUserOnly = try reader.readVarintValue() != 0
-        case (19, WireType.varint): supportMessageExtension = try reader.readVarintValue() != 0
-        case (20, WireType.lengthDelimited): topicIDRange = try reader.readStringRange()
+        case (Field.needReadReceipt, WireType.varint): needReadReceipt = try reader.readVarintValue() != 0
+        case (Field.excludedFromUnreadCount, WireType.varint): excludedFromUnreadCount = try reader.readVarintValue() != 0
+        case (Field.excludedFromLastMessage, WireType.varint): excludedFromLastMessage = try reader.readVarintValue() != 0
+        case (Field.onlineUserOnly, WireType.varint): onlineUserOnly = try reader.readVarintValue() != 0
+        case (Field.supportMessageExtension, WireType.varint): supportMessageExtension = try reader.readVarintValue() != 0
+        case (Field.topicID, WireType.lengthDelimited): topicIDRange = try reader.readStringRange()
         default: return false
         }
         return true
@@ -142,9 +145,9 @@ public struct MessageRoutingView {
     /// The receiver, group or room, as a full decode gives it.
     public var target: Message.Target? {
         switch targetField {
-        case 3: .receiver(string(targetRange))
-        case 4: .groupID(string(targetRange))
-        case 5: .roomID(string(targetRange))
+        case Field.receiver: .receiver(string(targetRange))
+        case Field.groupID: .groupID(string(targetRange))
+        case Field.roomID: .roomID(string(targetRange))
         default: nil
         }
     }
@@ -193,7 +196,7 @@ public struct MessageRoutingView {
                     return .some(ElemKind(v2timElemType: number))
                 }
                 while let (number, wireType) = try? reader!.nextField() {
-                    guard number == 10, wireType == WireType.lengthDelimited,
+                    guard number == Field.elems, wireType == WireType.lengthDelimited,
                           let field = try? MessageRoutingView.contentField(ofElemAt: &reader!)
                     else {
                         try? reader!.skipCurrentField()
