@@ -226,13 +226,14 @@ package struct BinaryDecoder: FieldDecoder {
         return Value(littleEndian: value)
     }
 
-    /// Reads a length prefix and steps over the bytes it claims; returns where they are.
+    /// Reads a length prefix and steps over the bytes it claims; returns where they start and how
+    /// many they are.
     @inline(__always)
-    private mutating func readLengthDelimited() throws(IMWireError) -> Range<Int> {
+    private mutating func readLengthDelimited() throws(IMWireError) -> (start: Int, count: Int) {
         let length = try readLength()
         let start = position
         position += length
-        return start..<position
+        return (start, length)
     }
 
     private func truncated(_ offset: Int, _ what: String) -> IMWireError {
@@ -266,9 +267,7 @@ package struct BinaryDecoder: FieldDecoder {
         case WireType.lengthDelimited:
             position += try readLength()
         case WireType.startGroup:
-            let group = try enterGroup()
-            while try nextField(in: group) != nil { try skipField() }
-            leaveGroup(group)
+            try skipGroup()
         case WireType.fixed32:
             _ = try readFixed(UInt32.self)
         default:
@@ -328,6 +327,14 @@ package struct BinaryDecoder: FieldDecoder {
     /// Leaves `group` after ``nextField(in:)`` returned `nil` for it.
     package mutating func leaveGroup(_ group: OpenGroup) { depth -= 1 }
 
+    /// Skips an unknown group up to its matching end-group tag; each nested group is a level.
+    /// (Out of line: groups are rare, and ``skipField()`` is on the hot path of every unknown field.)
+    private mutating func skipGroup() throws(IMWireError) {
+        let group = try enterGroup()
+        while try nextField(in: group) != nil { try skipField() }
+        leaveGroup(group)
+    }
+
     // MARK: - Walking fields without a model
 
     /// Where the reader is: the offset of the next byte it reads.
@@ -364,16 +371,19 @@ package struct BinaryDecoder: FieldDecoder {
 
     /// Reads the current length-delimited field as bytes: checks the length and returns where the
     /// bytes are, allocating nothing.
-    package mutating func readBytesRange() throws(IMWireError) -> Range<Int> { try readLengthDelimited() }
+    package mutating func readBytesRange() throws(IMWireError) -> Range<Int> {
+        let start = try readLengthDelimited().start
+        return start..<position
+    }
 
     /// Reads the current length-delimited field as a string: checks the length and the UTF-8 and
     /// returns where the bytes are, allocating nothing.
     @inline(__always)
     package mutating func readStringRange() throws(IMWireError) -> Range<Int> {
-        let range = try readLengthDelimited()
-        let bytes = UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
-        guard UTF8Validation.isValid(bytes) else { throw invalidUTF8(bytes, at: range.lowerBound) }
-        return range
+        let (start, length) = try readLengthDelimited()
+        let bytes = UnsafeBufferPointer(start: base + start, count: length)
+        guard UTF8Validation.isValid(bytes) else { throw invalidUTF8(bytes, at: start) }
+        return start..<position
     }
 
     /// Enters the current length-delimited field as a sub-message (length and depth checked);
@@ -392,10 +402,10 @@ package struct BinaryDecoder: FieldDecoder {
     }
 
     private mutating func readString() throws(IMWireError) -> String {
-        let range = try readLengthDelimited()
-        if range.isEmpty { return "" }
-        let bytes = UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
-        guard let string = UTF8Validation.string(bytes) else { throw invalidUTF8(bytes, at: range.lowerBound) }
+        let (start, length) = try readLengthDelimited()
+        if length == 0 { return "" }
+        let bytes = UnsafeBufferPointer(start: base + start, count: length)
+        guard let string = UTF8Validation.string(bytes) else { throw invalidUTF8(bytes, at: start) }
         return string
     }
 
@@ -409,8 +419,8 @@ package struct BinaryDecoder: FieldDecoder {
 
     package mutating func decodeBytes(_ value: inout [UInt8]) throws(IMWireError) -> Bool {
         guard wireType == WireType.lengthDelimited else { return mismatch() }
-        let range = try readLengthDelimited()
-        value = Array(UnsafeBufferPointer(start: base + range.lowerBound, count: range.count))
+        let (start, length) = try readLengthDelimited()
+        value = Array(UnsafeBufferPointer(start: base + start, count: length))
         return true
     }
 

@@ -20,6 +20,9 @@ package enum WireType {
     }
 }
 
+/// Varint sizes and the one varint writer. There is no varint reader here: protobuf bytes are read
+/// only by ``BinaryDecoder`` (and through its field-walking API by the routing view and `imwire
+/// inspect`); ``DelimitedPrefix`` reads stream length prefixes itself and says why.
 package enum Varint {
     /// The highest field number protobuf allows, 2^29 - 1.
     static let maxFieldNumber = (1 << 29) - 1
