@@ -18,7 +18,7 @@ struct InspectCommand: IMWireSubcommand {
     func execute(input: CLIInput, output: inout CLIOutput) throws {
         let bytes = try readInput(file, input: input, limit: maxInputSize)
         // What can be read, then the error: the fields before a corruption are often the clue.
-        let (dump, error) = WireInspector.dumpReadable(bytes, options: BinaryDecodingOptions(maxInputSize: maxInputSize))
+        let (dump, error) = WireInspector.dump(bytes, options: BinaryDecodingOptions(maxInputSize: maxInputSize))
         output.stdout += Array(dump.utf8)
         if let error {
             let likely = Format.detect(bytes)

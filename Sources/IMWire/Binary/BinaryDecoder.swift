@@ -19,7 +19,7 @@ package struct BinaryDecoder: FieldDecoder {
     private var wireType: UInt8 = 0
     private var stackGuard = StackGuard()
 
-    init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    package init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         // An empty buffer may have no base address; it is never dereferenced (position == end).
         base = buffer.baseAddress ?? UnsafePointer(bitPattern: 0x10)!
         inputCount = buffer.count
@@ -216,12 +216,24 @@ package struct BinaryDecoder: FieldDecoder {
         return Int(length)
     }
 
+    /// Reads a fixed64 (`UInt64`) or fixed32 (`UInt32`) value.
     @inline(__always)
-    private mutating func readFixed64() throws(IMWireError) -> UInt64 {
-        guard end - position >= 8 else { throw truncated(position, "a fixed64 value") }
-        let value = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-        position += 8
-        return UInt64(littleEndian: value)
+    private mutating func readFixed<Value: FixedWidthInteger>(_: Value.Type) throws(IMWireError) -> Value {
+        let size = MemoryLayout<Value>.size
+        guard end - position >= size else { throw truncated(position, "a fixed\(Value.bitWidth) value") }
+        let value = UnsafeRawPointer(base + position).loadUnaligned(as: Value.self)
+        position += size
+        return Value(littleEndian: value)
+    }
+
+    /// Reads a length prefix and steps over the bytes it claims; returns where they start and how
+    /// many they are.
+    @inline(__always)
+    private mutating func readLengthDelimited() throws(IMWireError) -> (start: Int, count: Int) {
+        let length = try readLength()
+        let start = position
+        position += length
+        return (start, length)
     }
 
     private func truncated(_ offset: Int, _ what: String) -> IMWireError {
@@ -251,60 +263,89 @@ package struct BinaryDecoder: FieldDecoder {
         case WireType.varint:
             _ = try readVarint()
         case WireType.fixed64:
-            guard end - position >= 8 else { throw truncated(position, "a fixed64 value") }
-            position += 8
+            _ = try readFixed(UInt64.self)
         case WireType.lengthDelimited:
             position += try readLength()
         case WireType.startGroup:
             try skipGroup()
         case WireType.fixed32:
-            guard end - position >= 4 else { throw truncated(position, "a fixed32 value") }
-            position += 4
+            _ = try readFixed(UInt32.self)
         default:
             preconditionFailure("readTag admits wire types 0...5 and end-group is handled by the caller")
         }
     }
 
-    /// Skips an unknown group up to its matching end-group tag; each nested group is a level.
-    private mutating func skipGroup() throws(IMWireError) {
-        let groupNumber = fieldNumber
-        let groupStart = position
+    // MARK: - Unknown groups
+
+    /// An unknown group being read: its field number and where its fields start (after the
+    /// start-group tag).
+    package struct OpenGroup {
+        package let number: Int
+        package let start: Int
+    }
+
+    /// Enters the group whose start-group tag was just read, as a nesting level (depth-checked);
+    /// read its fields with ``nextField(in:)``, then call ``leaveGroup(_:)``.
+    package mutating func enterGroup() throws(IMWireError) -> OpenGroup {
+        let group = OpenGroup(number: fieldNumber, start: position)
         guard depth < maxDepth else {
             throw IMWireError(
                 code: .depthLimitExceeded,
                 reason: "group nesting exceeds the limit of \(maxDepth) levels",
-                offset: groupStart)
+                offset: group.start)
         }
         depth += 1
-        try stackGuard.check(depth: depth, offset: groupStart)
-        while true {
-            guard position < end else {
-                // Unclosed at the end of the input too: a group needs its end tag (one rule, one code).
+        try stackGuard.check(depth: depth, offset: group.start)
+        return group
+    }
+
+    /// Reads the next tag inside `group`, or returns `nil` at the end-group tag that closes it
+    /// (checked to carry the group's number). A group still open where its enclosing message or the
+    /// input ends is malformed.
+    package mutating func nextField(in group: OpenGroup) throws(IMWireError) -> (number: Int, wireType: UInt8)? {
+        guard position < end else {
+            // Unclosed at the end of the input too: a group needs its end tag (one rule, one code).
+            throw IMWireError(
+                code: .malformedGroup,
+                reason: "group \(group.number) is not closed before \(end == inputCount ? "the input" : "its enclosing message") ends",
+                offset: group.start)
+        }
+        let tagStart = position
+        try readTag()
+        if wireType == WireType.endGroup {
+            guard fieldNumber == group.number else {
                 throw IMWireError(
                     code: .malformedGroup,
-                    reason: "group \(groupNumber) is not closed before \(end == inputCount ? "the input" : "its enclosing message") ends",
-                    offset: groupStart)
+                    reason: "end-group tag for field \(fieldNumber) closes group \(group.number)",
+                    offset: tagStart)
             }
-            let tagStart = position
-            try readTag()
-            if wireType == WireType.endGroup {
-                guard fieldNumber == groupNumber else {
-                    throw IMWireError(
-                        code: .malformedGroup,
-                        reason: "end-group tag for field \(fieldNumber) closes group \(groupNumber)",
-                        offset: tagStart)
-                }
-                depth -= 1
-                return
-            }
-            try skipField()
+            return nil
         }
+        return (fieldNumber, wireType)
+    }
+
+    /// Leaves `group` after ``nextField(in:)`` returned `nil` for it.
+    package mutating func leaveGroup(_ group: OpenGroup) { depth -= 1 }
+
+    /// Skips an unknown group up to its matching end-group tag; each nested group is a level.
+    /// (Out of line: groups are rare, and ``skipField()`` is on the hot path of every unknown field.)
+    private mutating func skipGroup() throws(IMWireError) {
+        let group = try enterGroup()
+        while try nextField(in: group) != nil { try skipField() }
+        leaveGroup(group)
     }
 
     // MARK: - Walking fields without a model
 
+    /// Where the reader is: the offset of the next byte it reads.
+    package var offset: Int { position }
+
+    /// The end of the message being read (of the input, at the top level).
+    package var messageEnd: Int { end }
+
     /// Reads the next tag of the current message, or returns `nil` at its end. For readers that
-    /// walk the fields themselves (``MessageRoutingView``) with the same checks as a full decode.
+    /// walk the fields themselves (``MessageRoutingView``, `imwire inspect`) with the same checks as
+    /// a full decode.
     @inline(__always)
     package mutating func nextField() throws(IMWireError) -> (number: Int, wireType: UInt8)? {
         guard position < end else { return nil }
@@ -322,13 +363,24 @@ package struct BinaryDecoder: FieldDecoder {
     @inline(__always)
     package mutating func readVarintValue() throws(IMWireError) -> UInt64 { try readVarint() }
 
+    /// Reads the fixed64 value of the current field.
+    package mutating func readFixed64Value() throws(IMWireError) -> UInt64 { try readFixed(UInt64.self) }
+
+    /// Reads the fixed32 value of the current field.
+    package mutating func readFixed32Value() throws(IMWireError) -> UInt32 { try readFixed(UInt32.self) }
+
+    /// Reads the current length-delimited field as bytes: checks the length and returns where the
+    /// bytes are, allocating nothing.
+    package mutating func readBytesRange() throws(IMWireError) -> Range<Int> {
+        let start = try readLengthDelimited().start
+        return start..<position
+    }
+
     /// Reads the current length-delimited field as a string: checks the length and the UTF-8 and
     /// returns where the bytes are, allocating nothing.
     @inline(__always)
     package mutating func readStringRange() throws(IMWireError) -> Range<Int> {
-        let length = try readLength()
-        let start = position
-        position += length
+        let (start, length) = try readLengthDelimited()
         let bytes = UnsafeBufferPointer(start: base + start, count: length)
         guard UTF8Validation.isValid(bytes) else { throw invalidUTF8(bytes, at: start) }
         return start..<position
@@ -350,9 +402,7 @@ package struct BinaryDecoder: FieldDecoder {
     }
 
     private mutating func readString() throws(IMWireError) -> String {
-        let length = try readLength()
-        let start = position
-        position += length
+        let (start, length) = try readLengthDelimited()
         if length == 0 { return "" }
         let bytes = UnsafeBufferPointer(start: base + start, count: length)
         guard let string = UTF8Validation.string(bytes) else { throw invalidUTF8(bytes, at: start) }
@@ -369,9 +419,8 @@ package struct BinaryDecoder: FieldDecoder {
 
     package mutating func decodeBytes(_ value: inout [UInt8]) throws(IMWireError) -> Bool {
         guard wireType == WireType.lengthDelimited else { return mismatch() }
-        let length = try readLength()
-        value = Array(UnsafeBufferPointer(start: base + position, count: length))
-        position += length
+        let (start, length) = try readLengthDelimited()
+        value = Array(UnsafeBufferPointer(start: base + start, count: length))
         return true
     }
 
@@ -401,7 +450,7 @@ package struct BinaryDecoder: FieldDecoder {
 
     package mutating func decodeDouble(_ value: inout Double) throws(IMWireError) -> Bool {
         guard wireType == WireType.fixed64 else { return mismatch() }
-        value = Double(bitPattern: try readFixed64())
+        value = Double(bitPattern: try readFixed(UInt64.self))
         return true
     }
 
@@ -460,85 +509,3 @@ package struct BinaryDecoder: FieldDecoder {
         return true
     }
 }
-
-/// UTF-8 checks for strings read from the wire.
-package enum UTF8Validation {
-    /// A `String` of `bytes`, or `nil` when they are not valid UTF-8.
-    ///
-    /// `String(validating:as:)` goes through an unspecialised generic path that looks up type
-    /// metadata on every call (half of all decoding time in profiles); `String(decoding:)` has a
-    /// fast concrete path that validates and copies in one go, but repairs instead of failing — so
-    /// the result is compared with the input: equal bytes mean nothing was repaired.
-    @inline(__always)
-    package static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var string = String(decoding: bytes, as: UTF8.self)
-        let unchanged = string.withUTF8 { decoded in
-            decoded.count == bytes.count && memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-        }
-        return unchanged ? string : nil
-    }
-
-    /// Whether `bytes` are valid UTF-8, without making a string (for keys and skipped values):
-    /// eight ASCII bytes at a time, then the well-formed sequences of Unicode's table 3-7.
-    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        let count = bytes.count
-        var index = 0
-        while index < count {
-            while index + 8 <= count,
-                  UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                index += 8
-            }
-            guard index < count else { break }
-            let lead = base[index]
-            if lead < 0x80 {
-                index += 1
-                continue
-            }
-            @inline(__always) func continuation(_ offset: Int) -> UInt8? {
-                let at = index + offset
-                guard at < count, base[at] & 0xC0 == 0x80 else { return nil }
-                return base[at]
-            }
-            switch lead {
-            case 0xC2...0xDF:
-                guard continuation(1) != nil else { return false }
-                index += 2
-            case 0xE0...0xEF:
-                guard let second = continuation(1), continuation(2) != nil else { return false }
-                if lead == 0xE0, second < 0xA0 { return false }  // overlong
-                if lead == 0xED, second >= 0xA0 { return false }  // surrogate
-                index += 3
-            case 0xF0...0xF4:
-                guard let second = continuation(1), continuation(2) != nil, continuation(3) != nil else { return false }
-                if lead == 0xF0, second < 0x90 { return false }  // overlong
-                if lead == 0xF4, second >= 0x90 { return false }  // above U+10FFFF
-                index += 4
-            default:
-                return false
-            }
-        }
-        return true
-    }
-
-    // Locating the bad byte, for error messages: the cold path.
-    /// Index of the first byte that does not start or continue a valid UTF-8 sequence.
-    package static func firstInvalidIndex(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var index = 0
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let scalar): index += scalar.count
-            case .emptyInput: return index
-            case .error: return index
-            }
-        }
-    }
-}
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif

@@ -1,13 +1,13 @@
 /// Protobuf wire types (the low three bits of a tag).
-enum WireType {
-    static let varint: UInt8 = 0
-    static let fixed64: UInt8 = 1
-    static let lengthDelimited: UInt8 = 2
-    static let startGroup: UInt8 = 3
-    static let endGroup: UInt8 = 4
-    static let fixed32: UInt8 = 5
+package enum WireType {
+    package static let varint: UInt8 = 0
+    package static let fixed64: UInt8 = 1
+    package static let lengthDelimited: UInt8 = 2
+    package static let startGroup: UInt8 = 3
+    package static let endGroup: UInt8 = 4
+    package static let fixed32: UInt8 = 5
 
-    static func name(_ wireType: UInt8) -> String {
+    package static func name(_ wireType: UInt8) -> String {
         switch wireType {
         case varint: "varint"
         case fixed64: "fixed64"
@@ -20,6 +20,9 @@ enum WireType {
     }
 }
 
+/// Varint sizes and the one varint writer. There is no varint reader here: protobuf bytes are read
+/// only by ``BinaryDecoder`` (and through its field-walking API by the routing view and `imwire
+/// inspect`); ``DelimitedPrefix`` reads stream length prefixes itself and says why.
 package enum Varint {
     /// The highest field number protobuf allows, 2^29 - 1.
     static let maxFieldNumber = (1 << 29) - 1
@@ -59,27 +62,5 @@ package enum Varint {
         [UInt8](unsafeUninitializedCapacity: size(value)) { buffer, initializedCount in
             initializedCount = write(value, to: buffer.baseAddress!)
         }
-    }
-
-    /// Reads a varint of at most 10 bytes from `bytes[position..<end]`, advancing `position`;
-    /// `nil` when it runs past `end` or past 10 bytes. For the slow, checked readers outside the
-    /// decoder's hot path (inspector, unknown-field walkers).
-    package static func read<Bytes: RandomAccessCollection<UInt8>>(
-        _ bytes: Bytes, at position: inout Int, end: Int
-    ) -> UInt64? where Bytes.Index == Int {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        var index = position
-        while index < end, shift < 64 {
-            let byte = bytes[index]
-            index += 1
-            result |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 {
-                position = index
-                return result
-            }
-            shift += 7
-        }
-        return nil
     }
 }

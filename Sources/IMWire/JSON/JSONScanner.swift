@@ -147,7 +147,7 @@ package struct JSONScanner {
             // the byte-by-byte step below then handles (as it does the last few bytes).
             while count - at >= 8 {
                 let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
-                let special = JSONWriter.escapeMask(word)
+                let special = JSONEscapeScan.mask(word)
                 if special == 0 {
                     if word & 0x8080_8080_8080_8080 != 0 { nonASCII = 0x80 }
                     at += 8

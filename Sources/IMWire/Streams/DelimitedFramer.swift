@@ -1,5 +1,10 @@
 /// The framing of C++ `SerializeDelimitedTo` / `ParseDelimitedFrom`, Java `writeDelimitedTo` /
 /// `parseDelimitedFrom` and Go `protodelim`: each record is a varint length, then that many bytes.
+///
+/// This reads its varint itself rather than with ``BinaryDecoder``'s reader: a stream may so far
+/// hold only part of a prefix, which is not an error here but a wait for more bytes (``Parsed/incomplete``),
+/// the bytes need not be contiguous, and the limits and error codes are the framing's (a 32-bit
+/// length, the per-record size limit), not a message's.
 package enum DelimitedPrefix {
     /// The largest record length a prefix may claim: protobuf's runtimes read it as a 32-bit signed
     /// size (Java's `readRawVarint32`, C++'s `ReadVarint32` into an `int`).

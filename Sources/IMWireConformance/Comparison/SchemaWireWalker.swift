@@ -5,8 +5,10 @@ import IMWire
 /// them, ``normalizingUnknownFields(_:schema:)`` puts them in one form that does not depend on how an
 /// implementation happened to write them.
 ///
-/// Deliberately independent of IMWire's binary decoder: the suite must not judge the codec under test
-/// with the same code path it tests, so this keeps its own small, checked reader of the wire format.
+/// Independent of the library's decoder on purpose: it keeps its own small, checked reader of the
+/// wire format (and its own varint writer) and uses neither `BinaryDecoder` nor anything else of
+/// IMWire's wire code, so that the conformance suite does not share bugs with the code under test.
+/// Do not fold it into the decoder's reader.
 ///
 /// A field is known when the schema has its number and its wire type fits the field's type (a known
 /// number with another wire type is an unknown field, as every proto3 runtime keeps it); a known
