@@ -34,7 +34,7 @@ extension MergerElem: IMWireMessage, ProtoMessage {
         if !abstractList.isEmpty { try visitor.visitRepeatedString(abstractList, field: 2) }
         if !compatibleText.isEmpty { try visitor.visitString(compatibleText, field: 3) }
         if layersOverLimit { try visitor.visitBool(layersOverLimit, field: 4) }
-        if !messages.isEmpty { try visitor.visitRepeatedMessage(messages, field: 5) }
+        if !_messages.isEmpty { try visitor.visitNestedMessages(messages, field: 5) }
         if !jsonMsgKey.isEmpty { try visitor.visitString(jsonMsgKey, field: 6) }
         if msgNum != 0 { try visitor.visitUInt32(msgNum, field: 7) }
         if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
