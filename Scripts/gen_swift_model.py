@@ -393,6 +393,8 @@ def gen_message(msg, enums):
 
 
 def decode_call(field):
+    if field.closes_cycle:
+        return f"try _{field.name_plain()}.decode(from: &decoder)"
     if field.map:
         return f"try decoder.decodeStringToBytesMap(&{field.swift})"
     if field.repeated:

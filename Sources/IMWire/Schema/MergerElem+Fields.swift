@@ -22,7 +22,7 @@ extension MergerElem: IMWireMessage, ProtoMessage {
         case 2: return try decoder.decodeRepeatedString(&abstractList)
         case 3: return try decoder.decodeString(&compatibleText)
         case 4: return try decoder.decodeBool(&layersOverLimit)
-        case 5: return try decoder.decodeRepeatedMessage(&messages)
+        case 5: return try _messages.decode(from: &decoder)
         case 6: return try decoder.decodeString(&jsonMsgKey)
         case 7: return try decoder.decodeUInt32(&msgNum)
         default: return false
