@@ -66,6 +66,11 @@ import Testing
         emptied.messages.removeAll()
         #expect(emptied == MergerElem())
         #expect(emptied.hashValue == MergerElem().hashValue)
+        // Reflection shows the merged messages, not the storage box.
+        var dumped = ""
+        dump(MergerElem(messages: [Message(sender: "inside")]), to: &dumped)
+        #expect(dumped.contains("sender: \"inside\""))
+        #expect(!dumped.contains("Box"))
     }
 
     @Test func equalValuesHashEquallyAtAnyDepth() {

@@ -205,3 +205,11 @@ private enum DeferredWork {
         pthread_setspecific(key, nil)
     }
 }
+
+/// `dump(_:)` and debuggers show the messages as an array, as they did when the field was one, not
+/// the box. (Reflection recurses: dumping a value nested thousands of levels deep still overflows.)
+extension NestedMessages: CustomReflectable {
+    package var customMirror: Mirror {
+        Mirror(self, unlabeledChildren: messages, displayStyle: .collection)
+    }
+}
