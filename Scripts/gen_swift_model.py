@@ -181,6 +181,7 @@ class Field:
         self.type_name = ctx.swift_type_name(proto.type_name) if proto.type_name else None
         assert self.map or self.is_message or self.is_enum or self.type in SCALARS, \
             f"field {proto.name}: type {proto.type} has no Swift mapping in the generator"
+        self.closes_cycle = False  # set by mark_cycle_closing_fields
 
     @property
     def is_message(self):
@@ -324,6 +325,48 @@ class MessageType:
         return any(f.type == FD.TYPE_DOUBLE for f in self.fields)
 
 
+def mark_cycle_closing_fields(messages):
+    """Marks the fields that close a cycle of message types (Message -> elems -> Elem -> merger ->
+    MergerElem -> messages -> Message): the back edges of a depth-first walk of the type graph, from
+    each type in declaration order and through its message-typed fields in field-number order. Every
+    cycle has at least one, so storing these fields without recursion (`nested_storage_type`) makes
+    every value finite-depth to the compiler-written code: a value built in code can nest as deep as
+    memory allows, and comparing, hashing or freeing it must not recurse once per level.
+    Returns the marked fields."""
+    by_name = {msg.name: msg for msg in messages}
+    state = {}  # name -> "open" while on the walk's stack, "done" after
+    marked = []
+
+    def walk(msg):
+        state[msg.name] = "open"
+        for field in msg.fields:
+            if not field.is_message or field.type_name not in by_name:
+                continue
+            target = state.get(field.type_name)
+            if target == "open":
+                field.closes_cycle = True
+                marked.append((msg, field))
+            elif target is None:
+                walk(by_name[field.type_name])
+        state[msg.name] = "done"
+
+    for msg in messages:
+        if msg.name not in state:
+            walk(msg)
+    for msg, field in marked:
+        # The shape the runtime supports: a repeated field outside any oneof, whose storage type
+        # (`Nested<Type>s`, hand-written next to the model) keeps its elements in an array.
+        assert field.repeated and field.oneof is None and not field.map, \
+            f"{msg.name}.{field.name} closes a cycle of message types; only repeated fields outside a oneof can"
+    return marked
+
+
+def nested_storage_type(field):
+    """The hand-written storage of a cycle-closing field (Sources/IMWire/Model/NestedMessages.swift
+    for `[Message]`): copy-on-write, and comparing, hashing and freeing without recursion."""
+    return f"Nested{field.type_name}s"
+
+
 def gen_message(ctx, msg, enums):
     out = [ctx.header, "\n", doc(msg.comments, ""),
            f"public struct {msg.name}: {'Sendable' if msg.has_double() else 'Hashable, Sendable'} {{\n"]
@@ -349,6 +392,17 @@ def gen_message(ctx, msg, enums):
                        f"        get {{ _{field.name_plain()}.value }}\n"
                        f"        set {{ _{field.name_plain()} = Indirect(newValue) }}\n    }}\n")
             out.append(f"    private var _{field.name_plain()} = Indirect<{field.base_type()}>.none\n")
+        elif field.closes_cycle:
+            # Closes a cycle of message types: stored where deep nesting built in code is compared,
+            # hashed and freed without recursion.
+            storage = f"_{field.name_plain()}"
+            out.append(f"    public var {field.swift}: {field.swift_decl_type()} {{\n"
+                       f"        get {{ {storage}.messages }}\n"
+                       f"        set {{ {storage}.messages = newValue }}\n"
+                       f"        _modify {{ yield &{storage}.messages }}\n    }}\n")
+            out.append(f"    /// Storage of ``{field.name_plain()}``, which closes the cycle {msg.name} → {field.type_name} → …"
+                       f" → {msg.name}: see ``{nested_storage_type(field)}``.\n")
+            out.append(f"    var {storage} = {nested_storage_type(field)}()\n")
         else:
             out.append(f"    public var {field.swift}: {field.swift_decl_type()} = {field.default(enums)}\n")
         init_params.append(f"{field.swift}: {field.swift_decl_type()} = {field.default(enums)}")
@@ -432,6 +486,8 @@ def gen_oneof_kind(ctx, msg, oneof):
 
 
 def decode_call(field):
+    if field.closes_cycle:
+        return f"try _{field.name_plain()}.decode(from: &decoder)"
     if field.map:
         return f"try decoder.decodeStringToBytesMap(&{field.swift})"
     if field.repeated:
@@ -448,6 +504,8 @@ def decode_call(field):
 
 def presence(field):
     s = field.swift
+    if field.closes_cycle:
+        return f"!_{field.name_plain()}.isEmpty"
     if field.map or field.repeated or field.type in (FD.TYPE_STRING, FD.TYPE_BYTES):
         return f"!{s}.isEmpty"
     if field.type == FD.TYPE_BOOL:
@@ -463,6 +521,8 @@ def visit_call(field, value=None):
     v = value or field.swift
     if field.map:
         return f"try visitor.visitStringToBytesMap({v}, field: {field.number})"
+    if field.closes_cycle:
+        return f"try visitor.visit{nested_storage_type(field)}({v}, field: {field.number})"
     if field.repeated:
         kind = "Message" if field.is_message else "String"
         return f"try visitor.visitRepeated{kind}({v}, field: {field.number})"
@@ -578,6 +638,7 @@ def main():
         enums[enum.name] = enum
     messages = [MessageType(ctx, m, [4, i], comments, maps) for i, m in enumerate(file.message_type)]
     check_config(config, file, messages, enums)
+    mark_cycle_closing_fields(messages)
     outputs = {}
     model_dir, schema_dir = config.model_dir, config.schema_dir
     for enum in enums.values():

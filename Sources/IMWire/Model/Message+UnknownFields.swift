@@ -1,17 +1,25 @@
 extension Message {
     /// Whether this message, or any message nested in it (elems, mergers, group infos…), carries
     /// fields this schema does not know. A relay can use it to log that a newer sender is talking.
+    ///
+    /// Answers at any nesting depth, messages built in code included: the messages of mergers are
+    /// searched from a worklist, not by recursion.
     public var containsUnknownFields: Bool {
         var detector = UnknownFieldDetector()
         traverse(&detector)
+        while !detector.found, let messages = detector.pending.popLast() {
+            for message in messages where !detector.found { message.traverse(&detector) }
+        }
         return detector.found
     }
 }
 
-/// Visits a message tree and records whether any level has unknown fields.
+/// Visits a message tree and records whether any level has unknown fields; the messages of mergers
+/// are left on ``pending`` for the caller.
 private struct UnknownFieldDetector: FieldVisitor {
     typealias Failure = Never
     var found = false
+    var pending: [[Message]] = []
 
     mutating func visitString(_ value: String, field: Int) {}
     mutating func visitBytes(_ value: [UInt8], field: Int) {}
@@ -30,6 +38,10 @@ private struct UnknownFieldDetector: FieldVisitor {
 
     mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) {
         for message in value where !found { message.traverse(&self) }
+    }
+
+    mutating func visitNestedMessages(_ value: [Message], field: Int) {
+        if !found { pending.append(value) }
     }
 
     mutating func visitUnknownFields(_ value: UnknownFields) { found = true }

@@ -98,8 +98,21 @@ package protocol FieldVisitor {
     mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) throws(Failure)
     mutating func visitRepeatedString(_ value: [String], field: Int) throws(Failure)
     mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(Failure)
+    /// A field that closes the model's cycle of message types (``MergerElem/messages``; see
+    /// ``NestedMessages``): the one place where a message built in code can nest without bound.
+    /// The default is ``visitRepeatedMessage(_:field:)``, for visitors that bound their recursion
+    /// themselves (the encoders' depth limits and ``StackGuard``); a visitor that must answer at any
+    /// depth keeps these messages on a worklist of its own instead of recursing.
+    mutating func visitNestedMessages(_ value: [Message], field: Int) throws(Failure)
     mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) throws(Failure)
     mutating func visitUnknownFields(_ value: UnknownFields) throws(Failure)
+}
+
+extension FieldVisitor {
+    @inline(__always)
+    package mutating func visitNestedMessages(_ value: [Message], field: Int) throws(Failure) {
+        try visitRepeatedMessage(value, field: field)
+    }
 }
 
 /// The field table of one message type.

@@ -402,13 +402,17 @@ struct TIMRESTDecoder {
         var merger = try relayHead(object)
         if let list = object[.msgList] {
             path.push("MsgList")
-            merger.messages.reserveCapacity(Int(tape[list].count))
+            // Collected in a local array and stored once: `merger.messages` is a computed property
+            // (NestedMessages storage), and appending through it costs an accessor call per message.
+            var messages: [Message] = []
+            messages.reserveCapacity(Int(tape[list].count))
             for (index, entry) in tape.elements(of: list).enumerated() {
                 path.push(index)
                 let members = try self.object(entry, what: "a MsgList message", TIMRESTEnvelopeKey.self)
-                merger.messages.append(try message(members, depth: depth + 1))
+                messages.append(try message(members, depth: depth + 1))
                 path.pop()
             }
+            merger.messages = messages
             path.pop()
         }
         return merger

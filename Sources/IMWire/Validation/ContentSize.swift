@@ -10,9 +10,16 @@
 /// content, at the root or nested). Numbers, bools, enums and unknown fields count nothing.
 enum ContentSize {
     /// The content size of `message` in bytes.
+    ///
+    /// Iterative at any depth: the messages of a merger go on the counter's worklist (the sum does
+    /// not depend on the order), so a message nested 100,000 mergers deep built in code is counted
+    /// without recursing once per level.
     static func of(_ message: Message) -> UInt64 {
         var counter = Counter()
-        for elem in message.elems { counter.add(elem) }
+        counter.addContent(of: message)
+        while let messages = counter.pending.popLast() {
+            for nested in messages { counter.addContent(of: nested) }
+        }
         return counter.bytes
     }
 
@@ -20,9 +27,12 @@ enum ContentSize {
     private struct Counter: FieldVisitor {
         typealias Failure = Never
         var bytes: UInt64 = 0
+        /// The messages of mergers met so far and not counted yet.
+        var pending: [[Message]] = []
 
-        mutating func add<M: ProtoMessage>(_ value: M) {
-            value.traverse(&self)
+        /// A message counts by its elems only, at the root and inside a merger alike.
+        mutating func addContent(of message: Message) {
+            for elem in message.elems { elem.traverse(&self) }
         }
 
         mutating func visitString(_ value: String, field: Int) { bytes += UInt64(value.utf8.count) }
@@ -35,12 +45,7 @@ enum ContentSize {
         mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {}
 
         mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) {
-            if let message = value as? Message {
-                // A merged message counts by the same definition as the root: its elems only.
-                for elem in message.elems { add(elem) }
-            } else {
-                add(value)
-            }
+            value.traverse(&self)
         }
 
         mutating func visitRepeatedString(_ value: [String], field: Int) {
@@ -48,7 +53,12 @@ enum ContentSize {
         }
 
         mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) {
-            for element in value { visitMessage(element, field: field) }
+            for element in value { element.traverse(&self) }
+        }
+
+        /// A merger's messages: counted later, by ``addContent(of:)``, from the worklist.
+        mutating func visitNestedMessages(_ value: [Message], field: Int) {
+            pending.append(value)
         }
 
         mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {

@@ -7,7 +7,7 @@ struct FieldPath {
     /// back to.
     mutating func push(_ field: String, index: Int? = nil) -> Int {
         let mark = bytes.count
-        append(field, index: index, to: &bytes)
+        Self.append(field, index: index, to: &bytes)
         return mark
     }
 
@@ -20,11 +20,13 @@ struct FieldPath {
     func rendered(_ leaf: String = "", index: Int? = nil) -> String {
         guard !leaf.isEmpty else { return String(decoding: bytes, as: UTF8.self) }
         var copy = bytes
-        append(leaf, index: index, to: &copy)
+        Self.append(leaf, index: index, to: &copy)
         return String(decoding: copy, as: UTF8.self)
     }
 
-    private func append(_ field: String, index: Int?, to target: inout [UInt8]) {
+    // Static: as an instance method its `self` would hold a second reference to `bytes` while
+    // `bytes` is appended to, so every push would copy the whole path (quadratic in the depth).
+    private static func append(_ field: String, index: Int?, to target: inout [UInt8]) {
         if !target.isEmpty { target.append(UInt8(ascii: ".")) }
         target.append(contentsOf: field.utf8)
         if let index {

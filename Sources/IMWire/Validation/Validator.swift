@@ -7,8 +7,11 @@
 /// `targeted_receivers`, `barrage`, and the signal. A violation about a whole merger (its nesting)
 /// comes before the violations inside it.
 ///
-/// The walk recurses once per merger layer; decoded messages are bounded by the decoder's depth
-/// limit (``BinaryDecodingOptions/maxDepth``).
+/// The walk does not recurse: the messages and mergers being walked are frames on two explicit
+/// stacks, so a message nested as deep as memory allows (built in code: decoded messages are
+/// bounded by the decoders' depth limits) is validated in time and stack linear in its size. The
+/// frames alternate (a message's merger elem, that merger's messages, …), so the top frame is a
+/// message's when there are more message frames than merger frames.
 struct Validator {
     let profile: ValidationProfile
     private(set) var violations: [Violation] = []
@@ -18,16 +21,86 @@ struct Validator {
         self.profile = profile
     }
 
-    /// Validates `message` as the root of a run.
-    mutating func validate(_ message: Message) {
-        _ = validateMessage(message, insideMerger: false)
+    /// A message being walked: the index of its next elem, the deepest merger among its elems so
+    /// far, and the path mark of the elem whose merger is being walked.
+    private struct MessageFrame {
+        let message: Message
+        let insideMerger: Bool
+        var next = 0
+        var layers = 0
+        var mark = 0
+    }
+
+    /// A merger being walked: the index of its next message, the most layers among its messages so
+    /// far, where its nesting violation goes, and the path mark of the message being walked.
+    private struct MergerFrame {
+        let messages: [Message]
+        let isTopLevel: Bool
+        let nestingSlot: Int
+        var next = 0
+        var innerLayers = 0
+        var mark = 0
+    }
+
+    /// Validates `root` as the root of a run: in the order of a depth-first recursive walk (a
+    /// message: its own rules, its elems, each merger's messages in turn; then its closing rules).
+    mutating func validate(_ root: Message) {
+        var messageFrames = [beginMessage(root, insideMerger: false)]
+        var mergerFrames: [MergerFrame] = []
+        // The merger layers of the frame that just finished, for the frame below it.
+        var finished: Int? = nil
+        while true {
+            if messageFrames.count > mergerFrames.count {
+                let top = messageFrames.count - 1
+                if let layers = finished {
+                    path.pop(to: messageFrames[top].mark)
+                    messageFrames[top].layers = max(messageFrames[top].layers, layers)
+                    messageFrames[top].next += 1
+                    finished = nil
+                }
+                let index = messageFrames[top].next
+                if index < messageFrames[top].message.elems.count {
+                    let mark = path.push("elems", index: index)
+                    let insideMerger = messageFrames[top].insideMerger
+                    if let merger = validateElem(
+                        messageFrames[top].message.elems[index], at: index, of: messageFrames[top].message,
+                        insideMerger: insideMerger)
+                    {
+                        messageFrames[top].mark = mark
+                        mergerFrames.append(beginMerger(merger, isTopLevel: !insideMerger))
+                    } else {
+                        path.pop(to: mark)
+                        messageFrames[top].next += 1
+                    }
+                } else {
+                    let frame = messageFrames.removeLast()
+                    endMessage(frame.message, insideMerger: frame.insideMerger)
+                    if messageFrames.isEmpty { return }
+                    finished = frame.layers
+                }
+            } else {
+                let top = mergerFrames.count - 1
+                if let layers = finished {
+                    path.pop(to: mergerFrames[top].mark)
+                    mergerFrames[top].innerLayers = max(mergerFrames[top].innerLayers, layers)
+                    mergerFrames[top].next += 1
+                    finished = nil
+                }
+                let index = mergerFrames[top].next
+                if index < mergerFrames[top].messages.count {
+                    mergerFrames[top].mark = path.push("messages", index: index)
+                    messageFrames.append(beginMessage(mergerFrames[top].messages[index], insideMerger: true))
+                } else {
+                    finished = endMerger(mergerFrames.removeLast())
+                }
+            }
+        }
     }
 
     // MARK: Messages
 
-    /// Validates one message at the current path; returns the merger layers inside it (0 when it
-    /// holds no merger elem).
-    private mutating func validateMessage(_ message: Message, insideMerger: Bool) -> Int {
+    /// The rules of one message (at the current path) that come before its elems; returns its frame.
+    private mutating func beginMessage(_ message: Message, insideMerger: Bool) -> MessageFrame {
         checkUserID(message.sender, "sender")
         switch message.target {
         case .receiver(let receiver)?:
@@ -46,18 +119,14 @@ struct Validator {
         }
 
         validateChain(message, isRoot: !insideMerger)
-        var layers = 0
-        for (index, elem) in message.elems.enumerated() {
-            let mark = path.push("elems", index: index)
-            let elemLayers = validateElem(elem, at: index, of: message, insideMerger: insideMerger)
-            path.pop(to: mark)
-            layers = max(layers, elemLayers)
-        }
+        return MessageFrame(message: message, insideMerger: insideMerger)
+    }
 
+    /// The rules of one message that come after its elems.
+    private mutating func endMessage(_ message: Message, insideMerger: Bool) {
         validateMentions(message)
         validateBarrage(message)
         validateSignal(message, insideMerger: insideMerger)
-        return layers
     }
 
     /// Rules about the chain as a whole, reported at `elems`.
@@ -198,8 +267,9 @@ struct Validator {
 
     // MARK: Elems
 
-    /// Validates the elem at the current path (`…elems[index]`); returns its merger layers.
-    private mutating func validateElem(_ elem: Elem, at index: Int, of message: Message, insideMerger: Bool) -> Int {
+    /// Validates the elem at the current path (`…elems[index]`). A merger elem is returned, with its
+    /// kind pushed on the path (`…elems[index].merger`), for the caller to walk.
+    private mutating func validateElem(_ elem: Elem, at index: Int, of message: Message, insideMerger: Bool) -> MergerElem? {
         let kind = elem.kind
         let kindName = kind?.rawValue ?? ""
         let chainLength = message.elems.count
@@ -224,7 +294,11 @@ struct Validator {
                    "messages inside a merger may not contain a \(kindName) elem")
         }
 
-        guard let content = elem.content else { return 0 }
+        guard let content = elem.content else { return nil }
+        if case .merger(let merger) = content {
+            _ = path.push(kindName)
+            return merger
+        }
         let mark = path.push(kindName)
         defer { path.pop(to: mark) }
         switch content {
@@ -266,15 +340,15 @@ struct Validator {
             break
         case .groupTips(let tips):
             validateGroupTips(tips)
-        case .merger(let merger):
-            return validateMerger(merger, isTopLevel: !insideMerger)
+        case .merger:
+            break  // returned above
         case .groupSystem(let system):
             checkUserID(system.opUser, "op_user")
             if let member = system.opMember { checkUserID(member.userID, "op_member", leaf: "user_id") }
             checkPlatform(system.platform)
             if let userInfo = system.opUserInfo { checkUserID(userInfo.userID, "op_user_info", leaf: "user_id") }
         }
-        return 0
+        return nil
     }
 
     private mutating func validateImage(_ image: ImageElem) {
@@ -341,10 +415,11 @@ struct Validator {
         }
     }
 
-    /// Validates a merger elem at the current path (`…elems[i].merger`); returns its layers.
-    private mutating func validateMerger(_ merger: MergerElem, isTopLevel: Bool) -> Int {
+    /// The rules of a merger elem at the current path (`…elems[i].merger`) that come before its
+    /// messages; returns its frame.
+    private mutating func beginMerger(_ merger: MergerElem, isTopLevel: Bool) -> MergerFrame {
         // The nesting violation belongs before everything inside the merger, but its depth is
-        // known only after the walk below.
+        // known only after its messages are walked (``endMerger(_:)``).
         let nestingSlot = violations.count
 
         checkAtMost(merger.abstractList.count, profile.maxMergerAbstracts, .tooManyMergerAbstracts, "abstract_list",
@@ -358,20 +433,19 @@ struct Validator {
         checkAtMost(merger.messages.count, profile.maxMergerMessages, .tooManyMergerMessages, "messages",
                     subject: "the merger has", unit: "messages")
 
-        var innerLayers = 0
-        for (index, message) in merger.messages.enumerated() {
-            let mark = path.push("messages", index: index)
-            innerLayers = max(innerLayers, validateMessage(message, insideMerger: true))
-            path.pop(to: mark)
-        }
-        let layers = innerLayers + 1
+        return MergerFrame(messages: merger.messages, isTopLevel: isTopLevel, nestingSlot: nestingSlot)
+    }
 
-        if isTopLevel, let limit = profile.maxMergerLayers, layers > limit {
+    /// Closes a merger whose messages have been walked (the path is back at `…elems[i].merger`):
+    /// its nesting violation, if it is the top-level one; returns its layers.
+    private mutating func endMerger(_ frame: MergerFrame) -> Int {
+        let layers = frame.innerLayers + 1
+        if frame.isTopLevel, let limit = profile.maxMergerLayers, layers > limit {
             let violation = Violation(
                 code: .mergerNestingTooDeep, path: path.rendered(), limit: .integer(UInt64(max(0, limit))),
                 actual: .integer(UInt64(layers)),
                 reason: "merger elems are nested \(layers) layers deep; \(profile.name) allows at most \(limit)")
-            violations.insert(violation, at: nestingSlot)
+            violations.insert(violation, at: frame.nestingSlot)
         }
         return layers
     }

@@ -7,7 +7,13 @@ public struct MergerElem: Hashable, Sendable {
     public var abstractList: [String] = []
     public var compatibleText: String = ""
     public var layersOverLimit: Bool = false
-    public var messages: [Message] = []
+    public var messages: [Message] {
+        get { _messages.messages }
+        set { _messages.messages = newValue }
+        _modify { yield &_messages.messages }
+    }
+    /// Storage of ``messages``, which closes the cycle MergerElem → Message → … → MergerElem: see ``NestedMessages``.
+    var _messages = NestedMessages()
     /// The download key Tencent sends instead of inline messages when the merged messages total more
     /// than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
     public var jsonMsgKey: String = ""

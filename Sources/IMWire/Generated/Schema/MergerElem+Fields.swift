@@ -33,7 +33,7 @@ extension MergerElem: IMWireMessage, ProtoMessage {
         case 2: return try decoder.decodeRepeatedString(&abstractList)
         case 3: return try decoder.decodeString(&compatibleText)
         case 4: return try decoder.decodeBool(&layersOverLimit)
-        case 5: return try decoder.decodeRepeatedMessage(&messages)
+        case 5: return try _messages.decode(from: &decoder)
         case 6: return try decoder.decodeString(&jsonMsgKey)
         case 7: return try decoder.decodeUInt32(&msgNum)
         default: return false
@@ -45,7 +45,7 @@ extension MergerElem: IMWireMessage, ProtoMessage {
         if !abstractList.isEmpty { try visitor.visitRepeatedString(abstractList, field: 2) }
         if !compatibleText.isEmpty { try visitor.visitString(compatibleText, field: 3) }
         if layersOverLimit { try visitor.visitBool(layersOverLimit, field: 4) }
-        if !messages.isEmpty { try visitor.visitRepeatedMessage(messages, field: 5) }
+        if !_messages.isEmpty { try visitor.visitNestedMessages(messages, field: 5) }
         if !jsonMsgKey.isEmpty { try visitor.visitString(jsonMsgKey, field: 6) }
         if msgNum != 0 { try visitor.visitUInt32(msgNum, field: 7) }
         if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
