@@ -23,7 +23,7 @@ struct Validator {
 
     /// A message being walked: the index of its next elem, the deepest merger among its elems so
     /// far, and the path mark of the elem whose merger is being walked.
-    private struct MessageFrame {
+    private struct MessageFrame: ChildWalk {
         let message: Message
         let insideMerger: Bool
         var next = 0
@@ -33,13 +33,21 @@ struct Validator {
 
     /// A merger being walked: the index of its next message, the most layers among its messages so
     /// far, where its nesting violation goes, and the path mark of the message being walked.
-    private struct MergerFrame {
+    private struct MergerFrame: ChildWalk {
         let messages: [Message]
         let isTopLevel: Bool
         let nestingSlot: Int
         var next = 0
-        var innerLayers = 0
+        var layers = 0
         var mark = 0
+    }
+
+    /// Continues `frame` after its current child (an elem's merger, a merger's message), which
+    /// finished with `layers` merger layers: back to the frame's path, on to its next child.
+    private mutating func resume<Frame: ChildWalk>(_ frame: inout Frame, afterChildWith layers: Int) {
+        path.pop(to: frame.mark)
+        frame.layers = max(frame.layers, layers)
+        frame.next += 1
     }
 
     /// Validates `root` as the root of a run: in the order of a depth-first recursive walk (a
@@ -53,9 +61,7 @@ struct Validator {
             if messageFrames.count > mergerFrames.count {
                 let top = messageFrames.count - 1
                 if let layers = finished {
-                    path.pop(to: messageFrames[top].mark)
-                    messageFrames[top].layers = max(messageFrames[top].layers, layers)
-                    messageFrames[top].next += 1
+                    resume(&messageFrames[top], afterChildWith: layers)
                     finished = nil
                 }
                 let index = messageFrames[top].next
@@ -81,9 +87,7 @@ struct Validator {
             } else {
                 let top = mergerFrames.count - 1
                 if let layers = finished {
-                    path.pop(to: mergerFrames[top].mark)
-                    mergerFrames[top].innerLayers = max(mergerFrames[top].innerLayers, layers)
-                    mergerFrames[top].next += 1
+                    resume(&mergerFrames[top], afterChildWith: layers)
                     finished = nil
                 }
                 let index = mergerFrames[top].next
@@ -439,7 +443,7 @@ struct Validator {
     /// Closes a merger whose messages have been walked (the path is back at `…elems[i].merger`):
     /// its nesting violation, if it is the top-level one; returns its layers.
     private mutating func endMerger(_ frame: MergerFrame) -> Int {
-        let layers = frame.innerLayers + 1
+        let layers = frame.layers + 1
         if frame.isTopLevel, let limit = profile.maxMergerLayers, layers > limit {
             let violation = Violation(
                 code: .mergerNestingTooDeep, path: path.rendered(), limit: .integer(UInt64(max(0, limit))),
@@ -539,4 +543,12 @@ struct Validator {
         case nil: "none"
         }
     }
+}
+
+/// Where the validator's walk is among a frame's children: the index of the next one, the most
+/// merger layers among those walked, and the path mark of the one being walked.
+private protocol ChildWalk {
+    var next: Int { get set }
+    var layers: Int { get set }
+    var mark: Int { get set }
 }
