@@ -16,19 +16,12 @@ extension Message {
 
 /// Visits a message tree and records whether any level has unknown fields; the messages of mergers
 /// are left on ``pending`` for the caller.
-private struct UnknownFieldDetector: FieldVisitor {
-    typealias Failure = Never
+private struct UnknownFieldDetector: NumberIgnoringVisitor {
     var found = false
     var pending: [[Message]] = []
 
     mutating func visitString(_ value: String, field: Int) {}
     mutating func visitBytes(_ value: [UInt8], field: Int) {}
-    mutating func visitUInt64(_ value: UInt64, field: Int) {}
-    mutating func visitUInt32(_ value: UInt32, field: Int) {}
-    mutating func visitInt32(_ value: Int32, field: Int) {}
-    mutating func visitBool(_ value: Bool, field: Int) {}
-    mutating func visitDouble(_ value: Double, field: Int) {}
-    mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {}
     mutating func visitRepeatedString(_ value: [String], field: Int) {}
     mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {}
 

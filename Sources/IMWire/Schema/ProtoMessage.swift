@@ -115,6 +115,20 @@ extension FieldVisitor {
     }
 }
 
+/// A visitor that counts or searches strings, bytes and structure only (the content-size counter,
+/// the unknown-field search): numbers, bools and enums carry nothing for it, so they are ignored
+/// here once instead of by an empty method in each such visitor.
+package protocol NumberIgnoringVisitor: FieldVisitor where Failure == Never {}
+
+extension NumberIgnoringVisitor {
+    package mutating func visitUInt64(_ value: UInt64, field: Int) {}
+    package mutating func visitUInt32(_ value: UInt32, field: Int) {}
+    package mutating func visitInt32(_ value: Int32, field: Int) {}
+    package mutating func visitBool(_ value: Bool, field: Int) {}
+    package mutating func visitDouble(_ value: Double, field: Int) {}
+    package mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {}
+}
+
 /// The field table of one message type.
 /// Immutable after `init`; its pointers are written only there, so sharing it is safe.
 package final class MessageSchema: @unchecked Sendable {

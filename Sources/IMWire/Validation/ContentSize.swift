@@ -24,8 +24,7 @@ enum ContentSize {
     }
 
     /// Sums string and bytes lengths through the generated `traverse` of each message type.
-    private struct Counter: FieldVisitor {
-        typealias Failure = Never
+    private struct Counter: NumberIgnoringVisitor {
         var bytes: UInt64 = 0
         /// The messages of mergers met so far and not counted yet.
         var pending: [[Message]] = []
@@ -37,12 +36,6 @@ enum ContentSize {
 
         mutating func visitString(_ value: String, field: Int) { bytes += UInt64(value.utf8.count) }
         mutating func visitBytes(_ value: [UInt8], field: Int) { bytes += UInt64(value.count) }
-        mutating func visitUInt64(_ value: UInt64, field: Int) {}
-        mutating func visitUInt32(_ value: UInt32, field: Int) {}
-        mutating func visitInt32(_ value: Int32, field: Int) {}
-        mutating func visitBool(_ value: Bool, field: Int) {}
-        mutating func visitDouble(_ value: Double, field: Int) {}
-        mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {}
 
         mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) {
             value.traverse(&self)
