@@ -24,7 +24,12 @@ extension TUIKitCustomPayload {
 
         /// The number `text` holds, or `nil` when `text` is not a JSON number.
         public init?(_ text: String) {
-            guard Self.isJSONNumber(Array(text.utf8)) else { return nil }
+            var text = text
+            // The JSON scanner's number grammar, the one every reader of the library applies.
+            let isNumber = text.withUTF8 { bytes in
+                (try? JSONScanner.withNumber(in: bytes) { (_, _) throws(IMWireError) in true }) ?? false
+            }
+            guard isNumber else { return nil }
             self.text = text
         }
 
@@ -58,32 +63,5 @@ extension TUIKitCustomPayload {
         }
 
         public var description: String { text }
-
-        /// RFC 8259: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-        static func isJSONNumber(_ bytes: [UInt8]) -> Bool {
-            var index = 0
-            func digits() -> Int {
-                let start = index
-                while index < bytes.count, (48...57).contains(bytes[index]) { index += 1 }
-                return index - start
-            }
-            if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count else { return false }
-            if bytes[index] == UInt8(ascii: "0") {
-                index += 1
-            } else if digits() == 0 {
-                return false
-            }
-            if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-                index += 1
-                guard digits() > 0 else { return false }
-            }
-            if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
-                index += 1
-                if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-                guard digits() > 0 else { return false }
-            }
-            return index == bytes.count
-        }
     }
 }
