@@ -191,7 +191,7 @@ struct Validator {
                            + " (\(atUsers.count) entries)")
             }
             if profile.atUsersRequireText, message.elems.first?.kind != .text {
-                let actual = message.elems.first.map { $0.kind?.rawValue ?? "none" } ?? "none"
+                let actual = Self.kindName(of: message.elems.first)
                 report(.atUsersRequireText, "at_user_list", limit: .text("text"), actual: .text(actual),
                        "only text @ messages are supported; the first elem is \(actual)")
             }
@@ -220,7 +220,7 @@ struct Validator {
             report(.barrageRequiresRoom, "barrage", limit: .text("room_id"), actual: .text(target),
                    "a barrage is an in-room message; the target is \(target)")
         }
-        let kinds = message.elems.map { $0.kind?.rawValue ?? "none" }
+        let kinds = message.elems.map(Self.kindName(of:))
         if kinds != ["text"] {
             let actual = kinds.isEmpty ? "none" : kinds.joined(separator: "|")
             report(.barrageRequiresText, "barrage", limit: .text("text"), actual: .text(actual),
@@ -283,12 +283,12 @@ struct Validator {
             report(.elemNotStandalone, kindName, limit: .integer(1), actual: .integer(UInt64(chainLength)),
                    "a \(kindName) elem must be the only elem of its message; the chain has \(chainLength)")
         } else if index > 0, let allowed = profile.appendableElemKinds, !(kind.map(allowed.contains) ?? false) {
-            let actual = kind?.rawValue ?? "none"
+            let actual = Self.kindName(of: elem)
             report(.elemNotAppendable, kindName, limit: .text(Self.names(of: allowed)), actual: .text(actual),
                    "elems after the first may only be \(Self.names(of: allowed)); elem \(index) is \(actual)")
         }
         if let supported = profile.supportedElemKinds, !(kind.map(supported.contains) ?? false) {
-            let actual = kind?.rawValue ?? "none"
+            let actual = Self.kindName(of: elem)
             report(.elemKindNotSupported, kindName, limit: .text(Self.names(of: supported)), actual: .text(actual),
                    "\(profile.name) has no message type for a \(actual) elem; it has \(Self.names(of: supported))")
         }
@@ -532,6 +532,11 @@ struct Validator {
         let name = priority.description
         let prefix = "PRIORITY_"
         return name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name
+    }
+
+    /// The proto name of the elem's content member, or `none` (no elem, or no content this schema knows).
+    private static func kindName(of elem: Elem?) -> String {
+        elem?.kind?.rawValue ?? "none"
     }
 
     /// The proto name of the target's field, or `none`.
