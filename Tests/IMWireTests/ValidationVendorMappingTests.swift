@@ -140,6 +140,16 @@ import Testing
 
 /// ZIM priorities, legacy TIM platforms and `silentUntil`.
 @Suite struct LegacyAndZIMMappingTests {
+    /// `.unrecognized(n)` with a named number is the same value as the named case (the generated
+    /// enums' `==`), so it maps as that case does, as tim-rest's priority names do.
+    @Test func anUnrecognizedSpellingOfANamedPriorityMapsAsTheNamedOne() {
+        #expect(Priority.unrecognized(1) == .high)
+        #expect(ZIMMessagePriority(.unrecognized(1)) == .high)
+        #expect(ZIMMessagePriority(.unrecognized(2)) == .medium)
+        #expect(ZIMMessagePriority(.unrecognized(3)) == .low)
+        #expect(ZIMMessagePriority(.unrecognized(0)) == nil)
+    }
+
     @Test func zimPrioritiesRunTheOtherWay() {
         #expect(ZIMMessagePriority.allCases.map(\.rawValue) == [1, 2, 3])
         // ZIM's raw 1 (the guide's `sendConfig.priority = 1`) is Low; IMWire's 1 is HIGH.

@@ -25,7 +25,8 @@ public enum ZIMMessagePriority: Int, Hashable, Sendable, CaseIterable {
     /// The ZIM priority for `priority`: HIGH → High, NORMAL → Medium, LOW → Low; `nil` for
     /// DEFAULT, LOWEST and unrecognized numbers.
     public init?(_ priority: Priority) {
-        switch priority {
+        // Normalised first: `.unrecognized(1)` is the same value as `.high`.
+        switch Priority(rawValue: priority.rawValue) {
         case .high: self = .high
         case .normal: self = .medium
         case .low: self = .low
