@@ -26,7 +26,10 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        .target(name: "IMWire"),
+        .target(name: "IMWire", dependencies: ["CIMWireUTF8"]),
+        // The vectorised UTF-8 validator under every decoder (C: SSE/AVX2 and NEON intrinsics with a
+        // scalar fallback, chosen at run time; built by the toolchain's clang, nothing to install).
+        .target(name: "CIMWireUTF8"),
         .target(
             name: "IMWireCLI",
             dependencies: [

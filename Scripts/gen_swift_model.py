@@ -65,6 +65,8 @@ class Config:
     # Oneof message members stored inline; the others are `indirect` to keep the enum small.
     inline_oneof_messages: frozenset = frozenset()
     oneof_kinds: dict = dataclass_field(default_factory=dict)    # (message, oneof) -> OneofKind
+    # The global that holds this target's arena layouts (Generated/Schema/ArenaLayouts.swift).
+    arena_table: str = "imwireArenaLayouts"
     # The most fields one message type may have: the JSON reader tracks the fields it has seen in a
     # FieldIndexSet of this capacity (Sources/IMWire/JSON/FieldIndexSet.swift).
     max_fields: int = 128
@@ -99,6 +101,7 @@ TARGETS = {
         model_dir="Sources/IMWireConformance/Generated",
         schema_dir="Sources/IMWireConformance/Generated",
         imports=("IMWire",),
+        arena_table="conformanceArenaLayouts",
     ),
 }
 
@@ -321,6 +324,24 @@ class MessageType:
                                 comments.get(tuple(path + [8, i]), ""),
                                 ctx.config.oneof_kinds.get((self.name, oneof.name))))
 
+        # The arena layout (Sources/IMWire/Arena/ArenaLayout.swift): word 0 heads the unknown-field list,
+        # word 1 marks the fields present; then, in field-number order, one word per scalar, string,
+        # bytes or singular message, two per repeated field or map, and two per oneof, shared by its
+        # members.
+        assert len(self.fields) <= 64, f"{proto.name} has {len(self.fields)} fields; an arena node marks at most 64"
+        slot = 2
+        oneof_slots = {}
+        for f in self.fields:
+            if f.oneof is not None:
+                if f.oneof not in oneof_slots:
+                    oneof_slots[f.oneof] = slot
+                    slot += 2
+                f.slot = oneof_slots[f.oneof]
+            else:
+                f.slot = slot
+                slot += 2 if f.repeated else 1
+        self.slot_count = slot
+
     def has_double(self):
         return any(f.type == FD.TYPE_DOUBLE for f in self.fields)
 
@@ -367,11 +388,65 @@ def nested_storage_type(field):
     return f"Nested{field.type_name}s"
 
 
+ARENA_READERS = {
+    FD.TYPE_STRING: "string", FD.TYPE_BYTES: "bytes", FD.TYPE_UINT64: "uint64", FD.TYPE_UINT32: "uint32",
+    FD.TYPE_INT32: "int32", FD.TYPE_BOOL: "bool", FD.TYPE_DOUBLE: "double",
+}
+
+
+def arena_value(field, slot):
+    """The expression that reads a single (non-repeated) value of `field` from the arena node `a`."""
+    if field.is_message:
+        return f"a.child({slot}, as: {field.type_name}.self)"
+    if field.is_enum:
+        return f"a.enumeration({slot}) as {field.type_name}"
+    return f"a.{ARENA_READERS[field.type]}({slot})"
+
+
+def arena_get(field):
+    """The expression that reads a non-oneof field from the arena node `a`."""
+    if field.map:
+        return f"a.stringToBytesMap({field.slot})"
+    if field.repeated:
+        return f"a.messages({field.slot}, as: {field.type_name}.self)" if field.is_message else f"a.strings({field.slot})"
+    if field.is_message:
+        return f"a.message({field.slot}, as: {field.type_name}.self)"
+    return arena_value(field, field.slot)
+
+
+def stored(field):
+    """The stored property behind a field's accessor."""
+    return f"_{field.name_plain()}"
+
+
+def accessor(name, type_name, arena_lines, owned, setter, modify, doc_text=""):
+    """A public computed property over an arena node (when the value reads one) or stored fields."""
+    out = [doc_text, f"    public var {name}: {type_name} {{\n", "        get {\n"]
+    out.append("            guard let a = _arena else { return " + owned + " }\n")
+    out.extend(f"            {line}\n" for line in arena_lines)
+    out.append("        }\n")
+    out.append(f"        set {{ _thaw(); {setter} }}\n")
+    if modify:
+        out.append(f"        _modify {{ _thaw(); yield &{modify} }}\n")
+    out.append("    }\n")
+    return "".join(out)
+
+
+def oneof_arena_lines(msg, oneof_index):
+    name, type_name, members, _, _ = msg.oneofs[oneof_index]
+    slot = members[0].slot
+    lines = [f"switch a.oneofCase({slot}) {{"]
+    for m in members:
+        lines.append(f"case {m.number}: return .{m.swift}({arena_value(m, slot + 1)})")
+    lines += ["default: return nil", "}"]
+    return lines
+
+
 def gen_message(ctx, msg, enums):
-    out = [ctx.header, "\n", doc(msg.comments, ""),
-           f"public struct {msg.name}: {'Sendable' if msg.has_double() else 'Hashable, Sendable'} {{\n"]
+    out = [ctx.header, "\n", doc(msg.comments, ""), f"public struct {msg.name}: Sendable {{\n"]
     emitted_oneofs = set()
-    init_params, init_body = [], []
+    init_params, init_body, materialize = [], [], []
+    storage = []
     for field in msg.fields:
         if field.oneof is not None:
             if field.oneof in emitted_oneofs:
@@ -379,36 +454,53 @@ def gen_message(ctx, msg, enums):
             emitted_oneofs.add(field.oneof)
             name, type_name, members, comments, _ = msg.oneofs[field.oneof]
             prop = camel(name)
-            out.append(doc(comments, "    ") or f"    /// The `{name}` oneof: at most one member is set.\n")
-            out.append(f"    public var {prop}: {type_name}? = nil\n")
+            out.append(accessor(prop, f"{type_name}?", oneof_arena_lines(msg, field.oneof), f"_{prop}",
+                                f"_{prop} = newValue", f"_{prop}",
+                                doc(comments, "    ") or f"    /// The `{name}` oneof: at most one member is set.\n"))
+            storage.append(f"    var _{prop}: {type_name}? = nil\n")
             init_params.append(f"{prop}: {type_name}? = nil")
-            init_body.append(f"self.{prop} = {prop}")
+            init_body.append(f"self._{prop} = {prop}")
+            materialize.append(f"_{prop} = source.{prop}")
             continue
-        out.append(doc(field.comments, "    "))
+        store = stored(field)
         if field.is_message and not field.repeated:
             # Boxed: a present sub-message costs one allocation, an absent one 8 bytes, so a
             # message's inline size (stack per nesting level, memory per tiny message) stays small.
-            out.append(f"    public var {field.swift}: {field.swift_decl_type()} {{\n"
-                       f"        get {{ _{field.name_plain()}.value }}\n"
-                       f"        set {{ _{field.name_plain()} = Indirect(newValue) }}\n    }}\n")
-            out.append(f"    private var _{field.name_plain()} = Indirect<{field.base_type()}>.none\n")
+            out.append(accessor(field.swift, field.swift_decl_type(), [f"return {arena_get(field)}"], f"{store}.value",
+                                f"{store} = Indirect(newValue)", None, doc(field.comments, "    ")))
+            storage.append(f"    var {store} = Indirect<{field.base_type()}>.none\n")
+            init_body.append(f"self.{store} = Indirect({field.swift})")
+            materialize.append(f"{store} = Indirect(source.{field.swift})")
         elif field.closes_cycle:
             # Closes a cycle of message types: stored where deep nesting built in code is compared,
             # hashed and freed without recursion.
-            storage = f"_{field.name_plain()}"
-            out.append(f"    public var {field.swift}: {field.swift_decl_type()} {{\n"
-                       f"        get {{ {storage}.messages }}\n"
-                       f"        set {{ {storage}.messages = newValue }}\n"
-                       f"        _modify {{ yield &{storage}.messages }}\n    }}\n")
-            out.append(f"    /// Storage of ``{field.name_plain()}``, which closes the cycle {msg.name} → {field.type_name} → …"
-                       f" → {msg.name}: see ``{nested_storage_type(field)}``.\n")
-            out.append(f"    var {storage} = {nested_storage_type(field)}()\n")
+            out.append(accessor(field.swift, field.swift_decl_type(), [f"return {arena_get(field)}"], f"{store}.messages",
+                                f"{store}.messages = newValue", f"{store}.messages", doc(field.comments, "    ")))
+            storage.append(f"    /// Storage of ``{field.name_plain()}``, which closes the cycle {msg.name} → {field.type_name} → …"
+                           f" → {msg.name}: see ``{nested_storage_type(field)}``.\n")
+            storage.append(f"    var {store} = {nested_storage_type(field)}()\n")
+            storage.append(f"    /// ``{field.name_plain()}`` as its storage type, for comparing and hashing without recursion.\n")
+            storage.append(f"    var {store}Storage: {nested_storage_type(field)} {{\n"
+                           f"        guard let a = _arena else {{ return {store} }}\n"
+                           f"        return {nested_storage_type(field)}({arena_get(field)})\n    }}\n")
+            init_body.append(f"self.{store}.messages = {field.swift}")
+            materialize.append(f"{store}.messages = source.{field.swift}")
         else:
-            out.append(f"    public var {field.swift}: {field.swift_decl_type()} = {field.default(enums)}\n")
+            out.append(accessor(field.swift, field.swift_decl_type(), [f"return {arena_get(field)}"], store,
+                                f"{store} = newValue", store, doc(field.comments, "    ")))
+            storage.append(f"    var {store}: {field.swift_decl_type()} = {field.default(enums)}\n")
+            init_body.append(f"self.{store} = {field.swift}")
+            materialize.append(f"{store} = source.{field.swift}")
         init_params.append(f"{field.swift}: {field.swift_decl_type()} = {field.default(enums)}")
-        init_body.append(f"self.{field.swift} = {field.swift}")
-    out.append("    /// Fields this schema does not know, kept and re-emitted after the known ones.\n")
-    out.append("    public var unknownFields = UnknownFields()\n\n")
+    out.append(accessor("unknownFields", "UnknownFields", ["return a.unknownFields"], "_unknownFields",
+                        "_unknownFields = newValue", "_unknownFields",
+                        "    /// Fields this schema does not know, kept and re-emitted after the known ones.\n"))
+    materialize.append("_unknownFields = source.unknownFields")
+    out.append("\n    // Stored fields: a value built in code or changed keeps its fields here.\n")
+    out.extend(storage)
+    out.append("    var _unknownFields = UnknownFields()\n")
+    out.append("    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).\n")
+    out.append("    package var _arena: ArenaRef? = nil\n\n")
     for name, type_name, members, comments, _ in msg.oneofs:
         out.append(f"    /// The members of the `{name}` oneof.\n")
         out.append(f"    public enum {type_name}: {'Sendable' if any(m.type == FD.TYPE_DOUBLE for m in members) else 'Hashable, Sendable'} {{\n")
@@ -422,6 +514,13 @@ def gen_message(ctx, msg, enums):
     out.append(",\n".join("        " + p for p in init_params))
     out.append("\n    ) {\n")
     out.append("".join(f"        {line}\n" for line in init_body))
+    out.append("    }\n\n")
+    out.append("    /// A value that reads its fields from a decoded node.\n")
+    out.append("    package init(_arena: ArenaRef) {\n        self._arena = _arena\n    }\n\n")
+    out.append("    /// Before a change: copies the fields out of the arena node, if the value reads one.\n")
+    out.append("    @inline(__always)\n    mutating func _thaw() {\n        if _arena != nil { _materialize() }\n    }\n\n")
+    out.append("    @inline(never)\n    mutating func _materialize() {\n        let source = self\n        _arena = nil\n")
+    out.append("".join(f"        {line}\n" for line in materialize))
     out.append("    }\n")
     for name, type_name, members, _, kind in msg.oneofs:
         if kind and kind.constructors:
@@ -430,22 +529,53 @@ def gen_message(ctx, msg, enums):
                 out.append(f"    /// {article(msg.name)} holding `{m.swift}` content.\n")
                 out.append(f"    public static func {m.swift}(_ value: {m.base_type()}) -> {msg.name} {{ {msg.name}({camel(name)}: .{m.swift}(value)) }}\n")
     out.append("}\n")
+    out.append(gen_equality(msg))
+    return "".join(out)
+
+
+def gen_equality(msg):
+    """== and hash(into:) over the public values, whether a value reads an arena node or its stored
+    fields: two values are equal when their fields are, as the compiler's synthesized conformance
+    would say for the stored fields alone."""
+    emitted, terms, hashed, mirrored = set(), [], [], []
+    for f in msg.fields:
+        if f.oneof is not None:
+            if f.oneof in emitted:
+                continue
+            emitted.add(f.oneof)
+            prop = camel(msg.oneofs[f.oneof][0])
+            terms.append(f"lhs.{prop} == rhs.{prop}")
+            hashed.append(f"hasher.combine({prop})")
+            mirrored.append(prop)
+        elif f.closes_cycle:
+            terms.append(f"lhs.{stored(f)}Storage == rhs.{stored(f)}Storage")
+            hashed.append(f"hasher.combine({stored(f)}Storage)")
+            mirrored.append(f.swift)
+        elif f.type == FD.TYPE_DOUBLE:
+            terms.append(f"sameDouble(lhs.{f.swift}, rhs.{f.swift})")
+            hashed.append(f"hasher.combine(doubleHashKey({f.swift}))")
+            mirrored.append(f.swift)
+        else:
+            terms.append(f"lhs.{f.swift} == rhs.{f.swift}")
+            hashed.append(f"hasher.combine({f.swift})")
+            mirrored.append(f.swift)
+    terms.append("lhs.unknownFields == rhs.unknownFields")
+    hashed.append("hasher.combine(unknownFields)")
+    out = ["\n"]
     if msg.has_double():
-        doubles = [f for f in msg.fields if f.type == FD.TYPE_DOUBLE]
-        others = [f for f in msg.fields if f.type != FD.TYPE_DOUBLE]
-        out.append(f"\n// Doubles compare by bit pattern, so -0.0 differs from 0.0 as the bytes (and the JSON) do, except\n"
-                   f"// that every NaN equals every NaN: equality is reflexive, and JSON, which has one \"NaN\", round-trips.\n"
-                   f"extension {msg.name}: Hashable {{\n")
-        terms = [f"sameDouble(lhs.{f.swift}, rhs.{f.swift})" for f in doubles]
-        terms += [f"lhs.{f.swift} == rhs.{f.swift}" for f in others] + ["lhs.unknownFields == rhs.unknownFields"]
-        out.append(f"    public static func == (lhs: {msg.name}, rhs: {msg.name}) -> Bool {{\n        " + "\n            && ".join(terms) + "\n    }\n\n")
-        out.append("    public func hash(into hasher: inout Hasher) {\n")
-        for f in msg.fields:
-            if f.type == FD.TYPE_DOUBLE:
-                out.append(f"        hasher.combine(doubleHashKey({f.swift}))\n")
-            else:
-                out.append(f"        hasher.combine({f.swift})\n")
-        out.append("        hasher.combine(unknownFields)\n    }\n}\n")
+        out.append("// Doubles compare by bit pattern, so -0.0 differs from 0.0 as the bytes (and the JSON) do, except\n"
+                   "// that every NaN equals every NaN: equality is reflexive, and JSON, which has one \"NaN\", round-trips.\n")
+    out.append(f"extension {msg.name}: Hashable {{\n")
+    out.append(f"    public static func == (lhs: {msg.name}, rhs: {msg.name}) -> Bool {{\n")
+    out.append("        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }\n")
+    out.append("        return " + "\n            && ".join(terms) + "\n    }\n\n")
+    out.append("    public func hash(into hasher: inout Hasher) {\n")
+    out.append("".join(f"        {line}\n" for line in hashed))
+    out.append("    }\n}\n\n")
+    out.append("// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.\n")
+    out.append(f"extension {msg.name}: CustomReflectable {{\n    public var customMirror: Mirror {{\n")
+    children = ", ".join(f'"{m.strip("`")}": {m} as Any' for m in mirrored + ["unknownFields"])
+    out.append(f"        Mirror(self, children: [{children}], displayStyle: .struct)\n    }}\n}}\n")
     return "".join(out)
 
 
@@ -478,34 +608,20 @@ def gen_oneof_kind(ctx, msg, oneof):
     out.append(f"extension {msg.name} {{\n")
     out.append(f"    /// Which `{name}` member is set; `nil` when none is (for example a member from a newer\n"
                f"    /// schema, kept only as unknown fields).\n")
-    out.append(f"    public var {kind.property}: {kind.enum}? {{\n        switch {prop} {{\n")
+    out.append(f"    public var {kind.property}: {kind.enum}? {{\n")
+    out.append(f"        // A decoded value answers from the oneof's field number, without building the member.\n")
+    out.append(f"        if let a = _arena {{ return {kind.enum}({kind.number_property}: a.oneofCase({members[0].slot})) }}\n")
+    out.append(f"        switch _{prop} {{\n")
     for m in members:
-        out.append(f"        case .{m.swift}?: .{m.swift}\n")
-    out.append("        case nil: nil\n        }\n    }\n}\n")
+        out.append(f"        case .{m.swift}?: return .{m.swift}\n")
+    out.append("        case nil: return nil\n        }\n    }\n}\n")
     return "".join(out)
 
 
-def decode_call(field):
-    if field.closes_cycle:
-        return f"try _{field.name_plain()}.decode(from: &decoder)"
-    if field.map:
-        return f"try decoder.decodeStringToBytesMap(&{field.swift})"
-    if field.repeated:
-        if field.is_message:
-            return f"try decoder.decodeRepeatedMessage(&{field.swift})"
-        assert field.type == FD.TYPE_STRING, "only repeated strings and messages are supported"
-        return f"try decoder.decodeRepeatedString(&{field.swift})"
-    if field.is_message:
-        return f"try decoder.decodeOptionalMessage(&{field.swift})"
-    if field.is_enum:
-        return f"try decoder.decodeEnum(&{field.swift})"
-    return f"try decoder.decode{SCALARS[field.type][3]}(&{field.swift})"
-
-
 def presence(field):
-    s = field.swift
+    s = stored(field)
     if field.closes_cycle:
-        return f"!_{field.name_plain()}.isEmpty"
+        return f"!{s}.isEmpty"
     if field.map or field.repeated or field.type in (FD.TYPE_STRING, FD.TYPE_BYTES):
         return f"!{s}.isEmpty"
     if field.type == FD.TYPE_BOOL:
@@ -515,6 +631,36 @@ def presence(field):
     if field.is_enum:
         return f"{s}.rawValue != 0"
     return f"{s} != 0"
+
+
+def arena_visit(field, slot, member=False):
+    """Lines of _traverseArena that visit `field` read from node `a` (a oneof member's value at `slot`)."""
+    n = field.number
+    if field.map:
+        return [f"if !a.list({slot}).isEmpty {{ try visitor.visitStringToBytesMap(a.stringToBytesMap({slot}), field: {n}) }}"]
+    if field.repeated:
+        if field.is_message:
+            method = f"visit{nested_storage_type(field)}" if field.closes_cycle else "visitRepeatedMessage"
+            return [f"do {{ let list = a.list({slot}); if !list.isEmpty {{ try visitor.{method}(ArenaMessageList<{field.type_name}>(list), field: {n}) }} }}"]
+        return [f"do {{ let list = a.list({slot}); if !list.isEmpty {{ try visitor.visitRepeatedString(list, field: {n}) }} }}"]
+    if field.is_message:
+        if member:
+            return [f"try visitor.visitMessage(a.child({slot}, as: {field.type_name}.self), field: {n})"]
+        return [f"if let value = a.message({slot}, as: {field.type_name}.self) {{ try visitor.visitMessage(value, field: {n}) }}"]
+    if field.type in (FD.TYPE_STRING, FD.TYPE_BYTES):
+        method = "visitUTF8String" if field.type == FD.TYPE_STRING else "visitRawBytes"
+        call = f"try visitor.{method}(a.utf8({slot}), field: {n})"
+        return [call] if member else [f"if a.word({slot}) != 0 {{ {call} }}"]
+    value = arena_value(field, slot)
+    if field.is_enum:
+        call = f"try visitor.visitEnum(value, field: {n})"
+        test = "value.rawValue != 0"
+    else:
+        call = f"try visitor.visit{SCALARS[field.type][3]}(value, field: {n})"
+        test = {FD.TYPE_BOOL: "value", FD.TYPE_DOUBLE: "value.bitPattern != 0"}.get(field.type, "value != 0")
+    if member:
+        return [f"do {{ let value = {value}; {call} }}"]
+    return [f"do {{ let value = {value}; if {test} {{ {call} }} }}"]
 
 
 def visit_call(field, value=None):
@@ -533,7 +679,7 @@ def visit_call(field, value=None):
     return f"try visitor.visit{SCALARS[field.type][3]}({v}, field: {field.number})"
 
 
-def gen_fields(ctx, msg):
+def gen_fields(ctx, msg, type_index):
     out = [ctx.header, "\n", f"extension {msg.name}: IMWireMessage, ProtoMessage {{\n",
            f"    public static let _imwireCodec = _IMWireMessageCodec<{msg.name}>()\n\n"]
     out.append(f"    package static let schema: MessageSchema = MessageSchema(\n        fullName: \"{msg.full_name}\",\n        fields: [\n")
@@ -547,32 +693,15 @@ def gen_fields(ctx, msg):
             extra += f", swift: \"{f.name_plain()}\""
         out.append(f"            FieldSchema({f.number}, \"{f.name}\", \"{f.json}\", {f.kind_expr()}{extra}),\n")
     out.append("        ])\n\n")
+    out.append(f"    package static var _arenaTable: ArenaLayoutTable {{ {ctx.config.arena_table} }}\n")
+    out.append(f"    package static var _arenaLayoutIndex: Int {{ {type_index} }}\n\n")
     out.append("    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).\n")
     out.append("    package enum FieldNumber {\n")
     for f in msg.fields:
         out.append(f"        package static let {f.swift} = {f.number}\n")
     out.append("    }\n\n")
-    out.append("    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {\n")
-    out.append("        switch number {\n")
-    for f in msg.fields:
-        if f.oneof is not None:
-            oneof_name, type_name, _, _, _ = msg.oneofs[f.oneof]
-            prop = camel(oneof_name)
-            if f.is_message:
-                out.append(f"        case {f.number}:\n            return try decoder.decodeOneofMessage(\n"
-                           f"                &{prop}, {{ if case .{f.swift}(let value) = $0 {{ value }} else {{ nil }} }}, {type_name}.{f.swift})\n")
-            elif f.type == FD.TYPE_STRING:
-                out.append(f"        case {f.number}: return try decoder.decodeOneofString(&{prop}, {type_name}.{f.swift})\n")
-            else:
-                # Other scalar members (bytes in the conformance protocol): the last one seen wins.
-                assert f.type in SCALARS, f"oneof member {f.name}: enum members are not supported"
-                out.append(f"        case {f.number}:\n            var value: {f.base_type()} = {SCALARS[f.type][1]}\n"
-                           f"            guard try decoder.decode{SCALARS[f.type][3]}(&value) else {{ return false }}\n"
-                           f"            {prop} = .{f.swift}(value)\n            return true\n")
-        else:
-            out.append(f"        case {f.number}: return {decode_call(f)}\n")
-    out.append("        default: return false\n        }\n    }\n\n")
     out.append("    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {\n")
+    out.append("        if let a = _arena { return try _traverseArena(a, &visitor) }\n")
     done = set()
     for f in msg.fields:
         if f.oneof is not None:
@@ -580,16 +709,123 @@ def gen_fields(ctx, msg):
                 continue
             done.add(f.oneof)
             oneof_name, type_name, members, _, _ = msg.oneofs[f.oneof]
-            out.append(f"        switch {camel(oneof_name)} {{\n")
+            out.append(f"        switch _{camel(oneof_name)} {{\n")
             for m in members:
                 out.append(f"        case .{m.swift}(let value)?: {visit_call(m, 'value')}\n")
             out.append("        case nil: break\n        }\n")
             continue
         if f.is_message and not f.repeated:
-            out.append(f"        if let value = {f.swift} {{ {visit_call(f, 'value')} }}\n")
+            out.append(f"        if let value = {stored(f)}.value {{ {visit_call(f, 'value')} }}\n")
+        elif f.closes_cycle:
+            out.append(f"        if {presence(f)} {{ {visit_call(f, stored(f) + '.messages')} }}\n")
         else:
-            out.append(f"        if {presence(f)} {{ {visit_call(f)} }}\n")
-    out.append("        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }\n    }\n}\n")
+            out.append(f"        if {presence(f)} {{ {visit_call(f, stored(f))} }}\n")
+    out.append("        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }\n    }\n\n")
+    out.append(gen_write_binary(msg))
+    out.append("    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the\n")
+    out.append("    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.\n")
+    out.append("    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)\n")
+    out.append("    @inline(never)\n")
+    out.append("    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {\n")
+    done = set()
+    for f in msg.fields:
+        if f.oneof is not None:
+            if f.oneof in done:
+                continue
+            done.add(f.oneof)
+            _, _, members, _, _ = msg.oneofs[f.oneof]
+            out.append(f"        switch a.oneofCase({f.slot}) {{\n")
+            for m in members:
+                for line in arena_visit(m, f.slot + 1, member=True):
+                    out.append(f"        case {m.number}: {line}\n")
+            out.append("        default: break\n        }\n")
+            continue
+        for line in arena_visit(f, f.slot):
+            out.append(f"        {line}\n")
+    out.append("        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }\n")
+    out.append("    }\n}\n")
+    return "".join(out)
+
+
+WRITER_METHODS = {FD.TYPE_STRING: "string", FD.TYPE_BYTES: "bytes", FD.TYPE_UINT64: "uint64", FD.TYPE_UINT32: "uint32",
+                  FD.TYPE_INT32: "int32", FD.TYPE_BOOL: "bool", FD.TYPE_DOUBLE: "double"}
+
+
+def write_call(field, value):
+    """The BinaryWriter call that prepends `field` holding `value` (a value built in code)."""
+    n = field.number
+    if field.map:
+        return f"writer.stringToBytesMap({value}, field: {n})"
+    if field.repeated:
+        if field.is_message:
+            return f"try writer.repeatedMessage({value}, field: {n})"
+        return f"writer.repeatedString({value}, field: {n})"
+    if field.is_message:
+        return f"try writer.message({value}, field: {n})"
+    if field.is_enum:
+        return f"writer.enumeration({value}, field: {n})"
+    return f"writer.{WRITER_METHODS[field.type]}({value}, field: {n})"
+
+
+def gen_write_binary(msg):
+    """_writeBinary: the fields of a value built in code, last first, for the back-to-front writer."""
+    out = ["    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;\n",
+           "    /// a decoded value from its arena node).\n",
+           "    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {\n",
+           "        if let a = _arena {\n",
+           "            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)\n",
+           "        }\n",
+           "        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }\n"]
+    done = set()
+    for f in reversed(msg.fields):
+        if f.oneof is not None:
+            if f.oneof in done:
+                continue
+            done.add(f.oneof)
+            oneof_name, type_name, members, _, _ = msg.oneofs[f.oneof]
+            out.append(f"        switch _{camel(oneof_name)} {{\n")
+            for m in members:
+                out.append(f"        case .{m.swift}(let value)?: {write_call(m, 'value')}\n")
+            out.append("        case nil: break\n        }\n")
+        elif f.is_message and not f.repeated:
+            out.append(f"        if let value = {stored(f)}.value {{ {write_call(f, 'value')} }}\n")
+        elif f.closes_cycle:
+            out.append(f"        if {presence(f)} {{ {write_call(f, stored(f) + '.messages')} }}\n")
+        else:
+            out.append(f"        if {presence(f)} {{ {write_call(f, stored(f))} }}\n")
+    out.append("    }\n\n")
+    return "".join(out)
+
+
+ARENA_KINDS = {FD.TYPE_STRING: ".string", FD.TYPE_BYTES: ".bytes", FD.TYPE_DOUBLE: ".fixed64", FD.TYPE_UINT64: ".uint64",
+               FD.TYPE_UINT32: ".uint32", FD.TYPE_INT32: ".int32", FD.TYPE_BOOL: ".bool", FD.TYPE_ENUM: ".enumeration"}
+
+
+def gen_arena_layouts(ctx, messages):
+    """Every message type's ArenaLayout, in the order of `messages` (the types' _arenaLayoutIndex)."""
+    index = {msg.name: i for i, msg in enumerate(messages)}
+    out = [ctx.header, "\n",
+           "/// The arena layouts of every message type of this schema (see ``ArenaLayout``), indexed by each\n"
+           "/// type's `_arenaLayoutIndex`; their slots are the ones the types' accessors read.\n",
+           f"package let {ctx.config.arena_table} = ArenaLayoutTable([\n"]
+    for msg in messages:
+        out.append(f"    // {index[msg.name]}: {msg.name}\n    (slotCount: {msg.slot_count}, schema: {msg.name}.schema, fields: [\n")
+        for position, f in enumerate(msg.fields):
+            if f.map:
+                kind, container = ".stringToBytesMap", ".repeated"
+            else:
+                if f.is_message:
+                    assert f.type_name in index, f"{msg.name}.{f.name}: message types from other files have no arena layout here"
+                    kind = ".message"
+                else:
+                    kind = ARENA_KINDS[f.type]
+                container = ".oneof" if f.oneof is not None else ".repeated" if f.repeated else ".single"
+            args = f"{kind}, {container}, slot: {f.slot}, index: {position}"
+            if f.is_message:
+                args += f", sub: {index[f.type_name]}"
+            out.append(f"        ({f.number}, ArenaField({args})),\n")
+        out.append("    ]),\n")
+    out.append("])\n")
     return "".join(out)
 
 
@@ -644,12 +880,13 @@ def main():
     for enum in enums.values():
         outputs[f"{model_dir}/{enum.name}.swift"] = gen_enum(ctx, enum)
         outputs[f"{schema_dir}/{enum.name}+Schema.swift"] = gen_enum_schema(ctx, enum)
-    for msg in messages:
+    for type_index, msg in enumerate(messages):
         outputs[f"{model_dir}/{msg.name}.swift"] = gen_message(ctx, msg, enums)
-        outputs[f"{schema_dir}/{msg.name}+Fields.swift"] = gen_fields(ctx, msg)
+        outputs[f"{schema_dir}/{msg.name}+Fields.swift"] = gen_fields(ctx, msg, type_index)
         for oneof in msg.oneofs:
             if oneof[4]:
                 outputs[f"{model_dir}/{oneof[4].enum}.swift"] = gen_oneof_kind(ctx, msg, oneof)
+    outputs[f"{schema_dir}/ArenaLayouts.swift"] = gen_arena_layouts(ctx, messages)
     # The output folders are the generator's alone: wipe them, so nothing the schema no longer
     # produces survives.
     for directory in sorted({model_dir, schema_dir}):

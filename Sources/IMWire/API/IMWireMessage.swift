@@ -28,8 +28,8 @@ public protocol IMWireMessage: Hashable, Sendable, CustomDebugStringConvertible 
 /// It has no public members and no public initialiser.
 public struct _IMWireMessageCodec<M: IMWireMessage>: Sendable {
     @usableFromInline let decodeBinary: @Sendable (UnsafeBufferPointer<UInt8>, BinaryDecodingOptions) throws(IMWireError) -> M
-    @usableFromInline let sizeBinary: @Sendable (M, BinaryEncodingOptions) throws(IMWireError) -> BinaryEncodingPlan
-    @usableFromInline let writeBinary: @Sendable (M, BinaryEncodingPlan, UnsafeMutablePointer<UInt8>) -> Void
+    /// Encodes and hands the bytes (valid during the call) to the closure.
+    @usableFromInline let encodeBinary: @Sendable (M, BinaryEncodingOptions, (UnsafeBufferPointer<UInt8>) -> Void) throws(IMWireError) -> Void
     @usableFromInline let decodeJSON: @Sendable (UnsafeBufferPointer<UInt8>, JSONDecodingOptions) throws(IMWireError) -> M
     @usableFromInline let encodeJSON: @Sendable (M, JSONEncodingOptions) throws(IMWireError) -> [UInt8]
     @usableFromInline let describe: @Sendable (M) -> String
@@ -37,9 +37,10 @@ public struct _IMWireMessageCodec<M: IMWireMessage>: Sendable {
 
 extension _IMWireMessageCodec where M: ProtoMessage {
     package init() {
-        decodeBinary = { (bytes, options) throws(IMWireError) in try BinaryDecoder.decode(M.self, from: bytes, options: options) }
-        sizeBinary = { (message, options) throws(IMWireError) in try BinaryEncoder.plan(message, options: options) }
-        writeBinary = { message, plan, base in BinaryEncoder.write(message, plan: plan, to: base) }
+        decodeBinary = { (bytes, options) throws(IMWireError) in try ArenaDecoder.decode(M.self, from: bytes, options: options) }
+        encodeBinary = { (message, options, body) throws(IMWireError) in
+            try BinaryEncoder.withEncoding(message, options: options, body)
+        }
         decodeJSON = { (bytes, options) throws(IMWireError) in try JSONReader.decode(M.self, from: bytes, options: options) }
         encodeJSON = { (message, options) throws(IMWireError) in try JSONWriter.encode(message, options: options) }
         describe = { message in DebugDescription.of(message) }
@@ -89,18 +90,9 @@ extension IMWireMessage {
     /// equal bytes. Throws `depth_limit_exceeded` for a model nested deeper than `options.maxDepth`.
     @inlinable
     public func serializedBytes(options: BinaryEncodingOptions = .init()) throws(IMWireError) -> [UInt8] {
-        let codec = Self._imwireCodec
-        return encodedBytes(try codec.sizeBinary(self, options), codec: codec)
-    }
-
-    /// The `plan.count` bytes `plan` writes, in a new array.
-    @usableFromInline
-    func encodedBytes(_ plan: BinaryEncodingPlan, codec: _IMWireMessageCodec<Self>) -> [UInt8] {
-        if plan.count == 0 { return [] }
-        return [UInt8](unsafeUninitializedCapacity: plan.count) { buffer, initializedCount in
-            codec.writeBinary(self, plan, buffer.baseAddress!)
-            initializedCount = plan.count
-        }
+        var result: [UInt8] = []
+        try Self._imwireCodec.encodeBinary(self, options) { result = Array($0) }
+        return result
     }
 
     /// The canonical encoding in a container of the caller's choice: `let data: Data = try
@@ -115,35 +107,21 @@ extension IMWireMessage {
     }
 
     /// Appends the canonical encoding to `bytes` (a buffer being filled with several messages, a
-    /// frame after its header): in place for `[UInt8]`; for other containers through one contiguous
-    /// copy (`append(contentsOf:)` of an array is the container's own fast path, where growing a
-    /// generic container byte by byte is not). On error `bytes` is left as it was.
+    /// frame after its header), in one contiguous copy. On error `bytes` is left as it was.
     @inlinable
     public func appendSerializedBytes<Bytes: RangeReplaceableCollection & MutableCollection>(
         to bytes: inout Bytes, options: BinaryEncodingOptions = .init()
     ) throws(IMWireError) where Bytes.Element == UInt8 {
-        let codec = Self._imwireCodec
-        let plan = try codec.sizeBinary(self, options)
-        guard plan.count > 0 else { return }  // an empty message: nothing to write (and no buffer to write to)
-        if Bytes.self == [UInt8].self {
-            withUnsafeMutablePointer(to: &bytes) { pointer in
-                pointer.withMemoryRebound(to: [UInt8].self, capacity: 1) { array in
-                    let start = array.pointee.count
-                    array.pointee.append(contentsOf: repeatElement(0, count: plan.count))
-                    array.pointee.withUnsafeMutableBufferPointer { buffer in
-                        codec.writeBinary(self, plan, buffer.baseAddress! + start)
-                    }
-                }
-            }
-            return
-        }
-        bytes.append(contentsOf: encodedBytes(plan, codec: codec))
+        try Self._imwireCodec.encodeBinary(self, options) { bytes.append(contentsOf: $0) }
     }
 
-    /// The size of ``serializedBytes(options:)->[UInt8]`` in bytes, without encoding.
+    /// The size of ``serializedBytes(options:)->[UInt8]`` in bytes. (The encoder writes in one pass
+    /// without sizing first, so this encodes into a per-thread buffer and counts, copying nothing.)
     @inlinable
     public func serializedSize(options: BinaryEncodingOptions = .init()) throws(IMWireError) -> Int {
-        try Self._imwireCodec.sizeBinary(self, options).count
+        var size = 0
+        try Self._imwireCodec.encodeBinary(self, options) { size = $0.count }
+        return size
     }
 }
 

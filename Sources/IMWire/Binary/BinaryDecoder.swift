@@ -1,12 +1,12 @@
-/// Single-pass protobuf decoder over borrowed bytes: a cursor (`position`) inside the bounds of the
-/// message being read (`end`), bounds-checked once per read. It implements ``FieldDecoder`` so the
-/// generated per-type field tables drive it.
+/// A protobuf field walker over borrowed bytes: a cursor (`position`) inside the bounds of the
+/// message being read (`end`), bounds-checked once per read, for readers that walk fields without
+/// building a model (``MessageRoutingView``, `imwire inspect`), with the checks of a full decode
+/// (``ArenaDecoder``): the same tag, length, UTF-8 and depth rules and error messages.
 ///
-/// Safety: every length is checked against the bytes that remain before anything is allocated, so
-/// memory is bounded by the input; nesting is bounded by `maxDepth` on every recursive path
-/// (sub-messages, map entries, unknown groups), and by what the thread's stack holds
+/// Safety: every length is checked against the bytes that remain; nesting is bounded by `maxDepth`
+/// on every recursive path (sub-messages, unknown groups), and by what the thread's stack holds
 /// (``StackGuard``), so a raised limit never overflows the stack.
-package struct BinaryDecoder: FieldDecoder {
+package struct BinaryDecoder {
     private let base: UnsafePointer<UInt8>
     private let inputCount: Int
     private(set) var position: Int
@@ -29,17 +29,6 @@ package struct BinaryDecoder: FieldDecoder {
         self.maxDepth = maxDepth
     }
 
-    /// Decodes the whole buffer as the root message `M`.
-    package static func decode<M: ProtoMessage>(
-        _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions
-    ) throws(IMWireError) -> M {
-        try checkLimits(inputCount: buffer.count, options: options)
-        var message = M()
-        var decoder = BinaryDecoder(buffer, maxDepth: options.maxDepth)
-        try decoder.decodeBody(&message)
-        return message
-    }
-
     /// The checks before the first byte is read: the input size and a depth limit that admits the
     /// root message.
     package static func checkLimits(inputCount: Int, options: BinaryDecodingOptions) throws(IMWireError) {
@@ -51,24 +40,6 @@ package struct BinaryDecoder: FieldDecoder {
         }
         guard options.maxDepth >= 1 else {
             throw IMWireError(code: .depthLimitExceeded, reason: "the depth limit \(options.maxDepth) admits no message", offset: 0)
-        }
-    }
-
-    // MARK: - Message bodies
-
-    /// Reads fields until `end`, handing each to `message`; what it does not consume is kept as an
-    /// unknown field.
-    mutating func decodeBody<M: ProtoMessage>(_ message: inout M) throws(IMWireError) {
-        while position < end {
-            let tagStart = position
-            try readTag()
-            if wireType == WireType.endGroup {
-                throw strayEndGroup(at: tagStart)
-            }
-            if try !message.decodeField(number: fieldNumber, from: &self) {
-                try skipField()
-                message.unknownFields.append(UnsafeRawBufferPointer(start: base + tagStart, count: position - tagStart))
-            }
         }
     }
 
@@ -251,11 +222,6 @@ package struct BinaryDecoder: FieldDecoder {
             offset: offset)
     }
 
-    /// For a known field whose wire type does not fit (a start-group tag included): the field is left
-    /// unconsumed, to be kept as an unknown field, as C++, Java, Go and upb do.
-    @inline(__always)
-    private func mismatch() -> Bool { false }
-
     // MARK: - Skipping unknown fields
 
     private mutating func skipField() throws(IMWireError) {
@@ -393,22 +359,6 @@ package struct BinaryDecoder: FieldDecoder {
 
     package mutating func leaveMessage(restoring outerEnd: Int) { leaveSubmessage(restoring: outerEnd) }
 
-    // MARK: - FieldDecoder
-
-    package mutating func decodeString(_ value: inout String) throws(IMWireError) -> Bool {
-        guard wireType == WireType.lengthDelimited else { return mismatch() }
-        value = try readString()
-        return true
-    }
-
-    private mutating func readString() throws(IMWireError) -> String {
-        let (start, length) = try readLengthDelimited()
-        if length == 0 { return "" }
-        let bytes = UnsafeBufferPointer(start: base + start, count: length)
-        guard let string = UTF8Validation.string(bytes) else { throw invalidUTF8(bytes, at: start) }
-        return string
-    }
-
     private func invalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> IMWireError {
         let bad = start + UTF8Validation.firstInvalidIndex(bytes)
         return IMWireError(
@@ -417,95 +367,4 @@ package struct BinaryDecoder: FieldDecoder {
             offset: bad)
     }
 
-    package mutating func decodeBytes(_ value: inout [UInt8]) throws(IMWireError) -> Bool {
-        guard wireType == WireType.lengthDelimited else { return mismatch() }
-        let (start, length) = try readLengthDelimited()
-        value = Array(UnsafeBufferPointer(start: base + start, count: length))
-        return true
-    }
-
-    package mutating func decodeUInt64(_ value: inout UInt64) throws(IMWireError) -> Bool {
-        guard wireType == WireType.varint else { return mismatch() }
-        value = try readVarint()
-        return true
-    }
-
-    package mutating func decodeUInt32(_ value: inout UInt32) throws(IMWireError) -> Bool {
-        guard wireType == WireType.varint else { return mismatch() }
-        value = UInt32(truncatingIfNeeded: try readVarint())
-        return true
-    }
-
-    package mutating func decodeInt32(_ value: inout Int32) throws(IMWireError) -> Bool {
-        guard wireType == WireType.varint else { return mismatch() }
-        value = Int32(truncatingIfNeeded: try readVarint())
-        return true
-    }
-
-    package mutating func decodeBool(_ value: inout Bool) throws(IMWireError) -> Bool {
-        guard wireType == WireType.varint else { return mismatch() }
-        value = try readVarint() != 0
-        return true
-    }
-
-    package mutating func decodeDouble(_ value: inout Double) throws(IMWireError) -> Bool {
-        guard wireType == WireType.fixed64 else { return mismatch() }
-        value = Double(bitPattern: try readFixed(UInt64.self))
-        return true
-    }
-
-    package mutating func decodeEnum<E: ProtoEnum>(_ value: inout E) throws(IMWireError) -> Bool {
-        guard wireType == WireType.varint else { return mismatch() }
-        value = E(rawValue: Int32(truncatingIfNeeded: try readVarint()))
-        return true
-    }
-
-    package mutating func decodeMessage<M: ProtoMessage>(_ value: inout M) throws(IMWireError) -> Bool {
-        guard wireType == WireType.lengthDelimited else { return mismatch() }
-        let outerEnd = try enterSubmessage()
-        try decodeBody(&value)
-        leaveSubmessage(restoring: outerEnd)
-        return true
-    }
-
-    package mutating func decodeRepeatedString(_ value: inout [String]) throws(IMWireError) -> Bool {
-        guard wireType == WireType.lengthDelimited else { return mismatch() }
-        value.append(try readString())
-        return true
-    }
-
-    package mutating func decodeRepeatedMessage<M: ProtoMessage>(_ value: inout [M]) throws(IMWireError) -> Bool {
-        guard wireType == WireType.lengthDelimited else { return mismatch() }
-        // Decode in place: no copy of a (possibly large) message on the stack per nesting level.
-        value.append(M())
-        let outerEnd = try enterSubmessage()
-        try decodeBody(&value[value.count - 1])
-        leaveSubmessage(restoring: outerEnd)
-        return true
-    }
-
-    package mutating func decodeStringToBytesMap(_ value: inout StringBytesMap) throws(IMWireError) -> Bool {
-        guard wireType == WireType.lengthDelimited else { return mismatch() }
-        var key = ""
-        var bytes: [UInt8] = []
-        let outerEnd = try enterSubmessage()
-        while position < end {
-            let tagStart = position
-            try readTag()
-            if wireType == WireType.endGroup {
-                throw strayEndGroup(at: tagStart)
-            }
-            // A map entry is a message {key = 1; value = 2}; anything else in it is dropped.
-            let consumed: Bool
-            switch fieldNumber {
-            case 1: consumed = try decodeString(&key)
-            case 2: consumed = try decodeBytes(&bytes)
-            default: consumed = false
-            }
-            if !consumed { try skipField() }
-        }
-        leaveSubmessage(restoring: outerEnd)
-        value[key] = bytes
-        return true
-    }
 }

@@ -1,278 +1,303 @@
-/// Canonical protobuf encoding in two passes over the same ``ProtoMessage/traverse(_:)``:
-/// ``BinarySizer`` computes every sub-message's size once (pre-order, cached in an array, so
-/// nesting costs O(n), not swift-protobuf's O(depth²)), then ``BinaryWriter`` writes into one
-/// buffer of exactly the total size.
+/// Canonical protobuf encoding in one pass, back to front (as upb writes): fields in descending
+/// field-number order into the end of a buffer the thread keeps (``Scratch``), each sub-message's
+/// length written after its body, when it is known — so nothing is sized first. The caller gets the
+/// finished bytes (to copy into its own container) before the buffer goes back to the thread.
 ///
-/// Canonical form (the BinaryAndJSON article): fields in field-number order, proto3 defaults omitted, map entries
-/// sorted by key bytes with key and value always written, unknown fields after known ones.
+/// Canonical form (the BinaryAndJSON article): fields in field-number order, proto3 defaults omitted,
+/// map entries sorted by key bytes with key and value always written, unknown fields after known
+/// ones.
 package enum BinaryEncoder {
-    package static func encode<M: ProtoMessage>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
-        let plan = try plan(message, options: options)
-        if plan.count == 0 { return [] }
-        return [UInt8](unsafeUninitializedCapacity: plan.count) { buffer, initializedCount in
-            write(message, plan: plan, to: buffer.baseAddress!)
-            initializedCount = plan.count
-        }
-    }
-
-    /// Pass one: the total size and every sub-message's size.
-    package static func plan<M: ProtoMessage>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> BinaryEncodingPlan {
-        var sizer = BinarySizer(maxDepth: options.maxDepth)
-        try message.traverse(&sizer)
-        return BinaryEncodingPlan(count: sizer.total, sizes: sizer.sizes)
-    }
-
-    /// Pass two: writes exactly `plan.count` bytes at `base`. The writer visits exactly what the
-    /// sizer visited, so it cannot fail.
-    package static func write<M: ProtoMessage>(_ message: M, plan: BinaryEncodingPlan, to base: UnsafeMutablePointer<UInt8>) {
-        var writer = BinaryWriter(base: base, sizes: plan.sizes)
-        message.traverse(&writer)
-        precondition(writer.position == plan.count, "sizer and writer disagree")
-    }
-}
-
-/// What the sizer found: the encoding's size and each sub-message's body size in pre-order.
-@usableFromInline package struct BinaryEncodingPlan: Sendable {
-    @usableFromInline package let count: Int
-    let sizes: SizeList
-}
-
-/// The sizer's list of sub-message sizes: the first eight inline (most messages have fewer, and an
-/// array would cost an allocation and a type-metadata lookup per encode, a tenth of encoding a chat
-/// message), the rest in an array.
-struct SizeList: Sendable {
-    private var inline: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
-    private var overflow: [Int] = []
-    private(set) var count = 0
-    private static let inlineCapacity = 8
-
+    /// Encodes `message` and calls `body` with the bytes (valid only during the call).
     @inline(__always)
-    mutating func append(_ value: Int) {
-        if count < Self.inlineCapacity {
-            withUnsafeMutableBytes(of: &inline) { $0.storeBytes(of: value, toByteOffset: count * MemoryLayout<Int>.stride, as: Int.self) }
-        } else {
-            overflow.append(value)
-        }
-        count += 1
+    package static func withEncoding<M: ProtoMessage, R>(
+        _ message: M, options: BinaryEncodingOptions, _ body: (UnsafeBufferPointer<UInt8>) -> R
+    ) throws(IMWireError) -> R {
+        var writer = BinaryWriter(maxDepth: options.maxDepth)
+        defer { writer.release() }
+        try message._writeBinary(&writer)
+        return body(writer.bytes)
     }
 
-    subscript(index: Int) -> Int {
-        @inline(__always) get {
-            if index < Self.inlineCapacity {
-                return withUnsafeBytes(of: inline) { $0.load(fromByteOffset: index * MemoryLayout<Int>.stride, as: Int.self) }
-            }
-            return overflow[index - Self.inlineCapacity]
-        }
-        @inline(__always) set {
-            if index < Self.inlineCapacity {
-                withUnsafeMutableBytes(of: &inline) { $0.storeBytes(of: newValue, toByteOffset: index * MemoryLayout<Int>.stride, as: Int.self) }
-            } else {
-                overflow[index - Self.inlineCapacity] = newValue
-            }
-        }
+    /// The encoding of `message` in a new array.
+    package static func encode<M: ProtoMessage>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
+        try withEncoding(message, options: options) { Array($0) }
     }
 }
 
-/// Pass one: sizes. `sizes` holds each sub-message's body size in pre-order.
-struct BinarySizer: FieldVisitor {
-    typealias Failure = IMWireError
-    var total = 0
-    var sizes = SizeList()
+/// The back-to-front writer behind ``BinaryEncoder``: each method prepends one whole field to what
+/// is written so far. A value built in code writes itself field by field (its generated
+/// `_writeBinary`, last field first); a decoded value's node is written from its arena layout
+/// (``arenaNode(_:_:_:_:)``), with no `String` or array made on the way.
+package struct BinaryWriter {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// The first byte written so far: bytes go from `capacity` downwards.
+    private var position: Int
     private var depth = 1
     private let maxDepth: Int
     private var stackGuard = StackGuard()
 
-    init(maxDepth: Int) {
+    package init(maxDepth: Int) {
+        (base, capacity) = Scratch.bytes.take()
+        position = capacity
         self.maxDepth = maxDepth
     }
 
+    /// Bytes written so far.
     @inline(__always)
-    private mutating func addLengthDelimited(_ length: Int, field: Int) {
-        total &+= Varint.tagSize(field) &+ Varint.size(length) &+ length
+    package var count: Int { capacity &- position }
+
+    /// The bytes written, valid until ``release()``.
+    package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base + position, count: count) }
+
+    /// Returns the buffer to the thread.
+    package func release() { Scratch.bytes.giveBack(base, capacity: capacity) }
+
+    // MARK: - Bytes
+
+    @inline(__always)
+    private mutating func reserve(_ byteCount: Int) {
+        if byteCount > position { grow(byteCount) }
     }
 
-    mutating func visitString(_ value: String, field: Int) { addLengthDelimited(value.utf8.count, field: field) }
-    mutating func visitBytes(_ value: [UInt8], field: Int) { addLengthDelimited(value.count, field: field) }
-    mutating func visitUInt64(_ value: UInt64, field: Int) { total &+= Varint.tagSize(field) &+ Varint.size(value) }
-    mutating func visitUInt32(_ value: UInt32, field: Int) { total &+= Varint.tagSize(field) &+ Varint.size(UInt64(value)) }
-    mutating func visitInt32(_ value: Int32, field: Int) {
-        // Negative int32 is sign-extended to 64 bits on the wire: 10 bytes.
-        total &+= Varint.tagSize(field) &+ Varint.size(UInt64(bitPattern: Int64(value)))
-    }
-    mutating func visitBool(_ value: Bool, field: Int) { total &+= Varint.tagSize(field) &+ 1 }
-    mutating func visitDouble(_ value: Double, field: Int) { total &+= Varint.tagSize(field) &+ 8 }
-    mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {
-        total &+= Varint.tagSize(field) &+ Varint.size(UInt64(bitPattern: Int64(value.rawValue)))
+    /// A buffer at least twice as large, holding what is written at its end.
+    @inline(never)
+    private mutating func grow(_ byteCount: Int) {
+        let used = count
+        var newCapacity = capacity &* 2
+        while newCapacity &- used < byteCount { newCapacity &*= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        (newBase + (newCapacity &- used)).initialize(from: base + position, count: used)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+        position = newCapacity &- used
     }
 
-    mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) throws(IMWireError) {
+    @inline(__always)
+    private mutating func writeRaw(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let byteCount = bytes.count
+        guard byteCount > 0 else { return }
+        reserve(byteCount)
+        position &-= byteCount
+        (base + position).update(from: bytes.baseAddress!, count: byteCount)
+    }
+
+    @inline(__always)
+    private mutating func writeVarint(_ value: UInt64) {
+        if value < 0x80 {
+            reserve(1)
+            position &-= 1
+            base[position] = UInt8(truncatingIfNeeded: value)
+            return
+        }
+        let size = Varint.size(value)
+        reserve(size)
+        position &-= size
+        _ = Varint.write(value, to: base + position)
+    }
+
+    @inline(__always)
+    private mutating func writeTag(_ field: Int, _ wireType: UInt8) {
+        writeVarint(UInt64(truncatingIfNeeded: field) << 3 | UInt64(wireType))
+    }
+
+    @inline(__always)
+    private mutating func writeLengthDelimited(_ bytes: UnsafeBufferPointer<UInt8>, field: Int) {
+        writeRaw(bytes)
+        writeVarint(UInt64(truncatingIfNeeded: bytes.count))
+        writeTag(field, WireType.lengthDelimited)
+    }
+
+    @inline(__always)
+    private mutating func writeFixed64(_ bits: UInt64, field: Int) {
+        reserve(8)
+        position &-= 8
+        UnsafeMutableRawPointer(base + position).storeBytes(of: bits.littleEndian, as: UInt64.self)
+        writeTag(field, WireType.fixed64)
+    }
+
+    /// Enters a sub-message (depth-checked); returns the count to measure its length from.
+    @inline(__always)
+    private mutating func enter() throws(IMWireError) -> Int {
         guard depth < maxDepth else {
             throw IMWireError(
                 code: .depthLimitExceeded,
                 reason: "message nesting exceeds the encoder's limit of \(maxDepth) levels")
         }
-        depth += 1
-        // The writer recurses exactly as deep, with smaller frames: checking here covers it.
+        depth &+= 1
         try stackGuard.check(depth: depth)
-        let slot = sizes.count
-        sizes.append(0)
-        let outer = total
-        total = 0
-        try value.traverse(&self)
-        let size = total
-        sizes[slot] = size
-        total = outer
-        addLengthDelimited(size, field: field)
-        depth -= 1
+        return count
     }
 
-    mutating func visitRepeatedString(_ value: [String], field: Int) {
-        for string in value { visitString(string, field: field) }
+    /// Leaves a sub-message entered at `start`: writes its length and tag in front of it.
+    @inline(__always)
+    private mutating func leave(_ start: Int, field: Int) {
+        depth &-= 1
+        writeVarint(UInt64(truncatingIfNeeded: count &- start))
+        writeTag(field, WireType.lengthDelimited)
     }
 
-    mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(IMWireError) {
+    // MARK: - Fields of a value built in code
+
+    package mutating func string(_ value: String, field: Int) {
+        if let done: Void = value.utf8.withContiguousStorageIfAvailable({ writeLengthDelimited($0, field: field) }) {
+            return done
+        }
+        var copy = value
+        copy.withUTF8 { writeLengthDelimited($0, field: field) }
+    }
+
+    package mutating func bytes(_ value: [UInt8], field: Int) {
+        value.withUnsafeBufferPointer { writeLengthDelimited($0, field: field) }
+    }
+
+    package mutating func uint64(_ value: UInt64, field: Int) {
+        writeVarint(value)
+        writeTag(field, WireType.varint)
+    }
+
+    package mutating func uint32(_ value: UInt32, field: Int) {
+        writeVarint(UInt64(value))
+        writeTag(field, WireType.varint)
+    }
+
+    /// Negative values are sign-extended to 64 bits on the wire: 10 bytes.
+    package mutating func int32(_ value: Int32, field: Int) {
+        writeVarint(UInt64(bitPattern: Int64(value)))
+        writeTag(field, WireType.varint)
+    }
+
+    package mutating func bool(_ value: Bool, field: Int) {
+        writeVarint(value ? 1 : 0)
+        writeTag(field, WireType.varint)
+    }
+
+    package mutating func double(_ value: Double, field: Int) {
+        writeFixed64(value.bitPattern, field: field)
+    }
+
+    package mutating func enumeration<E: ProtoEnum>(_ value: E, field: Int) {
+        int32(value.rawValue, field: field)
+    }
+
+    package mutating func message<M: ProtoMessage>(_ value: M, field: Int) throws(IMWireError) {
+        let start = try enter()
+        try value._writeBinary(&self)
+        leave(start, field: field)
+    }
+
+    package mutating func repeatedString(_ value: [String], field: Int) {
+        value.withUnsafeBufferPointer { strings in
+            var index = strings.count
+            while index > 0 {
+                index &-= 1
+                string(strings[index], field: field)
+            }
+        }
+    }
+
+    package mutating func repeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(IMWireError) {
         // Through the buffer: elements are borrowed, not copied (a copy retains every field).
         try value.withUnsafeBufferPointer { (messages) throws(IMWireError) in
-            for index in messages.indices { try visitMessage(messages[index], field: field) }
+            var index = messages.count
+            while index > 0 {
+                index &-= 1
+                try message(messages[index], field: field)
+            }
         }
     }
 
-    mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {
-        value.forEachUnordered { key, bytes in
-            addLengthDelimited(MapEntry.size(keyLength: key.utf8.count, valueLength: bytes.count), field: field)
-        }
-    }
-
-    mutating func visitUnknownFields(_ value: UnknownFields) { total &+= value.bytes.count }
-}
-
-/// A `map<string, bytes>` entry on the wire: a message {key = 1; value = 2}, both always written
-/// (as upb and the C++ runtime do).
-enum MapEntry {
-    static func size(keyLength: Int, valueLength: Int) -> Int {
-        1 + Varint.size(keyLength) + keyLength + 1 + Varint.size(valueLength) + valueLength
-    }
-}
-
-/// Pass two: writes into a buffer of exactly the size the sizer computed.
-struct BinaryWriter: FieldVisitor {
-    typealias Failure = Never
-    private let base: UnsafeMutablePointer<UInt8>
-    private(set) var position = 0
-    private let sizes: SizeList
-    private var sizeIndex = 0
-
-    init(base: UnsafeMutablePointer<UInt8>, sizes: SizeList) {
-        self.base = base
-        self.sizes = sizes
-    }
-
-    @inline(__always)
-    private mutating func writeVarint(_ value: UInt64) {
-        position &+= Varint.write(value, to: base + position)
-    }
-
-    @inline(__always)
-    private mutating func writeTag(_ field: Int, _ wireType: UInt8) {
-        writeVarint(UInt64(field) << 3 | UInt64(wireType))
-    }
-
-    @inline(__always)
-    private mutating func writeRaw(_ bytes: UnsafeRawBufferPointer) {
-        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
-        (base + position).update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        position &+= bytes.count
-    }
-
-    @inline(__always)
-    private mutating func writeLengthDelimited(_ string: String) {
-        let count = string.utf8.count
-        writeVarint(UInt64(count))
-        let written: Void? = string.utf8.withContiguousStorageIfAvailable { writeRaw(UnsafeRawBufferPointer($0)) }
-        if written == nil {
-            var copy = string
-            copy.withUTF8 { writeRaw(UnsafeRawBufferPointer($0)) }
-        }
-    }
-
-    @inline(__always)
-    private mutating func writeLengthDelimited(_ bytes: [UInt8]) {
-        writeVarint(UInt64(bytes.count))
-        bytes.withUnsafeBytes { writeRaw($0) }
-    }
-
-    mutating func visitString(_ value: String, field: Int) {
-        writeTag(field, WireType.lengthDelimited)
-        writeLengthDelimited(value)
-    }
-
-    mutating func visitBytes(_ value: [UInt8], field: Int) {
-        writeTag(field, WireType.lengthDelimited)
-        writeLengthDelimited(value)
-    }
-
-    mutating func visitUInt64(_ value: UInt64, field: Int) {
-        writeTag(field, WireType.varint)
-        writeVarint(value)
-    }
-
-    mutating func visitUInt32(_ value: UInt32, field: Int) {
-        writeTag(field, WireType.varint)
-        writeVarint(UInt64(value))
-    }
-
-    mutating func visitInt32(_ value: Int32, field: Int) {
-        writeTag(field, WireType.varint)
-        writeVarint(UInt64(bitPattern: Int64(value)))
-    }
-
-    mutating func visitBool(_ value: Bool, field: Int) {
-        writeTag(field, WireType.varint)
-        base[position] = value ? 1 : 0
-        position &+= 1
-    }
-
-    mutating func visitDouble(_ value: Double, field: Int) {
-        writeTag(field, WireType.fixed64)
-        UnsafeMutableRawPointer(base + position).storeBytes(of: value.bitPattern.littleEndian, as: UInt64.self)
-        position &+= 8
-    }
-
-    mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {
-        writeTag(field, WireType.varint)
-        writeVarint(UInt64(bitPattern: Int64(value.rawValue)))
-    }
-
-    mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) {
-        writeTag(field, WireType.lengthDelimited)
-        writeVarint(UInt64(sizes[sizeIndex]))
-        sizeIndex &+= 1
-        value.traverse(&self)
-    }
-
-    mutating func visitRepeatedString(_ value: [String], field: Int) {
-        for string in value { visitString(string, field: field) }
-    }
-
-    mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) {
-        value.withUnsafeBufferPointer { messages in
-            for index in messages.indices { visitMessage(messages[index], field: field) }
-        }
-    }
-
-    mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {
-        // Canonical order: by key bytes (StringBytesMap iterates that way).
-        for entry in value {
+    /// Entries in canonical order, by key bytes; key and value always written (as upb and the C++
+    /// runtime do).
+    package mutating func stringToBytesMap(_ value: StringBytesMap, field: Int) {
+        for entry in value.entries.reversed() {
+            let start = count
+            bytes(entry.value, field: 2)
+            string(entry.key, field: 1)
+            writeVarint(UInt64(truncatingIfNeeded: count &- start))
             writeTag(field, WireType.lengthDelimited)
-            writeVarint(UInt64(MapEntry.size(keyLength: entry.key.utf8.count, valueLength: entry.value.count)))
-            writeTag(1, WireType.lengthDelimited)
-            writeLengthDelimited(entry.key)
-            writeTag(2, WireType.lengthDelimited)
-            writeLengthDelimited(entry.value)
         }
     }
 
-    mutating func visitUnknownFields(_ value: UnknownFields) {
-        value.bytes.withUnsafeBytes { writeRaw($0) }
+    package mutating func unknownFields(_ value: UnknownFields) {
+        value.bytes.withUnsafeBufferPointer { writeRaw($0) }
+    }
+
+    // MARK: - A decoded value's node
+
+    /// Writes the node `node` of `storage`, laid out by `layouts[layoutIndex]`: its unknown fields,
+    /// then its fields by descending number, each as the canonical form of what the node holds.
+    package mutating func arenaNode(
+        _ storage: ArenaStorage, _ node: Int, _ layouts: UnsafeMutablePointer<ArenaLayout>, _ layoutIndex: Int
+    ) throws(IMWireError) {
+        let layout = layouts[layoutIndex]
+        let words = storage.words
+        let unknown = words[node]
+        if unknown != 0 {
+            ArenaList(storage, links: unknown, count: -1).forEachEntryReversed { entry in
+                writeRaw(storage.buffer(words[entry]))
+            }
+        }
+        // The fields the decoder wrote, from the highest index (the highest number) down.
+        var present = words[node &+ 1]
+        while present != 0 {
+            let index = 63 &- present.leadingZeroBitCount
+            present &= ~(1 &<< UInt64(index))
+            let (number, field) = layout.byIndex[index]
+            let slot = node &+ Int(field.slot)
+            switch field.container {
+            case .single:
+                try arenaValue(field, number: number, words[slot], storage, layouts, always: false)
+            case .oneof:
+                if words[slot] == UInt64(truncatingIfNeeded: number) {
+                    try arenaValue(field, number: number, words[slot &+ 1], storage, layouts, always: true)
+                }
+            case .repeated:
+                if words[slot] != 0 {
+                    if field.kind == .stringToBytesMap {
+                        // Sorted and with one entry per key (the last one), like a map built in code.
+                        stringToBytesMap(ArenaRef(storage, node).stringToBytesMap(Int(field.slot)), field: number)
+                    } else {
+                        let list = ArenaList(storage, links: words[slot], count: Int(truncatingIfNeeded: words[slot &+ 1]))
+                        try list.forEachEntryReversed { (entry) throws(IMWireError) in
+                            try arenaValue(field, number: number, words[entry], storage, layouts, always: true)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// One value of field `number` from its word: written unless it is the default and `always` is
+    /// false (a oneof member and a list element are written whatever they hold).
+    @inline(__always)
+    private mutating func arenaValue(
+        _ field: ArenaField, number: Int, _ word: UInt64, _ storage: ArenaStorage,
+        _ layouts: UnsafeMutablePointer<ArenaLayout>, always: Bool
+    ) throws(IMWireError) {
+        switch field.kind {
+        case .uint64:
+            if always || word != 0 { uint64(word, field: number) }
+        case .uint32:
+            let value = UInt32(truncatingIfNeeded: word)
+            if always || value != 0 { uint32(value, field: number) }
+        case .int32, .enumeration:
+            let value = Int32(truncatingIfNeeded: word)
+            if always || value != 0 { int32(value, field: number) }
+        case .bool:
+            if always || word != 0 { bool(word != 0, field: number) }
+        case .fixed64:
+            if always || word != 0 { writeFixed64(word, field: number) }
+        case .string, .bytes:
+            if always || word != 0 { writeLengthDelimited(storage.buffer(word), field: number) }
+        case .message:
+            guard word != 0 else { return }
+            let start = try enter()
+            try arenaNode(storage, Int(truncatingIfNeeded: word), layouts, Int(field.sub))
+            leave(start, field: number)
+        case .stringToBytesMap, .unknown:
+            break
+        }
     }
 }

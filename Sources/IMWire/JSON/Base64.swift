@@ -15,7 +15,11 @@ enum Base64 {
     static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
 
     static func encode<Sink: ByteSink>(_ bytes: [UInt8], into out: inout Sink) {
-        bytes.withUnsafeBufferPointer { input in
+        bytes.withUnsafeBufferPointer { input in encode(input, into: &out) }
+    }
+
+    static func encode<Sink: ByteSink>(_ input: UnsafeBufferPointer<UInt8>, into out: inout Sink) {
+        do {
             alphabet.withUnsafeBufferPointer { table in
                 var index = 0
                 let count = input.count

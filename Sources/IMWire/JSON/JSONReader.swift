@@ -1,6 +1,8 @@
-/// Reads proto3 JSON straight from UTF-8 bytes in one pass — no Foundation, no Codable, no
-/// intermediate tree — driven by the same per-type field tables as the binary decoder, on the
-/// lexical layer both JSON dialects share (``JSONScanner``).
+/// Reads proto3 JSON straight from UTF-8 bytes into an ``ArenaStorage`` in one pass — no Foundation,
+/// no Codable, no intermediate tree, no `String` or array per field — with the same arena layouts as
+/// the binary decoder (``ArenaDecoder``), on the lexical layer both JSON dialects share
+/// (``JSONScanner``). String values are copied, unescaped, into the storage's bytes; numbers, enums
+/// and nested objects go into the nodes' words.
 ///
 /// Accepts lowerCamelCase and original field names, 64-bit integers as numbers or strings (any
 /// integer as a string, exponent forms when integral), enums by name or number, standard and
@@ -9,16 +11,25 @@
 /// of one oneof, unknown keys (unless ignored), invalid UTF-8, lone surrogate escapes, out-of-range
 /// numbers, fractions in integer fields, nesting past the depth limit or past what the thread's
 /// stack holds.
-package struct JSONReader: FieldDecoder {
+package struct JSONReader {
     private var scanner: JSONScanner
     private var depth = 1
     private let maxDepth: Int
     private let ignoreUnknownFields: Bool
-    /// The field whose value is being read (its schema and index), for messages.
+    /// The field whose value is being read (its schema and index), for error messages.
     private unowned(unsafe) var fieldSchema: MessageSchema?
     private var fieldIndex = 0
     private var fieldName: String { fieldSchema?.fields[fieldIndex].name ?? "" }
     private var stackGuard = StackGuard()
+    private let layouts: UnsafeMutablePointer<ArenaLayout>
+
+    /// The nodes' words (as ``ArenaDecoder`` builds them) and the string and bytes values.
+    private var words: UnsafeMutablePointer<UInt64>
+    private var wordCapacity: Int
+    private var wordCount = 1
+    private var text: UnsafeMutablePointer<UInt8>
+    private var textCapacity: Int
+    private var textCount = 0
 
     package static func decode<M: ProtoMessage>(
         _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions
@@ -29,8 +40,14 @@ package struct JSONReader: FieldDecoder {
                 reason: "input of \(buffer.count) bytes is larger than the limit of \(options.maxInputSize) bytes",
                 offset: 0)
         }
-        var reader = JSONReader(buffer, options: options)
-        var message = M()
+        guard buffer.count <= Int(UInt32.max) else {
+            throw IMWireError(
+                code: .inputTooLarge,
+                reason: "input of \(buffer.count) bytes is larger than the largest message of \(UInt32.max) bytes",
+                offset: 0)
+        }
+        var reader = JSONReader(buffer, options: options, layouts: M._arenaTable.layouts)
+        defer { reader.releaseScratch() }
         reader.scanner.skipWhitespace()
         guard reader.scanner.peek() == UInt8(ascii: "{") else {
             guard reader.scanner.count > 0 else {
@@ -38,18 +55,94 @@ package struct JSONReader: FieldDecoder {
             }
             throw reader.scanner.syntaxError("expected a JSON object")
         }
-        try reader.readObject(&message)
+        let layout = M._arenaLayoutIndex
+        let root = reader.allocate(reader.layouts[layout].slotCount)
+        try reader.readObject(layout, root)
         reader.scanner.skipWhitespace()
         guard reader.scanner.position == reader.scanner.count else {
             throw reader.scanner.syntaxError("unexpected data after the JSON object")
         }
-        return message
+        let storage = ArenaStorage.make(
+            words: reader.words, wordCount: reader.wordCount,
+            input: UnsafeBufferPointer(start: reader.text, count: reader.textCount))
+        return M(_arena: ArenaRef(storage, root))
     }
 
-    private init(_ buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions) {
+    private init(_ buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions, layouts: UnsafeMutablePointer<ArenaLayout>) {
         scanner = JSONScanner(buffer)
         maxDepth = options.maxDepth
         ignoreUnknownFields = options.ignoreUnknownFields
+        self.layouts = layouts
+        (words, wordCapacity) = Scratch.words.take()
+        words[0] = 0
+        (text, textCapacity) = Scratch.bytes.take()
+    }
+
+    private func releaseScratch() {
+        Scratch.words.giveBack(words, capacity: wordCapacity)
+        Scratch.bytes.giveBack(text, capacity: textCapacity)
+    }
+
+    // MARK: - Words and text
+
+    @inline(__always)
+    private mutating func allocate(_ count: Int) -> Int {
+        if count > wordCapacity &- wordCount { growWords(count) }
+        let start = wordCount
+        (words + start).initialize(repeating: 0, count: count)
+        wordCount &+= count
+        return start
+    }
+
+    @inline(never)
+    private mutating func growWords(_ count: Int) {
+        let newCapacity = max(wordCapacity * 2, wordCount + count)
+        let newWords = UnsafeMutablePointer<UInt64>.allocate(capacity: newCapacity)
+        newWords.initialize(from: words, count: wordCount)
+        words.deallocate()
+        words = newWords
+        wordCapacity = newCapacity
+    }
+
+    /// Appends an entry with one value word to a repeated field's list and counts it (see
+    /// ``ArenaLayout``); returns the value word's index.
+    @inline(__always)
+    private mutating func appendRepeated(slot: Int, valueWords: Int = 1) -> Int {
+        let entry = allocate(2 &+ valueWords)
+        let current = words[slot]
+        if current == 0 {
+            words[slot] = UInt64(truncatingIfNeeded: entry) | UInt64(truncatingIfNeeded: entry) << 32
+        } else {
+            let tail = Int(truncatingIfNeeded: current >> 32)
+            words[tail] = UInt64(truncatingIfNeeded: entry)
+            words[entry &+ 1] = UInt64(truncatingIfNeeded: tail)
+            words[slot] = (current & 0xFFFF_FFFF) | UInt64(truncatingIfNeeded: entry) << 32
+        }
+        words[slot &+ 1] &+= 1
+        return entry &+ 2
+    }
+
+    /// Copies `bytes` to the text and returns them as an ``ArenaString`` word.
+    @inline(__always)
+    private mutating func appendText(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool = false) -> UInt64 {
+        let count = bytes.count
+        guard count > 0 else { return 0 }
+        if count > textCapacity &- textCount { growText(count) }
+        (text + textCount).initialize(from: bytes.baseAddress!, count: count)
+        let word = ArenaString.word(offset: textCount, count: count, isASCII: isASCII)
+        textCount &+= count
+        return word
+    }
+
+    @inline(never)
+    private mutating func growText(_ count: Int) {
+        var newCapacity = textCapacity * 2
+        while newCapacity - textCount < count { newCapacity *= 2 }
+        let newText = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newText.initialize(from: text, count: textCount)
+        text.deallocate()
+        text = newText
+        textCapacity = newCapacity
     }
 
     // MARK: - Errors
@@ -78,7 +171,7 @@ package struct JSONReader: FieldDecoder {
 
     // MARK: - Objects
 
-    /// What ``readObject(_:)`` remembers about the members it has read.
+    /// What ``readObject(_:_:)`` remembers about the members it has read.
     private struct ObjectState {
         /// Field indices given (a key, possibly `null`).
         var seen = FieldIndexSet()
@@ -88,32 +181,24 @@ package struct JSONReader: FieldDecoder {
         var unknownKeys: Set<[UInt8]> = []
     }
 
-    /// A member whose key ``readMemberKey(_:state:)`` has read.
-    private enum Member {
-        /// A field with a value to decode, the reader positioned on the value.
-        case field(number: Int)
-        /// Done already: `null`, or an ignored unknown field.
-        case handled
-    }
-
-    /// Reads an object at `position` into `message`, merging. This frame sits on the recursive
-    /// path (one per message level), so the work per member lives in non-inlined helpers.
-    private mutating func readObject<M: ProtoMessage>(_ message: inout M) throws(IMWireError) {
+    /// Reads an object at `position` into `node`, a node of layout `layoutIndex`. This frame sits on
+    /// the recursive path (one per message level), so the work per member lives in non-inlined
+    /// helpers.
+    private mutating func readObject(_ layoutIndex: Int, _ node: Int) throws(IMWireError) {
         var state = ObjectState()
         guard try scanner.openContainer() else { return }
         repeat {
-            if case .field(let number) = try readMemberKey(M.self, state: &state) {
-                _ = try message.decodeField(number: number, from: &self)
-            }
+            let index = try readMemberKey(layoutIndex, state: &state)
+            if index >= 0 { try readField(layoutIndex, node, index) }
         } while try scanner.nextMember(closing: UInt8(ascii: "}"))
     }
 
     /// Reads a member's key and `:`, checks duplicates and oneofs, and handles `null` and ignored
-    /// unknown fields.
+    /// unknown fields (returning -1); returns the field index of a member with a value to read.
     @inline(never)
-    private mutating func readMemberKey<M: ProtoMessage>(_ type: M.Type, state: inout ObjectState) throws(IMWireError) -> Member {
+    private mutating func readMemberKey(_ layoutIndex: Int, state: inout ObjectState) throws(IMWireError) -> Int {
         let (key, keyOffset) = try scanner.scanKey()
-        let schema = M.schema
+        let schema = layouts[layoutIndex].schema
         guard let fieldIndex = scanner.withBytes(key, { bytes in schema.fieldIndex(named: bytes) }) else {
             guard ignoreUnknownFields else {
                 throw IMWireError(
@@ -126,14 +211,14 @@ package struct JSONReader: FieldDecoder {
             }
             var discard = JSONScanner.DiscardingSink()
             try scanner.walkValue(depth: depth, maxDepth: maxDepth, into: &discard)
-            return .handled
+            return -1
         }
         guard state.seen.insert(fieldIndex) else {
             throw IMWireError(code: .duplicateKey, reason: "field \(schema.fields[fieldIndex].name) appears twice", offset: keyOffset)
         }
         // `null` leaves a field unset, a oneof member too: `{"receiver": null, "groupId": "g"}`
         // sets only the group (Google's Required OneofFieldNullFirst / NullSecond).
-        if try scanner.consumeNull() { return .handled }
+        if try scanner.consumeNull() { return -1 }
         let oneof = schema.oneofIDs[fieldIndex]
         if oneof >= 0 {
             for otherIndex in state.oneofMembers where schema.oneofIDs[otherIndex] == oneof {
@@ -147,10 +232,67 @@ package struct JSONReader: FieldDecoder {
         }
         fieldSchema = schema
         self.fieldIndex = fieldIndex
-        return .field(number: schema.numbers[fieldIndex])
+        return fieldIndex
     }
 
-    // MARK: - Arrays
+    /// Reads the value of field `index` of a node of layout `layoutIndex` into the node.
+    @inline(never)
+    private mutating func readField(_ layoutIndex: Int, _ node: Int, _ index: Int) throws(IMWireError) {
+        let layout = layouts[layoutIndex]
+        let (number, field) = layout.byIndex[index]
+        let slot = node &+ Int(field.slot)
+        words[node &+ 1] |= 1 << UInt64(index)
+        switch field.container {
+        case .single:
+            if let value = try readValue(field, layoutIndex: layoutIndex, index: index) { words[slot] = value }
+        case .oneof:
+            if let value = try readValue(field, layoutIndex: layoutIndex, index: index) {
+                words[slot] = UInt64(truncatingIfNeeded: number)
+                words[slot &+ 1] = value
+            }
+        case .repeated:
+            if field.kind == .stringToBytesMap {
+                try readMap(slot: slot)
+                return
+            }
+            try readArray { (reader) throws(IMWireError) in
+                // An unknown enum name (ignored) leaves no element, as it leaves a single field unset.
+                if let value = try reader.readValue(field, layoutIndex: layoutIndex, index: index) {
+                    let entry = reader.appendRepeated(slot: slot)
+                    reader.words[entry] = value
+                }
+            }
+        }
+    }
+
+    /// One value of `field` as its word (see ``ArenaLayout``); `nil` for an enum name this schema does
+    /// not know when unknown names are ignored.
+    private mutating func readValue(_ field: ArenaField, layoutIndex: Int, index: Int) throws(IMWireError) -> UInt64? {
+        switch field.kind {
+        case .string: return try readString()
+        case .bytes: return try readBytes()
+        case .uint64: return try readUInt64()
+        case .uint32: return UInt64(try readUInt32())
+        case .int32: return UInt64(bitPattern: Int64(try readInt32()))
+        case .enumeration:
+            guard case .enumeration(let schema) = layouts[layoutIndex].schema.fields[index].kind else { return nil }
+            return try readEnum(schema).map { UInt64(bitPattern: Int64($0)) }
+        case .bool: return try readBool() ? 1 : 0
+        case .fixed64: return try readDouble().bitPattern
+        case .message:
+            guard scanner.peek() == UInt8(ascii: "{") else { throw mismatch("an object") }
+            let sub = Int(field.sub)
+            let child = allocate(layouts[sub].slotCount)
+            try enter()
+            try readObject(sub, child)
+            depth -= 1
+            return UInt64(truncatingIfNeeded: child)
+        case .stringToBytesMap, .unknown:
+            preconditionFailure("a map is read by readMap, and an unknown field has no value")
+        }
+    }
+
+    // MARK: - Arrays and maps
 
     private mutating func readArray(_ element: (inout JSONReader) throws(IMWireError) -> Void) throws(IMWireError) {
         guard scanner.peek() == UInt8(ascii: "[") else { throw mismatch("an array") }
@@ -162,6 +304,33 @@ package struct JSONReader: FieldDecoder {
             }
             try element(&self)
         } while try scanner.nextMember(closing: UInt8(ascii: "]"))
+    }
+
+    @inline(never)
+    private mutating func readMap(slot: Int) throws(IMWireError) {
+        guard scanner.peek() == UInt8(ascii: "{") else { throw mismatch("an object") }
+        guard try scanner.openContainer() else { return }
+        var keys: Set<[UInt8]> = []
+        repeat {
+            scanner.skipWhitespace()
+            guard scanner.peek() == UInt8(ascii: "\"") else { throw scanner.syntaxError("expected a key string") }
+            let keyOffset = scanner.position
+            let key = try scanner.scanString()
+            scanner.skipWhitespace()
+            try scanner.expect(UInt8(ascii: ":"), "':' after a key")
+            scanner.skipWhitespace()
+            guard keys.insert(scanner.withBytes(key) { Array($0) }).inserted else {
+                throw IMWireError(code: .duplicateKey, reason: "map key \"\(scanner.makeString(key))\" appears twice", offset: keyOffset)
+            }
+            if scanner.peek() == UInt8(ascii: "n") {
+                throw valueError(.invalidValue, "a map value cannot be null", at: scanner.position)
+            }
+            let keyWord = scanner.withBytes(key) { bytes in appendText(bytes) }
+            let value = try readBytes()
+            let entry = appendRepeated(slot: slot, valueWords: 2)
+            words[entry] = keyWord
+            words[entry &+ 1] = value
+        } while try scanner.nextMember(closing: UInt8(ascii: "}"))
     }
 
     // MARK: - Values
@@ -179,19 +348,22 @@ package struct JSONReader: FieldDecoder {
         }
     }
 
-    private mutating func readStringValue() throws(IMWireError) -> String {
+    @inline(never)
+    private mutating func readString() throws(IMWireError) -> UInt64 {
         guard scanner.peek() == UInt8(ascii: "\"") else { throw mismatch("a string") }
-        return scanner.makeString(try scanner.scanString())
+        let scanned = try scanner.scanString()
+        return scanner.withBytes(scanned) { bytes in appendText(bytes) }
     }
 
-    private mutating func readBytesValue() throws(IMWireError) -> [UInt8] {
+    @inline(never)
+    private mutating func readBytes() throws(IMWireError) -> UInt64 {
         guard scanner.peek() == UInt8(ascii: "\"") else { throw mismatch("a base64 string") }
         let start = scanner.position
         let scanned = try scanner.scanString()
         guard let bytes = scanner.withBytes(scanned, { Base64.decode($0) }) else {
             throw valueError(.invalidBase64, "string is not base64", at: start)
         }
-        return bytes
+        return bytes.withUnsafeBufferPointer { appendText($0) }
     }
 
     /// A number written inside a string: the whole string must be one JSON number (escapes
@@ -235,6 +407,58 @@ package struct JSONReader: FieldDecoder {
         }
     }
 
+    @inline(never)
+    private mutating func readUInt64() throws(IMWireError) -> UInt64 {
+        let number = try readInteger()
+        if number.negative, number.magnitude != 0 {
+            throw valueError(.numberOutOfRange, "uint64 cannot be negative", at: number.offset)
+        }
+        return number.magnitude
+    }
+
+    @inline(never)
+    private mutating func readUInt32() throws(IMWireError) -> UInt32 {
+        let number = try readInteger()
+        guard !number.negative || number.magnitude == 0, number.magnitude <= UInt64(UInt32.max) else {
+            throw valueError(.numberOutOfRange, "value is out of the range of uint32", at: number.offset)
+        }
+        return UInt32(number.magnitude)
+    }
+
+    @inline(never)
+    private mutating func readInt32() throws(IMWireError) -> Int32 {
+        let number = try readInteger()
+        return try int32(number.magnitude, negative: number.negative, offset: number.offset)
+    }
+
+    private func int32(_ magnitude: UInt64, negative: Bool, offset: Int) throws(IMWireError) -> Int32 {
+        if negative {
+            guard magnitude <= UInt64(Int32.max) + 1 else {
+                throw valueError(.numberOutOfRange, "value is out of the range of int32", at: offset)
+            }
+            return Int32(truncatingIfNeeded: 0 &- Int64(magnitude))
+        }
+        guard magnitude <= UInt64(Int32.max) else {
+            throw valueError(.numberOutOfRange, "value is out of the range of int32", at: offset)
+        }
+        return Int32(magnitude)
+    }
+
+    @inline(never)
+    private mutating func readBool() throws(IMWireError) -> Bool {
+        switch scanner.peek() {
+        case UInt8(ascii: "t"):
+            try scanner.expectLiteral("true")
+            return true
+        case UInt8(ascii: "f"):
+            try scanner.expectLiteral("false")
+            return false
+        default:
+            throw mismatch("true or false")
+        }
+    }
+
+    @inline(never)
     private mutating func readDouble() throws(IMWireError) -> Double {
         let offset = scanner.position
         if scanner.peek() == UInt8(ascii: "\"") {
@@ -261,155 +485,21 @@ package struct JSONReader: FieldDecoder {
         }
     }
 
-    // MARK: - FieldDecoder
-    //
-    // The scalar readers are not inlined: each message type's decodeField frame sits on the
-    // recursive path, and inlining every reader into it made each nesting level cost ~2 KiB of stack.
-
+    /// An enum by name, or by number (a JSON number, or a string holding one, as Python accepts: a
+    /// Recommended leniency); `nil` for a name the schema does not know when unknown names are ignored.
     @inline(never)
-    package mutating func decodeString(_ value: inout String) throws(IMWireError) -> Bool {
-        value = try readStringValue()
-        return true
-    }
-
-    @inline(never)
-    package mutating func decodeBytes(_ value: inout [UInt8]) throws(IMWireError) -> Bool {
-        value = try readBytesValue()
-        return true
-    }
-
-    @inline(never)
-    package mutating func decodeUInt64(_ value: inout UInt64) throws(IMWireError) -> Bool {
-        let number = try readInteger()
-        if number.negative, number.magnitude != 0 {
-            throw valueError(.numberOutOfRange, "uint64 cannot be negative", at: number.offset)
-        }
-        value = number.magnitude
-        return true
-    }
-
-    @inline(never)
-    package mutating func decodeUInt32(_ value: inout UInt32) throws(IMWireError) -> Bool {
-        let number = try readInteger()
-        guard !number.negative || number.magnitude == 0, number.magnitude <= UInt64(UInt32.max) else {
-            throw valueError(.numberOutOfRange, "value is out of the range of uint32", at: number.offset)
-        }
-        value = UInt32(number.magnitude)
-        return true
-    }
-
-    @inline(never)
-    package mutating func decodeInt32(_ value: inout Int32) throws(IMWireError) -> Bool {
-        value = try readInt32()
-        return true
-    }
-
-    private mutating func readInt32() throws(IMWireError) -> Int32 {
-        let number = try readInteger()
-        return try int32(number.magnitude, negative: number.negative, offset: number.offset)
-    }
-
-    private func int32(_ magnitude: UInt64, negative: Bool, offset: Int) throws(IMWireError) -> Int32 {
-        if negative {
-            guard magnitude <= UInt64(Int32.max) + 1 else {
-                throw valueError(.numberOutOfRange, "value is out of the range of int32", at: offset)
-            }
-            return Int32(truncatingIfNeeded: 0 &- Int64(magnitude))
-        }
-        guard magnitude <= UInt64(Int32.max) else {
-            throw valueError(.numberOutOfRange, "value is out of the range of int32", at: offset)
-        }
-        return Int32(magnitude)
-    }
-
-    @inline(never)
-    package mutating func decodeBool(_ value: inout Bool) throws(IMWireError) -> Bool {
-        switch scanner.peek() {
-        case UInt8(ascii: "t"):
-            try scanner.expectLiteral("true")
-            value = true
-        case UInt8(ascii: "f"):
-            try scanner.expectLiteral("false")
-            value = false
-        default:
-            throw mismatch("true or false")
-        }
-        return true
-    }
-
-    @inline(never)
-    package mutating func decodeDouble(_ value: inout Double) throws(IMWireError) -> Bool {
-        value = try readDouble()
-        return true
-    }
-
-    @inline(never)
-    package mutating func decodeEnum<E: ProtoEnum>(_ value: inout E) throws(IMWireError) -> Bool {
-        guard scanner.peek() == UInt8(ascii: "\"") else {
-            value = E(rawValue: try readInt32())
-            return true
-        }
+    private mutating func readEnum(_ schema: EnumSchema) throws(IMWireError) -> Int32? {
+        guard scanner.peek() == UInt8(ascii: "\"") else { return try readInt32() }
         let offset = scanner.position
         let scanned = try scanner.scanString()
-        if let number = scanner.withBytes(scanned, { bytes in E.schema.number(named: bytes) }) {
-            value = E(rawValue: number)
-            return true
-        }
-        // A number in a string ("1"), as Python accepts (a Recommended leniency).
+        if let number = scanner.withBytes(scanned, { bytes in schema.number(named: bytes) }) { return number }
         let numeric: (magnitude: UInt64, negative: Bool)? = try? withNumberInString(scanned, offset: offset) {
             (inner, token) throws(IMWireError) in try inner.integerValue(token)
         }
-        if let numeric {
-            value = E(rawValue: try int32(numeric.magnitude, negative: numeric.negative, offset: offset))
-        } else if !ignoreUnknownFields {
-            throw valueError(.invalidValue, "\"\(scanner.makeString(scanned))\" is not a value of \(E.schema.fullName)", at: offset)
+        if let numeric { return try int32(numeric.magnitude, negative: numeric.negative, offset: offset) }
+        guard ignoreUnknownFields else {
+            throw valueError(.invalidValue, "\"\(scanner.makeString(scanned))\" is not a value of \(schema.fullName)", at: offset)
         }
-        return true
+        return nil
     }
-
-    package mutating func decodeMessage<M: ProtoMessage>(_ value: inout M) throws(IMWireError) -> Bool {
-        guard scanner.peek() == UInt8(ascii: "{") else { throw mismatch("an object") }
-        try enter()
-        try readObject(&value)
-        depth -= 1
-        return true
-    }
-
-    @inline(never)
-    package mutating func decodeRepeatedString(_ value: inout [String]) throws(IMWireError) -> Bool {
-        try readArray { (reader) throws(IMWireError) in value.append(try reader.readStringValue()) }
-        return true
-    }
-
-    package mutating func decodeRepeatedMessage<M: ProtoMessage>(_ value: inout [M]) throws(IMWireError) -> Bool {
-        try readArray { (reader) throws(IMWireError) in
-            value.append(M())
-            _ = try reader.decodeMessage(&value[value.count - 1])
-        }
-        return true
-    }
-
-    @inline(never)
-    package mutating func decodeStringToBytesMap(_ value: inout StringBytesMap) throws(IMWireError) -> Bool {
-        guard scanner.peek() == UInt8(ascii: "{") else { throw mismatch("an object") }
-        guard try scanner.openContainer() else { return true }
-        repeat {
-            scanner.skipWhitespace()
-            guard scanner.peek() == UInt8(ascii: "\"") else { throw scanner.syntaxError("expected a key string") }
-            let keyOffset = scanner.position
-            let key = scanner.makeString(try scanner.scanString())
-            scanner.skipWhitespace()
-            try scanner.expect(UInt8(ascii: ":"), "':' after a key")
-            scanner.skipWhitespace()
-            if value[key] != nil {
-                throw IMWireError(code: .duplicateKey, reason: "map key \"\(key)\" appears twice", offset: keyOffset)
-            }
-            if scanner.peek() == UInt8(ascii: "n") {
-                throw valueError(.invalidValue, "a map value cannot be null", at: scanner.position)
-            }
-            value[key] = try readBytesValue()
-        } while try scanner.nextMember(closing: UInt8(ascii: "}"))
-        return true
-    }
-
 }

@@ -101,9 +101,14 @@ package struct JSONWriter: FieldVisitor {
     /// Appends `string` as a JSON string literal in the canonical escaping (shared with the
     /// tim-rest writer).
     package static func appendString<Sink: ByteSink>(_ string: String, to output: inout Sink) {
-        output.append(UInt8(ascii: "\""))
         var string = string
-        string.withUTF8 { bytes in
+        string.withUTF8 { appendString(utf8: $0, to: &output) }
+    }
+
+    /// Appends UTF-8 `bytes` as a JSON string literal in the canonical escaping.
+    package static func appendString<Sink: ByteSink>(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink) {
+        output.append(UInt8(ascii: "\""))
+        do {
             var runStart = 0
             var index = 0
             let count = bytes.count
@@ -136,7 +141,7 @@ package struct JSONWriter: FieldVisitor {
                     output.append(hexDigits[Int(byte & 15)])
                 }
             }
-            output.append(UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            if runStart < count { output.append(UnsafeBufferPointer(rebasing: bytes[runStart...])) }
         }
         output.append(UInt8(ascii: "\""))
     }
@@ -288,5 +293,55 @@ package struct JSONWriter: FieldVisitor {
 
     package mutating func visitUnknownFields(_ value: UnknownFields) {
         // Unknown fields have no JSON representation (proto3 JSON mapping); they are left out.
+    }
+
+    // A decoded value's fields, read from its arena node: written from the bytes in the storage.
+
+    package mutating func visitUTF8String(_ value: UnsafeBufferPointer<UInt8>, field: Int) {
+        key(field)
+        Self.appendString(utf8: value, to: &output)
+    }
+
+    package mutating func visitRawBytes(_ value: UnsafeBufferPointer<UInt8>, field: Int) {
+        key(field)
+        output.append(UInt8(ascii: "\""))
+        Base64.encode(value, into: &output)
+        output.append(UInt8(ascii: "\""))
+    }
+
+    package mutating func visitRepeatedString(_ value: ArenaList, field: Int) throws(IMWireError) {
+        key(field)
+        let storage = value.storage
+        try writeArray(value) { writer, entry in Self.appendString(utf8: storage.buffer(storage.words[entry]), to: &writer.output) }
+    }
+
+    package mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: ArenaMessageList<M>, field: Int) throws(IMWireError) {
+        key(field)
+        let storage = value.list.storage
+        try writeArray(value.list) { (writer, entry) throws(IMWireError) in
+            try writer.writeObject(M(_arena: ArenaRef(storage, Int(truncatingIfNeeded: storage.words[entry]))))
+        }
+    }
+
+    package mutating func visitNestedMessages(_ value: ArenaMessageList<Message>, field: Int) throws(IMWireError) {
+        try visitRepeatedMessage(value, field: field)
+    }
+
+    package mutating func visitUnknownFields(_ value: ArenaUnknownFields) {}
+
+    /// ``writeArray(_:_:)`` over the entries of an arena list.
+    private mutating func writeArray(_ list: ArenaList, _ element: (inout JSONWriter, Int) throws(IMWireError) -> Void) throws(IMWireError) {
+        output.append(UInt8(ascii: "["))
+        indent += 1
+        var first = true
+        try list.forEachEntry { (entry) throws(IMWireError) in
+            if !first { output.append(UInt8(ascii: ",")) }
+            first = false
+            if pretty { newline(indent: indent) }
+            try element(&self, entry)
+        }
+        indent -= 1
+        if pretty, !list.isEmpty { newline(indent: indent) }
+        output.append(UInt8(ascii: "]"))
     }
 }

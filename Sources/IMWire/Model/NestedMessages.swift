@@ -35,6 +35,11 @@ package struct NestedMessages: Sendable {
     @inline(__always)
     package init() {}
 
+    /// Storage holding `messages`.
+    package init(_ messages: [Message]) {
+        if !messages.isEmpty { box = Box(messages) }
+    }
+
     package var isEmpty: Bool {
         @inline(__always) get { box?.messages.isEmpty ?? true }
     }
@@ -60,19 +65,6 @@ package struct NestedMessages: Sendable {
         }
     }
 
-    /// Decodes the field's next occurrence, appending to the messages: what the generated
-    /// `decodeField` calls. Not through ``messages``: its `_modify` is a coroutine, which would cost
-    /// a frame allocation per merged message.
-    @inline(__always)
-    package mutating func decode<D: FieldDecoder>(from decoder: inout D) throws(IMWireError) -> Bool {
-        if box == nil {
-            box = Box([])
-        } else if !isKnownUniquelyReferenced(&box) {
-            box = Box(box!.messages)
-        }
-        return try decoder.decodeRepeatedMessage(&box!.messages)
-    }
-
     /// The box, emptied, when this value holds the only reference to it: the messages are moved out
     /// (for ``Box/deinit``). A shared box is never changed.
     fileprivate mutating func takeMessagesIfUnique() -> [Message]? {
@@ -85,7 +77,7 @@ package struct NestedMessages: Sendable {
     /// Whether any message in the box holds a non-empty merger (so freeing it would go one more
     /// level deep).
     fileprivate static func nestsFurther(_ messages: [Message]) -> Bool {
-        for message in messages {
+        for message in messages where message._arena == nil {  // a decoded message frees flat
             for elem in message.elems {
                 if case .merger(let merger)? = elem.content, !merger._messages.isEmpty { return true }
             }
@@ -121,6 +113,7 @@ package struct NestedMessages: Sendable {
             swap(&stack[0], &messages)
             while var list = stack.popLast() {
                 while var message = list.popLast() {
+                    if message._arena != nil { continue }  // a decoded message frees flat
                     var elems: [Elem] = []
                     swap(&elems, &message.elems)
                     while var elem = elems.popLast() {

@@ -1,17 +1,22 @@
 /// A message type of `Schemas/imwire/v1/message.proto`, described once in a format-neutral way:
-/// its field table (``schema``), how to read one field from any decoder (``decodeField(number:from:)``)
-/// and how to hand every present field to any visitor (``traverse(_:)``), in field-number order.
+/// its field table (``schema``), its arena layout (how a decoded value sits in an ``ArenaStorage``,
+/// which both the binary and the JSON decoder build), and how to hand every present field to any
+/// visitor (``traverse(_:)``), in field-number order, or to the binary writer (`_writeBinary`).
 ///
-/// Each wire format is one ``FieldDecoder`` and one ``FieldVisitor``; the per-type code is
-/// generated from the schema by `Scripts/gen_swift_model.py` (swift-protobuf's
-/// `decodeMessage` / `traverse` pattern), so the formats cannot drift apart.
+/// The per-type code is generated from the schema by `Scripts/gen_swift_model.py`, so the formats
+/// cannot drift apart.
 package protocol ProtoMessage: IMWireMessage {
     /// The message's field table.
     static var schema: MessageSchema { get }
-    /// Reads field `number` from `decoder` into `self` (last one wins for scalars, messages merge,
-    /// repeated fields append). Returns `false`, leaving the field to be kept as unknown, when the
-    /// number is not in the schema or its encoding does not fit the field.
-    mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool
+    /// The arena layouts of the message's schema file, and the index of this type's layout in it
+    /// (what ``ArenaDecoder`` decodes with).
+    static var _arenaTable: ArenaLayoutTable { get }
+    static var _arenaLayoutIndex: Int { get }
+    /// A value that reads its fields from a node of a decoded ``ArenaStorage``.
+    init(_arena: ArenaRef)
+    /// Writes the value's canonical binary encoding in front of what `writer` holds (the binary
+    /// encoder writes back to front: fields from the last to the first).
+    func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError)
     /// Visits every field that is present (proto3: non-default, or a set oneof member or message),
     /// in field-number order, then the unknown fields. Throws only what the visitor throws.
     func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure)
@@ -21,65 +26,6 @@ package protocol ProtoMessage: IMWireMessage {
 package protocol ProtoEnum: RawRepresentable, Hashable, Sendable where RawValue == Int32 {
     init(rawValue: Int32)
     static var schema: EnumSchema { get }
-}
-
-/// Reads the value of the current field. Each method returns `false` and leaves the field
-/// unconsumed when the field's encoding does not fit the requested type (binary: a wire-type
-/// mismatch), so the caller keeps it as an unknown field, as conforming protobuf parsers do.
-package protocol FieldDecoder {
-    mutating func decodeString(_ value: inout String) throws(IMWireError) -> Bool
-    mutating func decodeBytes(_ value: inout [UInt8]) throws(IMWireError) -> Bool
-    mutating func decodeUInt64(_ value: inout UInt64) throws(IMWireError) -> Bool
-    mutating func decodeUInt32(_ value: inout UInt32) throws(IMWireError) -> Bool
-    mutating func decodeInt32(_ value: inout Int32) throws(IMWireError) -> Bool
-    mutating func decodeBool(_ value: inout Bool) throws(IMWireError) -> Bool
-    mutating func decodeDouble(_ value: inout Double) throws(IMWireError) -> Bool
-    mutating func decodeEnum<E: ProtoEnum>(_ value: inout E) throws(IMWireError) -> Bool
-    /// Merges the field into `value` (proto semantics for a repeated occurrence of a message).
-    mutating func decodeMessage<M: ProtoMessage>(_ value: inout M) throws(IMWireError) -> Bool
-    mutating func decodeRepeatedString(_ value: inout [String]) throws(IMWireError) -> Bool
-    mutating func decodeRepeatedMessage<M: ProtoMessage>(_ value: inout [M]) throws(IMWireError) -> Bool
-    mutating func decodeStringToBytesMap(_ value: inout StringBytesMap) throws(IMWireError) -> Bool
-}
-
-extension FieldDecoder {
-    /// Decodes an optional (presence-tracking) sub-message field, merging into a present value.
-    // Not inlined: a caller's frame would otherwise reserve room for every member's temporaries,
-    // and those frames sit on the recursive path (each nesting level costs stack).
-    @inline(never)
-    package mutating func decodeOptionalMessage<M: ProtoMessage>(_ value: inout M?) throws(IMWireError) -> Bool {
-        let wasPresent = value != nil
-        var message = value ?? M()
-        value = nil  // keep `message` uniquely referenced while it is decoded into
-        let consumed = try decodeMessage(&message)
-        if consumed || wasPresent { value = message }
-        return consumed
-    }
-
-    /// Decodes a scalar member of a oneof: the last member seen wins.
-    package mutating func decodeOneofString<C>(_ slot: inout C?, _ wrap: (String) -> C) throws(IMWireError) -> Bool {
-        var string = ""
-        guard try decodeString(&string) else { return false }
-        slot = wrap(string)
-        return true
-    }
-
-    /// Decodes a message member of a oneof: merges into the same member, replaces another one.
-    @inline(never)
-    package mutating func decodeOneofMessage<M: ProtoMessage, C>(
-        _ slot: inout C?, _ extract: (C) -> M?, _ wrap: (M) -> C
-    ) throws(IMWireError) -> Bool {
-        var message = M()
-        var hadSameMember = false
-        if let current = slot, let existing = extract(current) {
-            message = existing
-            hadSameMember = true
-            slot = nil
-        }
-        let consumed = try decodeMessage(&message)
-        if consumed || hadSameMember { slot = wrap(message) }
-        return consumed
-    }
 }
 
 /// Receives the present fields of a message from ``ProtoMessage/traverse(_:)``.
@@ -112,6 +58,37 @@ extension FieldVisitor {
     @inline(__always)
     package mutating func visitNestedMessages(_ value: [Message], field: Int) throws(Failure) {
         try visitRepeatedMessage(value, field: field)
+    }
+}
+
+/// What a value read from an arena node hands a visitor (``ProtoMessage/traverse(_:)`` of a decoded
+/// value): strings and bytes as the validated bytes in the storage, repeated fields and unknown
+/// fields as the storage's lists. The defaults build the `String`s and arrays and call the methods
+/// above, so a visitor need implement these only to avoid that (the encoders do).
+extension FieldVisitor {
+    /// A string field's UTF-8 bytes, already validated.
+    package mutating func visitUTF8String(_ value: UnsafeBufferPointer<UInt8>, field: Int) throws(Failure) {
+        try visitString(UTF8Validation.string(validated: value, isASCII: false), field: field)
+    }
+
+    package mutating func visitRawBytes(_ value: UnsafeBufferPointer<UInt8>, field: Int) throws(Failure) {
+        try visitBytes(Array(value), field: field)
+    }
+
+    package mutating func visitRepeatedString(_ value: ArenaList, field: Int) throws(Failure) {
+        try visitRepeatedString(value.strings, field: field)
+    }
+
+    package mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: ArenaMessageList<M>, field: Int) throws(Failure) {
+        try visitRepeatedMessage(value.array, field: field)
+    }
+
+    package mutating func visitNestedMessages(_ value: ArenaMessageList<Message>, field: Int) throws(Failure) {
+        try visitNestedMessages(value.array, field: field)
+    }
+
+    package mutating func visitUnknownFields(_ value: ArenaUnknownFields) throws(Failure) {
+        try visitUnknownFields(value.unknownFields)
     }
 }
 

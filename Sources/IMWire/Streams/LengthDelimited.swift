@@ -61,19 +61,26 @@ extension IMWireMessage {
     /// caller's buffer in one contiguous copy. (Growing a generic buffer and writing into it in place
     /// runs unspecialised, byte by byte, when the caller is in another module: 25× slower.)
     func delimitedBytes(options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
-        let codec = Self._imwireCodec
-        let plan = try codec.sizeBinary(self, options)
-        guard plan.count <= DelimitedPrefix.maxLength else {
+        var record: [UInt8] = []
+        var tooLong = 0
+        try Self._imwireCodec.encodeBinary(self, options) { body in
+            guard body.count <= DelimitedPrefix.maxLength else {
+                tooLong = body.count
+                return
+            }
+            let prefixSize = Varint.size(body.count)
+            record = [UInt8](unsafeUninitializedCapacity: prefixSize + body.count) { record, initializedCount in
+                let written = Varint.write(UInt64(body.count), to: record.baseAddress!)
+                if body.count > 0 { (record.baseAddress! + written).update(from: body.baseAddress!, count: body.count) }
+                initializedCount = prefixSize + body.count
+            }
+        }
+        guard tooLong == 0 else {
             throw IMWireError(
                 code: .notRepresentable,
-                reason: "a message of \(plan.count) bytes is longer than a delimited record may be (\(DelimitedPrefix.maxLength) bytes)")
+                reason: "a message of \(tooLong) bytes is longer than a delimited record may be (\(DelimitedPrefix.maxLength) bytes)")
         }
-        let prefixSize = Varint.size(plan.count)
-        return [UInt8](unsafeUninitializedCapacity: prefixSize + plan.count) { record, initializedCount in
-            let written = Varint.write(UInt64(plan.count), to: record.baseAddress!)
-            codec.writeBinary(self, plan, record.baseAddress! + written)
-            initializedCount = prefixSize + plan.count
-        }
+        return record
     }
 }
 

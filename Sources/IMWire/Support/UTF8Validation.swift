@@ -1,68 +1,72 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import CIMWireUTF8
 
 /// UTF-8 checks for strings read from the wire and from JSON text: the binary decoder (and through
 /// it the routing view) and the JSON scanner validate with these.
 package enum UTF8Validation {
-    /// A `String` of `bytes`, or `nil` when they are not valid UTF-8.
-    ///
-    /// `String(validating:as:)` goes through an unspecialised generic path that looks up type
-    /// metadata on every call (half of all decoding time in profiles); `String(decoding:)` has a
-    /// fast concrete path that validates and copies in one go, but repairs instead of failing — so
-    /// the result is compared with the input: equal bytes mean nothing was repaired.
-    @inline(__always)
-    package static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var string = String(decoding: bytes, as: UTF8.self)
-        let unchanged = string.withUTF8 { decoded in
-            decoded.count == bytes.count && memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-        }
-        return unchanged ? string : nil
+    /// What ``check(_:)`` found.
+    package enum Result: Equatable, Sendable {
+        case ascii, valid, invalid
     }
 
-    /// Whether `bytes` are valid UTF-8, without making a string (for keys and skipped values):
-    /// eight ASCII bytes at a time, then the well-formed sequences of Unicode's table 3-7.
-    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
+    /// Whether `bytes` are valid UTF-8 (Unicode's table 3-7), and whether they are all ASCII: short
+    /// strings here, eight bytes at a time; longer ones by the vectorised validator of the
+    /// `CIMWireUTF8` target (the lookup algorithm of Keiser and Lemire, on AVX2, SSSE3 or NEON, chosen
+    /// once per process), at well under an instruction per byte.
+    @inline(__always)
+    package static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
         let count = bytes.count
-        var index = 0
-        while index < count {
-            while index + 8 <= count,
-                  UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                index += 8
-            }
-            guard index < count else { break }
-            let lead = base[index]
-            if lead < 0x80 {
-                index += 1
-                continue
-            }
-            @inline(__always) func continuation(_ offset: Int) -> UInt8? {
-                let at = index + offset
-                guard at < count, base[at] & 0xC0 == 0x80 else { return nil }
-                return base[at]
-            }
-            switch lead {
-            case 0xC2...0xDF:
-                guard continuation(1) != nil else { return false }
-                index += 2
-            case 0xE0...0xEF:
-                guard let second = continuation(1), continuation(2) != nil else { return false }
-                if lead == 0xE0, second < 0xA0 { return false }  // overlong
-                if lead == 0xED, second >= 0xA0 { return false }  // surrogate
-                index += 3
-            case 0xF0...0xF4:
-                guard let second = continuation(1), continuation(2) != nil, continuation(3) != nil else { return false }
-                if lead == 0xF0, second < 0x90 { return false }  // overlong
-                if lead == 0xF4, second >= 0x90 { return false }  // above U+10FFFF
-                index += 4
-            default:
-                return false
+        guard count > 0, let base = bytes.baseAddress else { return .ascii }
+        if count < 16 {
+            var index = 0
+            if count >= 8 {
+                let word = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
+                    | UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
+                if word & 0x8080_8080_8080_8080 == 0 { return .ascii }
+            } else {
+                while index < count, base[index] < 0x80 { index += 1 }
+                if index == count { return .ascii }
             }
         }
-        return true
+        return Result(imwire_utf8_check(base, count))
+    }
+
+    /// The implementations of ``check(_:)``, for tests and benchmarks that compare them.
+    package enum Implementation: Int32, CaseIterable, Sendable {
+        case scalar = 0, ssse3 = 1, avx2 = 2, neon = 3
+
+        /// Whether this processor (and build) has it.
+        package var isAvailable: Bool { imwire_utf8_check_with(rawValue, nil, 0) >= 0 }
+
+        /// The one ``check(_:)`` uses here.
+        package static var inUse: Implementation { Implementation(rawValue: imwire_utf8_implementation()) ?? .scalar }
+    }
+
+    /// ``check(_:)`` with a given implementation (which must be available).
+    package static func check(_ bytes: UnsafeBufferPointer<UInt8>, with implementation: Implementation) -> Result {
+        Result(imwire_utf8_check_with(implementation.rawValue, bytes.baseAddress, bytes.count))
+    }
+
+    /// A `String` of bytes that are known to be valid UTF-8 (checked by ``check(_:)``): built without
+    /// checking them again where the standard library offers it.
+    @inline(__always)
+    package static func string(validated bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
+        if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
+            return String(copying: UTF8Span(unchecked: Span(_unsafeElements: bytes), isKnownASCII: isASCII))
+        }
+        return stringValidatingAgain(bytes)
+    }
+
+    /// ``string(validated:isASCII:)`` where `UTF8Span` is not available (Apple systems before the 26
+    /// releases): the standard library's decoding, which checks the bytes a second time.
+    @inline(never)
+    package static func stringValidatingAgain(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Whether `bytes` are valid UTF-8, without making a string (for keys and skipped values).
+    @inline(__always)
+    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        check(bytes) != .invalid
     }
 
     // Locating the bad byte, for error messages: the cold path.
@@ -77,6 +81,17 @@ package enum UTF8Validation {
             case .emptyInput: return index
             case .error: return index
             }
+        }
+    }
+}
+
+extension UTF8Validation.Result {
+    @inline(__always)
+    init(_ code: Int32) {
+        switch code {
+        case Int32(IMWIRE_UTF8_ASCII): self = .ascii
+        case Int32(IMWIRE_UTF8_VALID): self = .valid
+        default: self = .invalid
         }
     }
 }

@@ -18,6 +18,9 @@ extension ConformanceRequest: IMWireMessage, ProtoMessage {
             FieldSchema(7, "json_ignore_unknown_fields", "jsonIgnoreUnknownFields", .bool),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 0 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let testName = 1
@@ -29,42 +32,55 @@ extension ConformanceRequest: IMWireMessage, ProtoMessage {
         package static let jsonIgnoreUnknownFields = 7
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeString(&testName)
-        case 2:
-            var value: [UInt8] = []
-            guard try decoder.decodeBytes(&value) else { return false }
-            payload = .binaryPayload(value)
-            return true
-        case 3:
-            var value: [UInt8] = []
-            guard try decoder.decodeBytes(&value) else { return false }
-            payload = .jsonPayload(value)
-            return true
-        case 4:
-            var value: [UInt8] = []
-            guard try decoder.decodeBytes(&value) else { return false }
-            payload = .timRestPayload(value)
-            return true
-        case 5: return try decoder.decodeEnum(&requestedOutputFormat)
-        case 6: return try decoder.decodeString(&validationProfile)
-        case 7: return try decoder.decodeBool(&jsonIgnoreUnknownFields)
-        default: return false
-        }
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if !testName.isEmpty { try visitor.visitString(testName, field: 1) }
-        switch payload {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if !_testName.isEmpty { try visitor.visitString(_testName, field: 1) }
+        switch _payload {
         case .binaryPayload(let value)?: try visitor.visitBytes(value, field: 2)
         case .jsonPayload(let value)?: try visitor.visitBytes(value, field: 3)
         case .timRestPayload(let value)?: try visitor.visitBytes(value, field: 4)
         case nil: break
         }
-        if requestedOutputFormat.rawValue != 0 { try visitor.visitEnum(requestedOutputFormat, field: 5) }
-        if !validationProfile.isEmpty { try visitor.visitString(validationProfile, field: 6) }
-        if jsonIgnoreUnknownFields { try visitor.visitBool(jsonIgnoreUnknownFields, field: 7) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+        if _requestedOutputFormat.rawValue != 0 { try visitor.visitEnum(_requestedOutputFormat, field: 5) }
+        if !_validationProfile.isEmpty { try visitor.visitString(_validationProfile, field: 6) }
+        if _jsonIgnoreUnknownFields { try visitor.visitBool(_jsonIgnoreUnknownFields, field: 7) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
+    }
+
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if _jsonIgnoreUnknownFields { writer.bool(_jsonIgnoreUnknownFields, field: 7) }
+        if !_validationProfile.isEmpty { writer.string(_validationProfile, field: 6) }
+        if _requestedOutputFormat.rawValue != 0 { writer.enumeration(_requestedOutputFormat, field: 5) }
+        switch _payload {
+        case .binaryPayload(let value)?: writer.bytes(value, field: 2)
+        case .jsonPayload(let value)?: writer.bytes(value, field: 3)
+        case .timRestPayload(let value)?: writer.bytes(value, field: 4)
+        case nil: break
+        }
+        if !_testName.isEmpty { writer.string(_testName, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
+        switch a.oneofCase(3) {
+        case 2: try visitor.visitRawBytes(a.utf8(4), field: 2)
+        case 3: try visitor.visitRawBytes(a.utf8(4), field: 3)
+        case 4: try visitor.visitRawBytes(a.utf8(4), field: 4)
+        default: break
+        }
+        do { let value = a.enumeration(5) as WireFormat; if value.rawValue != 0 { try visitor.visitEnum(value, field: 5) } }
+        if a.word(6) != 0 { try visitor.visitUTF8String(a.utf8(6), field: 6) }
+        do { let value = a.bool(7); if value { try visitor.visitBool(value, field: 7) } }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -5,24 +5,81 @@ import IMWire
 
 /// One test case for the testee: decode the payload, validate it if a profile is named, encode the
 /// result in requested_output_format.
-public struct ConformanceRequest: Hashable, Sendable {
+public struct ConformanceRequest: Sendable {
     /// The case's name, `Required|Recommended.<Input>.<Case>.<Output>`, for the testee's logs. A testee
     /// must not change its behaviour based on it.
-    public var testName: String = ""
+    public var testName: String {
+        get {
+            guard let a = _arena else { return _testName }
+            return a.string(2)
+        }
+        set { _thaw(); _testName = newValue }
+        _modify { _thaw(); yield &_testName }
+    }
     /// The input message, in the format named by the member.
-    public var payload: Payload? = nil
+    public var payload: Payload? {
+        get {
+            guard let a = _arena else { return _payload }
+            switch a.oneofCase(3) {
+            case 2: return .binaryPayload(a.bytes(4))
+            case 3: return .jsonPayload(a.bytes(4))
+            case 4: return .timRestPayload(a.bytes(4))
+            default: return nil
+            }
+        }
+        set { _thaw(); _payload = newValue }
+        _modify { _thaw(); yield &_payload }
+    }
     /// The format to answer in: the matching payload member of ConformanceResponse.result.
-    public var requestedOutputFormat: WireFormat = .unspecified
+    public var requestedOutputFormat: WireFormat {
+        get {
+            guard let a = _arena else { return _requestedOutputFormat }
+            return a.enumeration(5) as WireFormat
+        }
+        set { _thaw(); _requestedOutputFormat = newValue }
+        _modify { _thaw(); yield &_requestedOutputFormat }
+    }
     /// Empty: no validation. Otherwise the validation profile to check the decoded message against
     /// before encoding it ("tencent", "tencent-sdk", "tuikit", "zim", or "none" for the rules every
     /// profile has).
-    public var validationProfile: String = ""
+    public var validationProfile: String {
+        get {
+            guard let a = _arena else { return _validationProfile }
+            return a.string(6)
+        }
+        set { _thaw(); _validationProfile = newValue }
+        _modify { _thaw(); yield &_validationProfile }
+    }
     /// For json_payload: skip JSON keys that name no field of the message (and enum names the schema
     /// does not know), as proto3 JSON parsers offer as an option ("ignore unknown fields"), instead of
     /// rejecting them. A testee without that option answers `skipped`.
-    public var jsonIgnoreUnknownFields: Bool = false
+    public var jsonIgnoreUnknownFields: Bool {
+        get {
+            guard let a = _arena else { return _jsonIgnoreUnknownFields }
+            return a.bool(7)
+        }
+        set { _thaw(); _jsonIgnoreUnknownFields = newValue }
+        _modify { _thaw(); yield &_jsonIgnoreUnknownFields }
+    }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get {
+            guard let a = _arena else { return _unknownFields }
+            return a.unknownFields
+        }
+        set { _thaw(); _unknownFields = newValue }
+        _modify { _thaw(); yield &_unknownFields }
+    }
+
+    // Stored fields: a value built in code or changed keeps its fields here.
+    var _testName: String = ""
+    var _payload: Payload? = nil
+    var _requestedOutputFormat: WireFormat = .unspecified
+    var _validationProfile: String = ""
+    var _jsonIgnoreUnknownFields: Bool = false
+    var _unknownFields = UnknownFields()
+    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
+    package var _arena: ArenaRef? = nil
 
     /// The members of the `payload` oneof.
     public enum Payload: Hashable, Sendable {
@@ -44,10 +101,61 @@ public struct ConformanceRequest: Hashable, Sendable {
         validationProfile: String = "",
         jsonIgnoreUnknownFields: Bool = false
     ) {
-        self.testName = testName
-        self.payload = payload
-        self.requestedOutputFormat = requestedOutputFormat
-        self.validationProfile = validationProfile
-        self.jsonIgnoreUnknownFields = jsonIgnoreUnknownFields
+        self._testName = testName
+        self._payload = payload
+        self._requestedOutputFormat = requestedOutputFormat
+        self._validationProfile = validationProfile
+        self._jsonIgnoreUnknownFields = jsonIgnoreUnknownFields
+    }
+
+    /// A value that reads its fields from a decoded node.
+    package init(_arena: ArenaRef) {
+        self._arena = _arena
+    }
+
+    /// Before a change: copies the fields out of the arena node, if the value reads one.
+    @inline(__always)
+    mutating func _thaw() {
+        if _arena != nil { _materialize() }
+    }
+
+    @inline(never)
+    mutating func _materialize() {
+        let source = self
+        _arena = nil
+        _testName = source.testName
+        _payload = source.payload
+        _requestedOutputFormat = source.requestedOutputFormat
+        _validationProfile = source.validationProfile
+        _jsonIgnoreUnknownFields = source.jsonIgnoreUnknownFields
+        _unknownFields = source.unknownFields
+    }
+}
+
+extension ConformanceRequest: Hashable {
+    public static func == (lhs: ConformanceRequest, rhs: ConformanceRequest) -> Bool {
+        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        return lhs.testName == rhs.testName
+            && lhs.payload == rhs.payload
+            && lhs.requestedOutputFormat == rhs.requestedOutputFormat
+            && lhs.validationProfile == rhs.validationProfile
+            && lhs.jsonIgnoreUnknownFields == rhs.jsonIgnoreUnknownFields
+            && lhs.unknownFields == rhs.unknownFields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(testName)
+        hasher.combine(payload)
+        hasher.combine(requestedOutputFormat)
+        hasher.combine(validationProfile)
+        hasher.combine(jsonIgnoreUnknownFields)
+        hasher.combine(unknownFields)
+    }
+}
+
+// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
+extension ConformanceRequest: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["testName": testName as Any, "payload": payload as Any, "requestedOutputFormat": requestedOutputFormat as Any, "validationProfile": validationProfile as Any, "jsonIgnoreUnknownFields": jsonIgnoreUnknownFields as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
     }
 }

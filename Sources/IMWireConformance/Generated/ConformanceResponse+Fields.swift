@@ -19,6 +19,9 @@ extension ConformanceResponse: IMWireMessage, ProtoMessage {
             FieldSchema(8, "skipped", "skipped", .string, oneof: "result"),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 1 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let parseError = 1
@@ -31,34 +34,9 @@ extension ConformanceResponse: IMWireMessage, ProtoMessage {
         package static let skipped = 8
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeOneofString(&result, Result.parseError)
-        case 2: return try decoder.decodeOneofString(&result, Result.serializeError)
-        case 3: return try decoder.decodeOneofString(&result, Result.validationError)
-        case 4: return try decoder.decodeOneofString(&result, Result.runtimeError)
-        case 5:
-            var value: [UInt8] = []
-            guard try decoder.decodeBytes(&value) else { return false }
-            result = .binaryPayload(value)
-            return true
-        case 6:
-            var value: [UInt8] = []
-            guard try decoder.decodeBytes(&value) else { return false }
-            result = .jsonPayload(value)
-            return true
-        case 7:
-            var value: [UInt8] = []
-            guard try decoder.decodeBytes(&value) else { return false }
-            result = .timRestPayload(value)
-            return true
-        case 8: return try decoder.decodeOneofString(&result, Result.skipped)
-        default: return false
-        }
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        switch result {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        switch _result {
         case .parseError(let value)?: try visitor.visitString(value, field: 1)
         case .serializeError(let value)?: try visitor.visitString(value, field: 2)
         case .validationError(let value)?: try visitor.visitString(value, field: 3)
@@ -69,6 +47,45 @@ extension ConformanceResponse: IMWireMessage, ProtoMessage {
         case .skipped(let value)?: try visitor.visitString(value, field: 8)
         case nil: break
         }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
+    }
+
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        switch _result {
+        case .parseError(let value)?: writer.string(value, field: 1)
+        case .serializeError(let value)?: writer.string(value, field: 2)
+        case .validationError(let value)?: writer.string(value, field: 3)
+        case .runtimeError(let value)?: writer.string(value, field: 4)
+        case .binaryPayload(let value)?: writer.bytes(value, field: 5)
+        case .jsonPayload(let value)?: writer.bytes(value, field: 6)
+        case .timRestPayload(let value)?: writer.bytes(value, field: 7)
+        case .skipped(let value)?: writer.string(value, field: 8)
+        case nil: break
+        }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        switch a.oneofCase(2) {
+        case 1: try visitor.visitUTF8String(a.utf8(3), field: 1)
+        case 2: try visitor.visitUTF8String(a.utf8(3), field: 2)
+        case 3: try visitor.visitUTF8String(a.utf8(3), field: 3)
+        case 4: try visitor.visitUTF8String(a.utf8(3), field: 4)
+        case 5: try visitor.visitRawBytes(a.utf8(3), field: 5)
+        case 6: try visitor.visitRawBytes(a.utf8(3), field: 6)
+        case 7: try visitor.visitRawBytes(a.utf8(3), field: 7)
+        case 8: try visitor.visitUTF8String(a.utf8(3), field: 8)
+        default: break
+        }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

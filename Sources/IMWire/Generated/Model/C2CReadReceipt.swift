@@ -4,14 +4,42 @@
 /// The read receipt of a one-to-one conversation (V2TIMMessageReceipt as onRecvC2CReadReceipt gives
 /// it): a receipt per conversation, not per message. Every message of the conversation whose time is
 /// not later than read_timestamp_ms has been read.
-public struct C2CReadReceipt: Hashable, Sendable {
+public struct C2CReadReceipt: Sendable {
     /// The peer who read the conversation (V2TIM userID).
-    public var userID: String = ""
+    public var userID: String {
+        get {
+            guard let a = _arena else { return _userID }
+            return a.string(2)
+        }
+        set { _thaw(); _userID = newValue }
+        _modify { _thaw(); yield &_userID }
+    }
     /// Unix time in milliseconds up to which the peer has read, comparable with Message.timestamp_ms
     /// (V2TIM timestamp is in seconds: multiply by 1000).
-    public var readTimestampMs: UInt64 = 0
+    public var readTimestampMs: UInt64 {
+        get {
+            guard let a = _arena else { return _readTimestampMs }
+            return a.uint64(3)
+        }
+        set { _thaw(); _readTimestampMs = newValue }
+        _modify { _thaw(); yield &_readTimestampMs }
+    }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get {
+            guard let a = _arena else { return _unknownFields }
+            return a.unknownFields
+        }
+        set { _thaw(); _unknownFields = newValue }
+        _modify { _thaw(); yield &_unknownFields }
+    }
+
+    // Stored fields: a value built in code or changed keeps its fields here.
+    var _userID: String = ""
+    var _readTimestampMs: UInt64 = 0
+    var _unknownFields = UnknownFields()
+    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
+    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -20,7 +48,49 @@ public struct C2CReadReceipt: Hashable, Sendable {
         userID: String = "",
         readTimestampMs: UInt64 = 0
     ) {
-        self.userID = userID
-        self.readTimestampMs = readTimestampMs
+        self._userID = userID
+        self._readTimestampMs = readTimestampMs
+    }
+
+    /// A value that reads its fields from a decoded node.
+    package init(_arena: ArenaRef) {
+        self._arena = _arena
+    }
+
+    /// Before a change: copies the fields out of the arena node, if the value reads one.
+    @inline(__always)
+    mutating func _thaw() {
+        if _arena != nil { _materialize() }
+    }
+
+    @inline(never)
+    mutating func _materialize() {
+        let source = self
+        _arena = nil
+        _userID = source.userID
+        _readTimestampMs = source.readTimestampMs
+        _unknownFields = source.unknownFields
+    }
+}
+
+extension C2CReadReceipt: Hashable {
+    public static func == (lhs: C2CReadReceipt, rhs: C2CReadReceipt) -> Bool {
+        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        return lhs.userID == rhs.userID
+            && lhs.readTimestampMs == rhs.readTimestampMs
+            && lhs.unknownFields == rhs.unknownFields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(userID)
+        hasher.combine(readTimestampMs)
+        hasher.combine(unknownFields)
+    }
+}
+
+// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
+extension C2CReadReceipt: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["userID": userID as Any, "readTimestampMs": readTimestampMs as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
     }
 }

@@ -2,11 +2,44 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 /// One element of the chain. The oneof field numbers are V2TIMElemType values.
-public struct Elem: Hashable, Sendable {
+public struct Elem: Sendable {
     /// The `content` oneof: at most one member is set.
-    public var content: Content? = nil
+    public var content: Content? {
+        get {
+            guard let a = _arena else { return _content }
+            switch a.oneofCase(2) {
+            case 1: return .text(a.child(3, as: TextElem.self))
+            case 2: return .custom(a.child(3, as: CustomElem.self))
+            case 3: return .image(a.child(3, as: ImageElem.self))
+            case 4: return .sound(a.child(3, as: SoundElem.self))
+            case 5: return .video(a.child(3, as: VideoElem.self))
+            case 6: return .file(a.child(3, as: FileElem.self))
+            case 7: return .location(a.child(3, as: LocationElem.self))
+            case 8: return .face(a.child(3, as: FaceElem.self))
+            case 9: return .groupTips(a.child(3, as: GroupTipsElem.self))
+            case 10: return .merger(a.child(3, as: MergerElem.self))
+            case 12: return .groupSystem(a.child(3, as: GroupSystemElem.self))
+            default: return nil
+            }
+        }
+        set { _thaw(); _content = newValue }
+        _modify { _thaw(); yield &_content }
+    }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get {
+            guard let a = _arena else { return _unknownFields }
+            return a.unknownFields
+        }
+        set { _thaw(); _unknownFields = newValue }
+        _modify { _thaw(); yield &_unknownFields }
+    }
+
+    // Stored fields: a value built in code or changed keeps its fields here.
+    var _content: Content? = nil
+    var _unknownFields = UnknownFields()
+    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
+    package var _arena: ArenaRef? = nil
 
     /// The members of the `content` oneof.
     public enum Content: Hashable, Sendable {
@@ -40,7 +73,26 @@ public struct Elem: Hashable, Sendable {
     public init(
         content: Content? = nil
     ) {
-        self.content = content
+        self._content = content
+    }
+
+    /// A value that reads its fields from a decoded node.
+    package init(_arena: ArenaRef) {
+        self._arena = _arena
+    }
+
+    /// Before a change: copies the fields out of the arena node, if the value reads one.
+    @inline(__always)
+    mutating func _thaw() {
+        if _arena != nil { _materialize() }
+    }
+
+    @inline(never)
+    mutating func _materialize() {
+        let source = self
+        _arena = nil
+        _content = source.content
+        _unknownFields = source.unknownFields
     }
 
     /// An elem holding `text` content.
@@ -65,4 +117,24 @@ public struct Elem: Hashable, Sendable {
     public static func merger(_ value: MergerElem) -> Elem { Elem(content: .merger(value)) }
     /// An elem holding `groupSystem` content.
     public static func groupSystem(_ value: GroupSystemElem) -> Elem { Elem(content: .groupSystem(value)) }
+}
+
+extension Elem: Hashable {
+    public static func == (lhs: Elem, rhs: Elem) -> Bool {
+        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        return lhs.content == rhs.content
+            && lhs.unknownFields == rhs.unknownFields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(content)
+        hasher.combine(unknownFields)
+    }
+}
+
+// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
+extension Elem: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["content": content as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
 }

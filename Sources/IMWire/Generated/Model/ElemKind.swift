@@ -74,19 +74,21 @@ extension Elem {
     /// Which `content` member is set; `nil` when none is (for example a member from a newer
     /// schema, kept only as unknown fields).
     public var kind: ElemKind? {
-        switch content {
-        case .text?: .text
-        case .custom?: .custom
-        case .image?: .image
-        case .sound?: .sound
-        case .video?: .video
-        case .file?: .file
-        case .location?: .location
-        case .face?: .face
-        case .groupTips?: .groupTips
-        case .merger?: .merger
-        case .groupSystem?: .groupSystem
-        case nil: nil
+        // A decoded value answers from the oneof's field number, without building the member.
+        if let a = _arena { return ElemKind(v2timElemType: a.oneofCase(2)) }
+        switch _content {
+        case .text?: return .text
+        case .custom?: return .custom
+        case .image?: return .image
+        case .sound?: return .sound
+        case .video?: return .video
+        case .file?: return .file
+        case .location?: return .location
+        case .face?: return .face
+        case .groupTips?: return .groupTips
+        case .merger?: return .merger
+        case .groupSystem?: return .groupSystem
+        case nil: return nil
         }
     }
 }

@@ -2,16 +2,76 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 /// V2TIMGroupChangeInfo.
-public struct GroupChangeInfo: Hashable, Sendable {
-    public var `type`: GroupInfoChangeType = .unspecified
-    public var value: String = ""
+public struct GroupChangeInfo: Sendable {
+    public var `type`: GroupInfoChangeType {
+        get {
+            guard let a = _arena else { return _type }
+            return a.enumeration(2) as GroupInfoChangeType
+        }
+        set { _thaw(); _type = newValue }
+        _modify { _thaw(); yield &_type }
+    }
+    public var value: String {
+        get {
+            guard let a = _arena else { return _value }
+            return a.string(3)
+        }
+        set { _thaw(); _value = newValue }
+        _modify { _thaw(); yield &_value }
+    }
     /// Only for GROUP_INFO_CHANGE_TYPE_CUSTOM.
-    public var key: String = ""
-    public var boolValue: Bool = false
-    public var intValue: UInt32 = 0
-    public var uint64Value: UInt64 = 0
+    public var key: String {
+        get {
+            guard let a = _arena else { return _key }
+            return a.string(4)
+        }
+        set { _thaw(); _key = newValue }
+        _modify { _thaw(); yield &_key }
+    }
+    public var boolValue: Bool {
+        get {
+            guard let a = _arena else { return _boolValue }
+            return a.bool(5)
+        }
+        set { _thaw(); _boolValue = newValue }
+        _modify { _thaw(); yield &_boolValue }
+    }
+    public var intValue: UInt32 {
+        get {
+            guard let a = _arena else { return _intValue }
+            return a.uint32(6)
+        }
+        set { _thaw(); _intValue = newValue }
+        _modify { _thaw(); yield &_intValue }
+    }
+    public var uint64Value: UInt64 {
+        get {
+            guard let a = _arena else { return _uint64Value }
+            return a.uint64(7)
+        }
+        set { _thaw(); _uint64Value = newValue }
+        _modify { _thaw(); yield &_uint64Value }
+    }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get {
+            guard let a = _arena else { return _unknownFields }
+            return a.unknownFields
+        }
+        set { _thaw(); _unknownFields = newValue }
+        _modify { _thaw(); yield &_unknownFields }
+    }
+
+    // Stored fields: a value built in code or changed keeps its fields here.
+    var _type: GroupInfoChangeType = .unspecified
+    var _value: String = ""
+    var _key: String = ""
+    var _boolValue: Bool = false
+    var _intValue: UInt32 = 0
+    var _uint64Value: UInt64 = 0
+    var _unknownFields = UnknownFields()
+    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
+    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -24,11 +84,65 @@ public struct GroupChangeInfo: Hashable, Sendable {
         intValue: UInt32 = 0,
         uint64Value: UInt64 = 0
     ) {
-        self.`type` = `type`
-        self.value = value
-        self.key = key
-        self.boolValue = boolValue
-        self.intValue = intValue
-        self.uint64Value = uint64Value
+        self._type = `type`
+        self._value = value
+        self._key = key
+        self._boolValue = boolValue
+        self._intValue = intValue
+        self._uint64Value = uint64Value
+    }
+
+    /// A value that reads its fields from a decoded node.
+    package init(_arena: ArenaRef) {
+        self._arena = _arena
+    }
+
+    /// Before a change: copies the fields out of the arena node, if the value reads one.
+    @inline(__always)
+    mutating func _thaw() {
+        if _arena != nil { _materialize() }
+    }
+
+    @inline(never)
+    mutating func _materialize() {
+        let source = self
+        _arena = nil
+        _type = source.`type`
+        _value = source.value
+        _key = source.key
+        _boolValue = source.boolValue
+        _intValue = source.intValue
+        _uint64Value = source.uint64Value
+        _unknownFields = source.unknownFields
+    }
+}
+
+extension GroupChangeInfo: Hashable {
+    public static func == (lhs: GroupChangeInfo, rhs: GroupChangeInfo) -> Bool {
+        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        return lhs.`type` == rhs.`type`
+            && lhs.value == rhs.value
+            && lhs.key == rhs.key
+            && lhs.boolValue == rhs.boolValue
+            && lhs.intValue == rhs.intValue
+            && lhs.uint64Value == rhs.uint64Value
+            && lhs.unknownFields == rhs.unknownFields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(`type`)
+        hasher.combine(value)
+        hasher.combine(key)
+        hasher.combine(boolValue)
+        hasher.combine(intValue)
+        hasher.combine(uint64Value)
+        hasher.combine(unknownFields)
+    }
+}
+
+// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
+extension GroupChangeInfo: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["type": `type` as Any, "value": value as Any, "key": key as Any, "boolValue": boolValue as Any, "intValue": intValue as Any, "uint64Value": uint64Value as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
     }
 }

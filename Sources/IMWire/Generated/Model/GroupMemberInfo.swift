@@ -2,22 +2,106 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 /// V2TIMGroupMemberFullInfo.
-public struct GroupMemberInfo: Hashable, Sendable {
-    public var userID: String = ""
-    public var nickName: String = ""
-    public var friendRemark: String = ""
-    public var nameCard: String = ""
-    public var faceURL: String = ""
-    public var role: GroupMemberRole = .unspecified
+public struct GroupMemberInfo: Sendable {
+    public var userID: String {
+        get {
+            guard let a = _arena else { return _userID }
+            return a.string(2)
+        }
+        set { _thaw(); _userID = newValue }
+        _modify { _thaw(); yield &_userID }
+    }
+    public var nickName: String {
+        get {
+            guard let a = _arena else { return _nickName }
+            return a.string(3)
+        }
+        set { _thaw(); _nickName = newValue }
+        _modify { _thaw(); yield &_nickName }
+    }
+    public var friendRemark: String {
+        get {
+            guard let a = _arena else { return _friendRemark }
+            return a.string(4)
+        }
+        set { _thaw(); _friendRemark = newValue }
+        _modify { _thaw(); yield &_friendRemark }
+    }
+    public var nameCard: String {
+        get {
+            guard let a = _arena else { return _nameCard }
+            return a.string(5)
+        }
+        set { _thaw(); _nameCard = newValue }
+        _modify { _thaw(); yield &_nameCard }
+    }
+    public var faceURL: String {
+        get {
+            guard let a = _arena else { return _faceURL }
+            return a.string(6)
+        }
+        set { _thaw(); _faceURL = newValue }
+        _modify { _thaw(); yield &_faceURL }
+    }
+    public var role: GroupMemberRole {
+        get {
+            guard let a = _arena else { return _role }
+            return a.enumeration(7) as GroupMemberRole
+        }
+        set { _thaw(); _role = newValue }
+        _modify { _thaw(); yield &_role }
+    }
     /// Unix seconds.
-    public var joinTime: UInt64 = 0
+    public var joinTime: UInt64 {
+        get {
+            guard let a = _arena else { return _joinTime }
+            return a.uint64(8)
+        }
+        set { _thaw(); _joinTime = newValue }
+        _modify { _thaw(); yield &_joinTime }
+    }
     /// Unix seconds when the member's mute ends (V2TIM muteUntil); 0 when not muted. Legacy TIM's
     /// silentUntil is a duration instead, the seconds of mute remaining when it was read: mute_until
     /// is that time plus silentUntil.
-    public var muteUntil: UInt64 = 0
-    public var customInfo: StringBytesMap = [:]
+    public var muteUntil: UInt64 {
+        get {
+            guard let a = _arena else { return _muteUntil }
+            return a.uint64(9)
+        }
+        set { _thaw(); _muteUntil = newValue }
+        _modify { _thaw(); yield &_muteUntil }
+    }
+    public var customInfo: StringBytesMap {
+        get {
+            guard let a = _arena else { return _customInfo }
+            return a.stringToBytesMap(10)
+        }
+        set { _thaw(); _customInfo = newValue }
+        _modify { _thaw(); yield &_customInfo }
+    }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get {
+            guard let a = _arena else { return _unknownFields }
+            return a.unknownFields
+        }
+        set { _thaw(); _unknownFields = newValue }
+        _modify { _thaw(); yield &_unknownFields }
+    }
+
+    // Stored fields: a value built in code or changed keeps its fields here.
+    var _userID: String = ""
+    var _nickName: String = ""
+    var _friendRemark: String = ""
+    var _nameCard: String = ""
+    var _faceURL: String = ""
+    var _role: GroupMemberRole = .unspecified
+    var _joinTime: UInt64 = 0
+    var _muteUntil: UInt64 = 0
+    var _customInfo: StringBytesMap = [:]
+    var _unknownFields = UnknownFields()
+    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
+    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -33,14 +117,77 @@ public struct GroupMemberInfo: Hashable, Sendable {
         muteUntil: UInt64 = 0,
         customInfo: StringBytesMap = [:]
     ) {
-        self.userID = userID
-        self.nickName = nickName
-        self.friendRemark = friendRemark
-        self.nameCard = nameCard
-        self.faceURL = faceURL
-        self.role = role
-        self.joinTime = joinTime
-        self.muteUntil = muteUntil
-        self.customInfo = customInfo
+        self._userID = userID
+        self._nickName = nickName
+        self._friendRemark = friendRemark
+        self._nameCard = nameCard
+        self._faceURL = faceURL
+        self._role = role
+        self._joinTime = joinTime
+        self._muteUntil = muteUntil
+        self._customInfo = customInfo
+    }
+
+    /// A value that reads its fields from a decoded node.
+    package init(_arena: ArenaRef) {
+        self._arena = _arena
+    }
+
+    /// Before a change: copies the fields out of the arena node, if the value reads one.
+    @inline(__always)
+    mutating func _thaw() {
+        if _arena != nil { _materialize() }
+    }
+
+    @inline(never)
+    mutating func _materialize() {
+        let source = self
+        _arena = nil
+        _userID = source.userID
+        _nickName = source.nickName
+        _friendRemark = source.friendRemark
+        _nameCard = source.nameCard
+        _faceURL = source.faceURL
+        _role = source.role
+        _joinTime = source.joinTime
+        _muteUntil = source.muteUntil
+        _customInfo = source.customInfo
+        _unknownFields = source.unknownFields
+    }
+}
+
+extension GroupMemberInfo: Hashable {
+    public static func == (lhs: GroupMemberInfo, rhs: GroupMemberInfo) -> Bool {
+        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        return lhs.userID == rhs.userID
+            && lhs.nickName == rhs.nickName
+            && lhs.friendRemark == rhs.friendRemark
+            && lhs.nameCard == rhs.nameCard
+            && lhs.faceURL == rhs.faceURL
+            && lhs.role == rhs.role
+            && lhs.joinTime == rhs.joinTime
+            && lhs.muteUntil == rhs.muteUntil
+            && lhs.customInfo == rhs.customInfo
+            && lhs.unknownFields == rhs.unknownFields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(userID)
+        hasher.combine(nickName)
+        hasher.combine(friendRemark)
+        hasher.combine(nameCard)
+        hasher.combine(faceURL)
+        hasher.combine(role)
+        hasher.combine(joinTime)
+        hasher.combine(muteUntil)
+        hasher.combine(customInfo)
+        hasher.combine(unknownFields)
+    }
+}
+
+// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
+extension GroupMemberInfo: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["userID": userID as Any, "nickName": nickName as Any, "friendRemark": friendRemark as Any, "nameCard": nameCard as Any, "faceURL": faceURL as Any, "role": role as Any, "joinTime": joinTime as Any, "muteUntil": muteUntil as Any, "customInfo": customInfo as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
     }
 }

@@ -3,15 +3,51 @@
 
 /// The read receipt of one group message (V2TIMMessageReceipt as onRecvMessageReadReceipts and
 /// getMessageReadReceipts give it): a receipt per message, sent to the message's sender.
-public struct GroupReadReceipt: Hashable, Sendable {
+public struct GroupReadReceipt: Sendable {
     /// The group message the counts are for (V2TIM msgID).
-    public var msgID: String = ""
+    public var msgID: String {
+        get {
+            guard let a = _arena else { return _msgID }
+            return a.string(2)
+        }
+        set { _thaw(); _msgID = newValue }
+        _modify { _thaw(); yield &_msgID }
+    }
     /// Members who have read it (V2TIM readCount).
-    public var readCount: UInt64 = 0
+    public var readCount: UInt64 {
+        get {
+            guard let a = _arena else { return _readCount }
+            return a.uint64(3)
+        }
+        set { _thaw(); _readCount = newValue }
+        _modify { _thaw(); yield &_readCount }
+    }
     /// Members who have not read it yet (V2TIM unreadCount).
-    public var unreadCount: UInt64 = 0
+    public var unreadCount: UInt64 {
+        get {
+            guard let a = _arena else { return _unreadCount }
+            return a.uint64(4)
+        }
+        set { _thaw(); _unreadCount = newValue }
+        _modify { _thaw(); yield &_unreadCount }
+    }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get {
+            guard let a = _arena else { return _unknownFields }
+            return a.unknownFields
+        }
+        set { _thaw(); _unknownFields = newValue }
+        _modify { _thaw(); yield &_unknownFields }
+    }
+
+    // Stored fields: a value built in code or changed keeps its fields here.
+    var _msgID: String = ""
+    var _readCount: UInt64 = 0
+    var _unreadCount: UInt64 = 0
+    var _unknownFields = UnknownFields()
+    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
+    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -21,8 +57,53 @@ public struct GroupReadReceipt: Hashable, Sendable {
         readCount: UInt64 = 0,
         unreadCount: UInt64 = 0
     ) {
-        self.msgID = msgID
-        self.readCount = readCount
-        self.unreadCount = unreadCount
+        self._msgID = msgID
+        self._readCount = readCount
+        self._unreadCount = unreadCount
+    }
+
+    /// A value that reads its fields from a decoded node.
+    package init(_arena: ArenaRef) {
+        self._arena = _arena
+    }
+
+    /// Before a change: copies the fields out of the arena node, if the value reads one.
+    @inline(__always)
+    mutating func _thaw() {
+        if _arena != nil { _materialize() }
+    }
+
+    @inline(never)
+    mutating func _materialize() {
+        let source = self
+        _arena = nil
+        _msgID = source.msgID
+        _readCount = source.readCount
+        _unreadCount = source.unreadCount
+        _unknownFields = source.unknownFields
+    }
+}
+
+extension GroupReadReceipt: Hashable {
+    public static func == (lhs: GroupReadReceipt, rhs: GroupReadReceipt) -> Bool {
+        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        return lhs.msgID == rhs.msgID
+            && lhs.readCount == rhs.readCount
+            && lhs.unreadCount == rhs.unreadCount
+            && lhs.unknownFields == rhs.unknownFields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(msgID)
+        hasher.combine(readCount)
+        hasher.combine(unreadCount)
+        hasher.combine(unknownFields)
+    }
+}
+
+// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
+extension GroupReadReceipt: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["msgID": msgID as Any, "readCount": readCount as Any, "unreadCount": unreadCount as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
     }
 }

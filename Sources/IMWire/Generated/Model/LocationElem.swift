@@ -2,13 +2,49 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct LocationElem: Sendable {
-    public var desc: String = ""
+    public var desc: String {
+        get {
+            guard let a = _arena else { return _desc }
+            return a.string(2)
+        }
+        set { _thaw(); _desc = newValue }
+        _modify { _thaw(); yield &_desc }
+    }
     /// Degrees, [-180, 180].
-    public var longitude: Double = 0
+    public var longitude: Double {
+        get {
+            guard let a = _arena else { return _longitude }
+            return a.double(3)
+        }
+        set { _thaw(); _longitude = newValue }
+        _modify { _thaw(); yield &_longitude }
+    }
     /// Degrees, [-90, 90].
-    public var latitude: Double = 0
+    public var latitude: Double {
+        get {
+            guard let a = _arena else { return _latitude }
+            return a.double(4)
+        }
+        set { _thaw(); _latitude = newValue }
+        _modify { _thaw(); yield &_latitude }
+    }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get {
+            guard let a = _arena else { return _unknownFields }
+            return a.unknownFields
+        }
+        set { _thaw(); _unknownFields = newValue }
+        _modify { _thaw(); yield &_unknownFields }
+    }
+
+    // Stored fields: a value built in code or changed keeps its fields here.
+    var _desc: String = ""
+    var _longitude: Double = 0
+    var _latitude: Double = 0
+    var _unknownFields = UnknownFields()
+    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
+    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -18,9 +54,30 @@ public struct LocationElem: Sendable {
         longitude: Double = 0,
         latitude: Double = 0
     ) {
-        self.desc = desc
-        self.longitude = longitude
-        self.latitude = latitude
+        self._desc = desc
+        self._longitude = longitude
+        self._latitude = latitude
+    }
+
+    /// A value that reads its fields from a decoded node.
+    package init(_arena: ArenaRef) {
+        self._arena = _arena
+    }
+
+    /// Before a change: copies the fields out of the arena node, if the value reads one.
+    @inline(__always)
+    mutating func _thaw() {
+        if _arena != nil { _materialize() }
+    }
+
+    @inline(never)
+    mutating func _materialize() {
+        let source = self
+        _arena = nil
+        _desc = source.desc
+        _longitude = source.longitude
+        _latitude = source.latitude
+        _unknownFields = source.unknownFields
     }
 }
 
@@ -28,9 +85,10 @@ public struct LocationElem: Sendable {
 // that every NaN equals every NaN: equality is reflexive, and JSON, which has one "NaN", round-trips.
 extension LocationElem: Hashable {
     public static func == (lhs: LocationElem, rhs: LocationElem) -> Bool {
-        sameDouble(lhs.longitude, rhs.longitude)
+        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        return lhs.desc == rhs.desc
+            && sameDouble(lhs.longitude, rhs.longitude)
             && sameDouble(lhs.latitude, rhs.latitude)
-            && lhs.desc == rhs.desc
             && lhs.unknownFields == rhs.unknownFields
     }
 
@@ -39,5 +97,12 @@ extension LocationElem: Hashable {
         hasher.combine(doubleHashKey(longitude))
         hasher.combine(doubleHashKey(latitude))
         hasher.combine(unknownFields)
+    }
+}
+
+// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
+extension LocationElem: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["desc": desc as Any, "longitude": longitude as Any, "latitude": latitude as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
     }
 }

@@ -2,12 +2,40 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 /// V2TIMGroupMemberChangeInfo.
-public struct MemberChangeInfo: Hashable, Sendable {
-    public var userID: String = ""
+public struct MemberChangeInfo: Sendable {
+    public var userID: String {
+        get {
+            guard let a = _arena else { return _userID }
+            return a.string(2)
+        }
+        set { _thaw(); _userID = newValue }
+        _modify { _thaw(); yield &_userID }
+    }
     /// Seconds of mute remaining.
-    public var muteTime: UInt32 = 0
+    public var muteTime: UInt32 {
+        get {
+            guard let a = _arena else { return _muteTime }
+            return a.uint32(3)
+        }
+        set { _thaw(); _muteTime = newValue }
+        _modify { _thaw(); yield &_muteTime }
+    }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get {
+            guard let a = _arena else { return _unknownFields }
+            return a.unknownFields
+        }
+        set { _thaw(); _unknownFields = newValue }
+        _modify { _thaw(); yield &_unknownFields }
+    }
+
+    // Stored fields: a value built in code or changed keeps its fields here.
+    var _userID: String = ""
+    var _muteTime: UInt32 = 0
+    var _unknownFields = UnknownFields()
+    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
+    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -16,7 +44,49 @@ public struct MemberChangeInfo: Hashable, Sendable {
         userID: String = "",
         muteTime: UInt32 = 0
     ) {
-        self.userID = userID
-        self.muteTime = muteTime
+        self._userID = userID
+        self._muteTime = muteTime
+    }
+
+    /// A value that reads its fields from a decoded node.
+    package init(_arena: ArenaRef) {
+        self._arena = _arena
+    }
+
+    /// Before a change: copies the fields out of the arena node, if the value reads one.
+    @inline(__always)
+    mutating func _thaw() {
+        if _arena != nil { _materialize() }
+    }
+
+    @inline(never)
+    mutating func _materialize() {
+        let source = self
+        _arena = nil
+        _userID = source.userID
+        _muteTime = source.muteTime
+        _unknownFields = source.unknownFields
+    }
+}
+
+extension MemberChangeInfo: Hashable {
+    public static func == (lhs: MemberChangeInfo, rhs: MemberChangeInfo) -> Bool {
+        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        return lhs.userID == rhs.userID
+            && lhs.muteTime == rhs.muteTime
+            && lhs.unknownFields == rhs.unknownFields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(userID)
+        hasher.combine(muteTime)
+        hasher.combine(unknownFields)
+    }
+}
+
+// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
+extension MemberChangeInfo: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["userID": userID as Any, "muteTime": muteTime as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
     }
 }

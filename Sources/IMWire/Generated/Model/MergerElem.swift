@@ -2,26 +2,94 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 /// A merged ("forwarded chat history") message; the messages are carried inline, recursively.
-public struct MergerElem: Hashable, Sendable {
-    public var title: String = ""
-    public var abstractList: [String] = []
-    public var compatibleText: String = ""
-    public var layersOverLimit: Bool = false
-    public var messages: [Message] {
-        get { _messages.messages }
-        set { _messages.messages = newValue }
-        _modify { yield &_messages.messages }
+public struct MergerElem: Sendable {
+    public var title: String {
+        get {
+            guard let a = _arena else { return _title }
+            return a.string(2)
+        }
+        set { _thaw(); _title = newValue }
+        _modify { _thaw(); yield &_title }
     }
-    /// Storage of ``messages``, which closes the cycle MergerElem → Message → … → MergerElem: see ``NestedMessages``.
-    var _messages = NestedMessages()
+    public var abstractList: [String] {
+        get {
+            guard let a = _arena else { return _abstractList }
+            return a.strings(3)
+        }
+        set { _thaw(); _abstractList = newValue }
+        _modify { _thaw(); yield &_abstractList }
+    }
+    public var compatibleText: String {
+        get {
+            guard let a = _arena else { return _compatibleText }
+            return a.string(5)
+        }
+        set { _thaw(); _compatibleText = newValue }
+        _modify { _thaw(); yield &_compatibleText }
+    }
+    public var layersOverLimit: Bool {
+        get {
+            guard let a = _arena else { return _layersOverLimit }
+            return a.bool(6)
+        }
+        set { _thaw(); _layersOverLimit = newValue }
+        _modify { _thaw(); yield &_layersOverLimit }
+    }
+    public var messages: [Message] {
+        get {
+            guard let a = _arena else { return _messages.messages }
+            return a.messages(7, as: Message.self)
+        }
+        set { _thaw(); _messages.messages = newValue }
+        _modify { _thaw(); yield &_messages.messages }
+    }
     /// The download key Tencent sends instead of inline messages when the merged messages total more
     /// than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
-    public var jsonMsgKey: String = ""
+    public var jsonMsgKey: String {
+        get {
+            guard let a = _arena else { return _jsonMsgKey }
+            return a.string(9)
+        }
+        set { _thaw(); _jsonMsgKey = newValue }
+        _modify { _thaw(); yield &_jsonMsgKey }
+    }
     /// How many messages the merger holds (REST MsgNum): set with json_msg_key, when the messages are
     /// not inline; for inline messages it is their count and is left 0.
-    public var msgNum: UInt32 = 0
+    public var msgNum: UInt32 {
+        get {
+            guard let a = _arena else { return _msgNum }
+            return a.uint32(10)
+        }
+        set { _thaw(); _msgNum = newValue }
+        _modify { _thaw(); yield &_msgNum }
+    }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get {
+            guard let a = _arena else { return _unknownFields }
+            return a.unknownFields
+        }
+        set { _thaw(); _unknownFields = newValue }
+        _modify { _thaw(); yield &_unknownFields }
+    }
+
+    // Stored fields: a value built in code or changed keeps its fields here.
+    var _title: String = ""
+    var _abstractList: [String] = []
+    var _compatibleText: String = ""
+    var _layersOverLimit: Bool = false
+    /// Storage of ``messages``, which closes the cycle MergerElem → Message → … → MergerElem: see ``NestedMessages``.
+    var _messages = NestedMessages()
+    /// ``messages`` as its storage type, for comparing and hashing without recursion.
+    var _messagesStorage: NestedMessages {
+        guard let a = _arena else { return _messages }
+        return NestedMessages(a.messages(7, as: Message.self))
+    }
+    var _jsonMsgKey: String = ""
+    var _msgNum: UInt32 = 0
+    var _unknownFields = UnknownFields()
+    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
+    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -35,12 +103,69 @@ public struct MergerElem: Hashable, Sendable {
         jsonMsgKey: String = "",
         msgNum: UInt32 = 0
     ) {
-        self.title = title
-        self.abstractList = abstractList
-        self.compatibleText = compatibleText
-        self.layersOverLimit = layersOverLimit
-        self.messages = messages
-        self.jsonMsgKey = jsonMsgKey
-        self.msgNum = msgNum
+        self._title = title
+        self._abstractList = abstractList
+        self._compatibleText = compatibleText
+        self._layersOverLimit = layersOverLimit
+        self._messages.messages = messages
+        self._jsonMsgKey = jsonMsgKey
+        self._msgNum = msgNum
+    }
+
+    /// A value that reads its fields from a decoded node.
+    package init(_arena: ArenaRef) {
+        self._arena = _arena
+    }
+
+    /// Before a change: copies the fields out of the arena node, if the value reads one.
+    @inline(__always)
+    mutating func _thaw() {
+        if _arena != nil { _materialize() }
+    }
+
+    @inline(never)
+    mutating func _materialize() {
+        let source = self
+        _arena = nil
+        _title = source.title
+        _abstractList = source.abstractList
+        _compatibleText = source.compatibleText
+        _layersOverLimit = source.layersOverLimit
+        _messages.messages = source.messages
+        _jsonMsgKey = source.jsonMsgKey
+        _msgNum = source.msgNum
+        _unknownFields = source.unknownFields
+    }
+}
+
+extension MergerElem: Hashable {
+    public static func == (lhs: MergerElem, rhs: MergerElem) -> Bool {
+        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        return lhs.title == rhs.title
+            && lhs.abstractList == rhs.abstractList
+            && lhs.compatibleText == rhs.compatibleText
+            && lhs.layersOverLimit == rhs.layersOverLimit
+            && lhs._messagesStorage == rhs._messagesStorage
+            && lhs.jsonMsgKey == rhs.jsonMsgKey
+            && lhs.msgNum == rhs.msgNum
+            && lhs.unknownFields == rhs.unknownFields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(title)
+        hasher.combine(abstractList)
+        hasher.combine(compatibleText)
+        hasher.combine(layersOverLimit)
+        hasher.combine(_messagesStorage)
+        hasher.combine(jsonMsgKey)
+        hasher.combine(msgNum)
+        hasher.combine(unknownFields)
+    }
+}
+
+// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
+extension MergerElem: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["title": title as Any, "abstractList": abstractList as Any, "compatibleText": compatibleText as Any, "layersOverLimit": layersOverLimit as Any, "messages": messages as Any, "jsonMsgKey": jsonMsgKey as Any, "msgNum": msgNum as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
     }
 }

@@ -4,48 +4,225 @@
 /// One instant message: an envelope and an ordered, non-empty chain of elems (V2TIM nextElem /
 /// appendElem, Tencent REST MsgBody). The first elem is the primary one. A message may instead carry
 /// a signal about other messages (a recall notice, a read receipt): then it has no elems.
-public struct Message: Hashable, Sendable {
-    public var msgID: String = ""
+public struct Message: Sendable {
+    public var msgID: String {
+        get {
+            guard let a = _arena else { return _msgID }
+            return a.string(2)
+        }
+        set { _thaw(); _msgID = newValue }
+        _modify { _thaw(); yield &_msgID }
+    }
     /// Sender user ID (REST From_Account).
-    public var sender: String = ""
+    public var sender: String {
+        get {
+            guard let a = _arena else { return _sender }
+            return a.string(3)
+        }
+        set { _thaw(); _sender = newValue }
+        _modify { _thaw(); yield &_sender }
+    }
     /// Exactly one target.
-    public var target: Target? = nil
+    public var target: Target? {
+        get {
+            guard let a = _arena else { return _target }
+            switch a.oneofCase(4) {
+            case 3: return .receiver(a.string(5))
+            case 4: return .groupID(a.string(5))
+            case 5: return .roomID(a.string(5))
+            default: return nil
+            }
+        }
+        set { _thaw(); _target = newValue }
+        _modify { _thaw(); yield &_target }
+    }
     /// Unix time in milliseconds (Tencent REST uses seconds).
-    public var timestampMs: UInt64 = 0
-    public var seq: UInt64 = 0
+    public var timestampMs: UInt64 {
+        get {
+            guard let a = _arena else { return _timestampMs }
+            return a.uint64(6)
+        }
+        set { _thaw(); _timestampMs = newValue }
+        _modify { _thaw(); yield &_timestampMs }
+    }
+    public var seq: UInt64 {
+        get {
+            guard let a = _arena else { return _seq }
+            return a.uint64(7)
+        }
+        set { _thaw(); _seq = newValue }
+        _modify { _thaw(); yield &_seq }
+    }
     /// Tencent REST caps it at 32 bits.
-    public var random: UInt64 = 0
-    public var priority: Priority = .default
-    public var elems: [Elem] = []
+    public var random: UInt64 {
+        get {
+            guard let a = _arena else { return _random }
+            return a.uint64(8)
+        }
+        set { _thaw(); _random = newValue }
+        _modify { _thaw(); yield &_random }
+    }
+    public var priority: Priority {
+        get {
+            guard let a = _arena else { return _priority }
+            return a.enumeration(9) as Priority
+        }
+        set { _thaw(); _priority = newValue }
+        _modify { _thaw(); yield &_priority }
+    }
+    public var elems: [Elem] {
+        get {
+            guard let a = _arena else { return _elems }
+            return a.messages(10, as: Elem.self)
+        }
+        set { _thaw(); _elems = newValue }
+        _modify { _thaw(); yield &_elems }
+    }
     /// User IDs mentioned; "@all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
     /// kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
     /// @all too; binary and JSON keep whichever spelling came.
-    public var atUserList: [String] = []
-    /// A targeted group message is delivered only to these members.
-    public var targetedReceivers: [String] = []
-    public var cloudCustomData: [UInt8] = []
-    public var offlinePushInfo: OfflinePushInfo? {
-        get { _offlinePushInfo.value }
-        set { _offlinePushInfo = Indirect(newValue) }
+    public var atUserList: [String] {
+        get {
+            guard let a = _arena else { return _atUserList }
+            return a.strings(12)
+        }
+        set { _thaw(); _atUserList = newValue }
+        _modify { _thaw(); yield &_atUserList }
     }
-    private var _offlinePushInfo = Indirect<OfflinePushInfo>.none
-    public var needReadReceipt: Bool = false
-    public var excludedFromUnreadCount: Bool = false
-    public var excludedFromLastMessage: Bool = false
-    public var onlineUserOnly: Bool = false
-    public var supportMessageExtension: Bool = false
+    /// A targeted group message is delivered only to these members.
+    public var targetedReceivers: [String] {
+        get {
+            guard let a = _arena else { return _targetedReceivers }
+            return a.strings(14)
+        }
+        set { _thaw(); _targetedReceivers = newValue }
+        _modify { _thaw(); yield &_targetedReceivers }
+    }
+    public var cloudCustomData: [UInt8] {
+        get {
+            guard let a = _arena else { return _cloudCustomData }
+            return a.bytes(16)
+        }
+        set { _thaw(); _cloudCustomData = newValue }
+        _modify { _thaw(); yield &_cloudCustomData }
+    }
+    public var offlinePushInfo: OfflinePushInfo? {
+        get {
+            guard let a = _arena else { return _offlinePushInfo.value }
+            return a.message(17, as: OfflinePushInfo.self)
+        }
+        set { _thaw(); _offlinePushInfo = Indirect(newValue) }
+    }
+    public var needReadReceipt: Bool {
+        get {
+            guard let a = _arena else { return _needReadReceipt }
+            return a.bool(18)
+        }
+        set { _thaw(); _needReadReceipt = newValue }
+        _modify { _thaw(); yield &_needReadReceipt }
+    }
+    public var excludedFromUnreadCount: Bool {
+        get {
+            guard let a = _arena else { return _excludedFromUnreadCount }
+            return a.bool(19)
+        }
+        set { _thaw(); _excludedFromUnreadCount = newValue }
+        _modify { _thaw(); yield &_excludedFromUnreadCount }
+    }
+    public var excludedFromLastMessage: Bool {
+        get {
+            guard let a = _arena else { return _excludedFromLastMessage }
+            return a.bool(20)
+        }
+        set { _thaw(); _excludedFromLastMessage = newValue }
+        _modify { _thaw(); yield &_excludedFromLastMessage }
+    }
+    public var onlineUserOnly: Bool {
+        get {
+            guard let a = _arena else { return _onlineUserOnly }
+            return a.bool(21)
+        }
+        set { _thaw(); _onlineUserOnly = newValue }
+        _modify { _thaw(); yield &_onlineUserOnly }
+    }
+    public var supportMessageExtension: Bool {
+        get {
+            guard let a = _arena else { return _supportMessageExtension }
+            return a.bool(22)
+        }
+        set { _thaw(); _supportMessageExtension = newValue }
+        _modify { _thaw(); yield &_supportMessageExtension }
+    }
     /// The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
     /// the group itself is group_id.
-    public var topicID: String = ""
+    public var topicID: String {
+        get {
+            guard let a = _arena else { return _topicID }
+            return a.string(23)
+        }
+        set { _thaw(); _topicID = newValue }
+        _modify { _thaw(); yield &_topicID }
+    }
     /// A ZIM barrage (ZIMBarrageMessage, ZIM message type 20): an on-screen comment in a room, sent
     /// at high frequency without guaranteed delivery; one text elem, at most 5 KB. A text to a room
     /// without this flag is a ZIM Text message (ZIMTextMessage, up to 32 KB). Tencent has no such type.
-    public var barrage: Bool = false
+    public var barrage: Bool {
+        get {
+            guard let a = _arena else { return _barrage }
+            return a.bool(24)
+        }
+        set { _thaw(); _barrage = newValue }
+        _modify { _thaw(); yield &_barrage }
+    }
     /// A signal about other messages, carried instead of content: a message with a signal has no
     /// elems. The target names the conversation (receiver or group_id).
-    public var signal: Signal? = nil
+    public var signal: Signal? {
+        get {
+            guard let a = _arena else { return _signal }
+            switch a.oneofCase(25) {
+            case 22: return .recallNotice(a.child(26, as: RecallNotice.self))
+            case 23: return .groupReadReceipt(a.child(26, as: GroupReadReceipt.self))
+            case 24: return .c2cReadReceipt(a.child(26, as: C2CReadReceipt.self))
+            default: return nil
+            }
+        }
+        set { _thaw(); _signal = newValue }
+        _modify { _thaw(); yield &_signal }
+    }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get {
+            guard let a = _arena else { return _unknownFields }
+            return a.unknownFields
+        }
+        set { _thaw(); _unknownFields = newValue }
+        _modify { _thaw(); yield &_unknownFields }
+    }
+
+    // Stored fields: a value built in code or changed keeps its fields here.
+    var _msgID: String = ""
+    var _sender: String = ""
+    var _target: Target? = nil
+    var _timestampMs: UInt64 = 0
+    var _seq: UInt64 = 0
+    var _random: UInt64 = 0
+    var _priority: Priority = .default
+    var _elems: [Elem] = []
+    var _atUserList: [String] = []
+    var _targetedReceivers: [String] = []
+    var _cloudCustomData: [UInt8] = []
+    var _offlinePushInfo = Indirect<OfflinePushInfo>.none
+    var _needReadReceipt: Bool = false
+    var _excludedFromUnreadCount: Bool = false
+    var _excludedFromLastMessage: Bool = false
+    var _onlineUserOnly: Bool = false
+    var _supportMessageExtension: Bool = false
+    var _topicID: String = ""
+    var _barrage: Bool = false
+    var _signal: Signal? = nil
+    var _unknownFields = UnknownFields()
+    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
+    package var _arena: ArenaRef? = nil
 
     /// The members of the `target` oneof.
     public enum Target: Hashable, Sendable {
@@ -93,25 +270,121 @@ public struct Message: Hashable, Sendable {
         barrage: Bool = false,
         signal: Signal? = nil
     ) {
-        self.msgID = msgID
-        self.sender = sender
-        self.target = target
-        self.timestampMs = timestampMs
-        self.seq = seq
-        self.random = random
-        self.priority = priority
-        self.elems = elems
-        self.atUserList = atUserList
-        self.targetedReceivers = targetedReceivers
-        self.cloudCustomData = cloudCustomData
-        self.offlinePushInfo = offlinePushInfo
-        self.needReadReceipt = needReadReceipt
-        self.excludedFromUnreadCount = excludedFromUnreadCount
-        self.excludedFromLastMessage = excludedFromLastMessage
-        self.onlineUserOnly = onlineUserOnly
-        self.supportMessageExtension = supportMessageExtension
-        self.topicID = topicID
-        self.barrage = barrage
-        self.signal = signal
+        self._msgID = msgID
+        self._sender = sender
+        self._target = target
+        self._timestampMs = timestampMs
+        self._seq = seq
+        self._random = random
+        self._priority = priority
+        self._elems = elems
+        self._atUserList = atUserList
+        self._targetedReceivers = targetedReceivers
+        self._cloudCustomData = cloudCustomData
+        self._offlinePushInfo = Indirect(offlinePushInfo)
+        self._needReadReceipt = needReadReceipt
+        self._excludedFromUnreadCount = excludedFromUnreadCount
+        self._excludedFromLastMessage = excludedFromLastMessage
+        self._onlineUserOnly = onlineUserOnly
+        self._supportMessageExtension = supportMessageExtension
+        self._topicID = topicID
+        self._barrage = barrage
+        self._signal = signal
+    }
+
+    /// A value that reads its fields from a decoded node.
+    package init(_arena: ArenaRef) {
+        self._arena = _arena
+    }
+
+    /// Before a change: copies the fields out of the arena node, if the value reads one.
+    @inline(__always)
+    mutating func _thaw() {
+        if _arena != nil { _materialize() }
+    }
+
+    @inline(never)
+    mutating func _materialize() {
+        let source = self
+        _arena = nil
+        _msgID = source.msgID
+        _sender = source.sender
+        _target = source.target
+        _timestampMs = source.timestampMs
+        _seq = source.seq
+        _random = source.random
+        _priority = source.priority
+        _elems = source.elems
+        _atUserList = source.atUserList
+        _targetedReceivers = source.targetedReceivers
+        _cloudCustomData = source.cloudCustomData
+        _offlinePushInfo = Indirect(source.offlinePushInfo)
+        _needReadReceipt = source.needReadReceipt
+        _excludedFromUnreadCount = source.excludedFromUnreadCount
+        _excludedFromLastMessage = source.excludedFromLastMessage
+        _onlineUserOnly = source.onlineUserOnly
+        _supportMessageExtension = source.supportMessageExtension
+        _topicID = source.topicID
+        _barrage = source.barrage
+        _signal = source.signal
+        _unknownFields = source.unknownFields
+    }
+}
+
+extension Message: Hashable {
+    public static func == (lhs: Message, rhs: Message) -> Bool {
+        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        return lhs.msgID == rhs.msgID
+            && lhs.sender == rhs.sender
+            && lhs.target == rhs.target
+            && lhs.timestampMs == rhs.timestampMs
+            && lhs.seq == rhs.seq
+            && lhs.random == rhs.random
+            && lhs.priority == rhs.priority
+            && lhs.elems == rhs.elems
+            && lhs.atUserList == rhs.atUserList
+            && lhs.targetedReceivers == rhs.targetedReceivers
+            && lhs.cloudCustomData == rhs.cloudCustomData
+            && lhs.offlinePushInfo == rhs.offlinePushInfo
+            && lhs.needReadReceipt == rhs.needReadReceipt
+            && lhs.excludedFromUnreadCount == rhs.excludedFromUnreadCount
+            && lhs.excludedFromLastMessage == rhs.excludedFromLastMessage
+            && lhs.onlineUserOnly == rhs.onlineUserOnly
+            && lhs.supportMessageExtension == rhs.supportMessageExtension
+            && lhs.topicID == rhs.topicID
+            && lhs.barrage == rhs.barrage
+            && lhs.signal == rhs.signal
+            && lhs.unknownFields == rhs.unknownFields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(msgID)
+        hasher.combine(sender)
+        hasher.combine(target)
+        hasher.combine(timestampMs)
+        hasher.combine(seq)
+        hasher.combine(random)
+        hasher.combine(priority)
+        hasher.combine(elems)
+        hasher.combine(atUserList)
+        hasher.combine(targetedReceivers)
+        hasher.combine(cloudCustomData)
+        hasher.combine(offlinePushInfo)
+        hasher.combine(needReadReceipt)
+        hasher.combine(excludedFromUnreadCount)
+        hasher.combine(excludedFromLastMessage)
+        hasher.combine(onlineUserOnly)
+        hasher.combine(supportMessageExtension)
+        hasher.combine(topicID)
+        hasher.combine(barrage)
+        hasher.combine(signal)
+        hasher.combine(unknownFields)
+    }
+}
+
+// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
+extension Message: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["msgID": msgID as Any, "sender": sender as Any, "target": target as Any, "timestampMs": timestampMs as Any, "seq": seq as Any, "random": random as Any, "priority": priority as Any, "elems": elems as Any, "atUserList": atUserList as Any, "targetedReceivers": targetedReceivers as Any, "cloudCustomData": cloudCustomData as Any, "offlinePushInfo": offlinePushInfo as Any, "needReadReceipt": needReadReceipt as Any, "excludedFromUnreadCount": excludedFromUnreadCount as Any, "excludedFromLastMessage": excludedFromLastMessage as Any, "onlineUserOnly": onlineUserOnly as Any, "supportMessageExtension": supportMessageExtension as Any, "topicID": topicID as Any, "barrage": barrage as Any, "signal": signal as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
     }
 }

@@ -2,26 +2,134 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 /// V2TIMOfflinePushInfo.
-public struct OfflinePushInfo: Hashable, Sendable {
-    public var title: String = ""
-    public var desc: String = ""
-    public var ext: String = ""
-    public var disablePush: Bool = false
-    public var iosSound: String = ""
-    public var androidSound: String = ""
-    public var ignoreIOSBadge: Bool = false
-    public var iosPushType: IOSPushType = .apns
+public struct OfflinePushInfo: Sendable {
+    public var title: String {
+        get {
+            guard let a = _arena else { return _title }
+            return a.string(2)
+        }
+        set { _thaw(); _title = newValue }
+        _modify { _thaw(); yield &_title }
+    }
+    public var desc: String {
+        get {
+            guard let a = _arena else { return _desc }
+            return a.string(3)
+        }
+        set { _thaw(); _desc = newValue }
+        _modify { _thaw(); yield &_desc }
+    }
+    public var ext: String {
+        get {
+            guard let a = _arena else { return _ext }
+            return a.string(4)
+        }
+        set { _thaw(); _ext = newValue }
+        _modify { _thaw(); yield &_ext }
+    }
+    public var disablePush: Bool {
+        get {
+            guard let a = _arena else { return _disablePush }
+            return a.bool(5)
+        }
+        set { _thaw(); _disablePush = newValue }
+        _modify { _thaw(); yield &_disablePush }
+    }
+    public var iosSound: String {
+        get {
+            guard let a = _arena else { return _iosSound }
+            return a.string(6)
+        }
+        set { _thaw(); _iosSound = newValue }
+        _modify { _thaw(); yield &_iosSound }
+    }
+    public var androidSound: String {
+        get {
+            guard let a = _arena else { return _androidSound }
+            return a.string(7)
+        }
+        set { _thaw(); _androidSound = newValue }
+        _modify { _thaw(); yield &_androidSound }
+    }
+    public var ignoreIOSBadge: Bool {
+        get {
+            guard let a = _arena else { return _ignoreIOSBadge }
+            return a.bool(8)
+        }
+        set { _thaw(); _ignoreIOSBadge = newValue }
+        _modify { _thaw(); yield &_ignoreIOSBadge }
+    }
+    public var iosPushType: IOSPushType {
+        get {
+            guard let a = _arena else { return _iosPushType }
+            return a.enumeration(9) as IOSPushType
+        }
+        set { _thaw(); _iosPushType = newValue }
+        _modify { _thaw(); yield &_iosPushType }
+    }
     /// APNs title on iOS, in place of title (Tencent REST ApnsInfo.Title).
-    public var iosTitle: String = ""
+    public var iosTitle: String {
+        get {
+            guard let a = _arena else { return _iosTitle }
+            return a.string(10)
+        }
+        set { _thaw(); _iosTitle = newValue }
+        _modify { _thaw(); yield &_iosTitle }
+    }
     /// APNs subtitle (Tencent REST ApnsInfo.SubTitle).
-    public var iosSubtitle: String = ""
+    public var iosSubtitle: String {
+        get {
+            guard let a = _arena else { return _iosSubtitle }
+            return a.string(11)
+        }
+        set { _thaw(); _iosSubtitle = newValue }
+        _modify { _thaw(); yield &_iosSubtitle }
+    }
     /// URL of an image an iOS notification service extension shows (REST ApnsInfo.Image, V2TIM iOSImage).
-    public var iosImage: String = ""
+    public var iosImage: String {
+        get {
+            guard let a = _arena else { return _iosImage }
+            return a.string(12)
+        }
+        set { _thaw(); _iosImage = newValue }
+        _modify { _thaw(); yield &_iosImage }
+    }
     /// Sets APNs mutable-content, so a notification service extension may modify the push (REST
     /// ApnsInfo.MutableContent 1).
-    public var iosMutableContent: Bool = false
+    public var iosMutableContent: Bool {
+        get {
+            guard let a = _arena else { return _iosMutableContent }
+            return a.bool(13)
+        }
+        set { _thaw(); _iosMutableContent = newValue }
+        _modify { _thaw(); yield &_iosMutableContent }
+    }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get {
+            guard let a = _arena else { return _unknownFields }
+            return a.unknownFields
+        }
+        set { _thaw(); _unknownFields = newValue }
+        _modify { _thaw(); yield &_unknownFields }
+    }
+
+    // Stored fields: a value built in code or changed keeps its fields here.
+    var _title: String = ""
+    var _desc: String = ""
+    var _ext: String = ""
+    var _disablePush: Bool = false
+    var _iosSound: String = ""
+    var _androidSound: String = ""
+    var _ignoreIOSBadge: Bool = false
+    var _iosPushType: IOSPushType = .apns
+    var _iosTitle: String = ""
+    var _iosSubtitle: String = ""
+    var _iosImage: String = ""
+    var _iosMutableContent: Bool = false
+    var _unknownFields = UnknownFields()
+    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
+    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -40,17 +148,89 @@ public struct OfflinePushInfo: Hashable, Sendable {
         iosImage: String = "",
         iosMutableContent: Bool = false
     ) {
-        self.title = title
-        self.desc = desc
-        self.ext = ext
-        self.disablePush = disablePush
-        self.iosSound = iosSound
-        self.androidSound = androidSound
-        self.ignoreIOSBadge = ignoreIOSBadge
-        self.iosPushType = iosPushType
-        self.iosTitle = iosTitle
-        self.iosSubtitle = iosSubtitle
-        self.iosImage = iosImage
-        self.iosMutableContent = iosMutableContent
+        self._title = title
+        self._desc = desc
+        self._ext = ext
+        self._disablePush = disablePush
+        self._iosSound = iosSound
+        self._androidSound = androidSound
+        self._ignoreIOSBadge = ignoreIOSBadge
+        self._iosPushType = iosPushType
+        self._iosTitle = iosTitle
+        self._iosSubtitle = iosSubtitle
+        self._iosImage = iosImage
+        self._iosMutableContent = iosMutableContent
+    }
+
+    /// A value that reads its fields from a decoded node.
+    package init(_arena: ArenaRef) {
+        self._arena = _arena
+    }
+
+    /// Before a change: copies the fields out of the arena node, if the value reads one.
+    @inline(__always)
+    mutating func _thaw() {
+        if _arena != nil { _materialize() }
+    }
+
+    @inline(never)
+    mutating func _materialize() {
+        let source = self
+        _arena = nil
+        _title = source.title
+        _desc = source.desc
+        _ext = source.ext
+        _disablePush = source.disablePush
+        _iosSound = source.iosSound
+        _androidSound = source.androidSound
+        _ignoreIOSBadge = source.ignoreIOSBadge
+        _iosPushType = source.iosPushType
+        _iosTitle = source.iosTitle
+        _iosSubtitle = source.iosSubtitle
+        _iosImage = source.iosImage
+        _iosMutableContent = source.iosMutableContent
+        _unknownFields = source.unknownFields
+    }
+}
+
+extension OfflinePushInfo: Hashable {
+    public static func == (lhs: OfflinePushInfo, rhs: OfflinePushInfo) -> Bool {
+        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        return lhs.title == rhs.title
+            && lhs.desc == rhs.desc
+            && lhs.ext == rhs.ext
+            && lhs.disablePush == rhs.disablePush
+            && lhs.iosSound == rhs.iosSound
+            && lhs.androidSound == rhs.androidSound
+            && lhs.ignoreIOSBadge == rhs.ignoreIOSBadge
+            && lhs.iosPushType == rhs.iosPushType
+            && lhs.iosTitle == rhs.iosTitle
+            && lhs.iosSubtitle == rhs.iosSubtitle
+            && lhs.iosImage == rhs.iosImage
+            && lhs.iosMutableContent == rhs.iosMutableContent
+            && lhs.unknownFields == rhs.unknownFields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(title)
+        hasher.combine(desc)
+        hasher.combine(ext)
+        hasher.combine(disablePush)
+        hasher.combine(iosSound)
+        hasher.combine(androidSound)
+        hasher.combine(ignoreIOSBadge)
+        hasher.combine(iosPushType)
+        hasher.combine(iosTitle)
+        hasher.combine(iosSubtitle)
+        hasher.combine(iosImage)
+        hasher.combine(iosMutableContent)
+        hasher.combine(unknownFields)
+    }
+}
+
+// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
+extension OfflinePushInfo: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["title": title as Any, "desc": desc as Any, "ext": ext as Any, "disablePush": disablePush as Any, "iosSound": iosSound as Any, "androidSound": androidSound as Any, "ignoreIOSBadge": ignoreIOSBadge as Any, "iosPushType": iosPushType as Any, "iosTitle": iosTitle as Any, "iosSubtitle": iosSubtitle as Any, "iosImage": iosImage as Any, "iosMutableContent": iosMutableContent as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
     }
 }

@@ -4,15 +4,51 @@
 /// A message was recalled (V2TIM revokeMessage; the receivers get onRecvMessageRevoked with the
 /// message ID). In a group the owner and admins may recall other members' messages, so the one
 /// who recalled it is named apart from the envelope's sender.
-public struct RecallNotice: Hashable, Sendable {
+public struct RecallNotice: Sendable {
     /// The recalled message's ID (V2TIM msgID).
-    public var msgID: String = ""
+    public var msgID: String {
+        get {
+            guard let a = _arena else { return _msgID }
+            return a.string(2)
+        }
+        set { _thaw(); _msgID = newValue }
+        _modify { _thaw(); yield &_msgID }
+    }
     /// Who recalled it: a user ID (V2TIM revokerInfo.userID; SDK 7.4 and later).
-    public var recalledBy: String = ""
+    public var recalledBy: String {
+        get {
+            guard let a = _arena else { return _recalledBy }
+            return a.string(3)
+        }
+        set { _thaw(); _recalledBy = newValue }
+        _modify { _thaw(); yield &_recalledBy }
+    }
     /// Why, if the recaller said (V2TIM revokeReason; SDK 7.4 and later).
-    public var reason: String = ""
+    public var reason: String {
+        get {
+            guard let a = _arena else { return _reason }
+            return a.string(4)
+        }
+        set { _thaw(); _reason = newValue }
+        _modify { _thaw(); yield &_reason }
+    }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get {
+            guard let a = _arena else { return _unknownFields }
+            return a.unknownFields
+        }
+        set { _thaw(); _unknownFields = newValue }
+        _modify { _thaw(); yield &_unknownFields }
+    }
+
+    // Stored fields: a value built in code or changed keeps its fields here.
+    var _msgID: String = ""
+    var _recalledBy: String = ""
+    var _reason: String = ""
+    var _unknownFields = UnknownFields()
+    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
+    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -22,8 +58,53 @@ public struct RecallNotice: Hashable, Sendable {
         recalledBy: String = "",
         reason: String = ""
     ) {
-        self.msgID = msgID
-        self.recalledBy = recalledBy
-        self.reason = reason
+        self._msgID = msgID
+        self._recalledBy = recalledBy
+        self._reason = reason
+    }
+
+    /// A value that reads its fields from a decoded node.
+    package init(_arena: ArenaRef) {
+        self._arena = _arena
+    }
+
+    /// Before a change: copies the fields out of the arena node, if the value reads one.
+    @inline(__always)
+    mutating func _thaw() {
+        if _arena != nil { _materialize() }
+    }
+
+    @inline(never)
+    mutating func _materialize() {
+        let source = self
+        _arena = nil
+        _msgID = source.msgID
+        _recalledBy = source.recalledBy
+        _reason = source.reason
+        _unknownFields = source.unknownFields
+    }
+}
+
+extension RecallNotice: Hashable {
+    public static func == (lhs: RecallNotice, rhs: RecallNotice) -> Bool {
+        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        return lhs.msgID == rhs.msgID
+            && lhs.recalledBy == rhs.recalledBy
+            && lhs.reason == rhs.reason
+            && lhs.unknownFields == rhs.unknownFields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(msgID)
+        hasher.combine(recalledBy)
+        hasher.combine(reason)
+        hasher.combine(unknownFields)
+    }
+}
+
+// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
+extension RecallNotice: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["msgID": msgID as Any, "recalledBy": recalledBy as Any, "reason": reason as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
     }
 }

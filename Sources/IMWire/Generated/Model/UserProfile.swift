@@ -3,16 +3,68 @@
 
 /// A user's profile (legacy TIM TIMUserProfile, V2TIMUserFullInfo): the fields a notice about
 /// the user shows.
-public struct UserProfile: Hashable, Sendable {
-    public var userID: String = ""
-    public var nickName: String = ""
-    public var faceURL: String = ""
+public struct UserProfile: Sendable {
+    public var userID: String {
+        get {
+            guard let a = _arena else { return _userID }
+            return a.string(2)
+        }
+        set { _thaw(); _userID = newValue }
+        _modify { _thaw(); yield &_userID }
+    }
+    public var nickName: String {
+        get {
+            guard let a = _arena else { return _nickName }
+            return a.string(3)
+        }
+        set { _thaw(); _nickName = newValue }
+        _modify { _thaw(); yield &_nickName }
+    }
+    public var faceURL: String {
+        get {
+            guard let a = _arena else { return _faceURL }
+            return a.string(4)
+        }
+        set { _thaw(); _faceURL = newValue }
+        _modify { _thaw(); yield &_faceURL }
+    }
     /// V2TIM selfSignature.
-    public var selfSignature: String = ""
+    public var selfSignature: String {
+        get {
+            guard let a = _arena else { return _selfSignature }
+            return a.string(5)
+        }
+        set { _thaw(); _selfSignature = newValue }
+        _modify { _thaw(); yield &_selfSignature }
+    }
     /// The user's custom profile fields (V2TIM customInfo: keys Tag_Profile_Custom_*, values bytes).
-    public var customInfo: StringBytesMap = [:]
+    public var customInfo: StringBytesMap {
+        get {
+            guard let a = _arena else { return _customInfo }
+            return a.stringToBytesMap(6)
+        }
+        set { _thaw(); _customInfo = newValue }
+        _modify { _thaw(); yield &_customInfo }
+    }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields = UnknownFields()
+    public var unknownFields: UnknownFields {
+        get {
+            guard let a = _arena else { return _unknownFields }
+            return a.unknownFields
+        }
+        set { _thaw(); _unknownFields = newValue }
+        _modify { _thaw(); yield &_unknownFields }
+    }
+
+    // Stored fields: a value built in code or changed keeps its fields here.
+    var _userID: String = ""
+    var _nickName: String = ""
+    var _faceURL: String = ""
+    var _selfSignature: String = ""
+    var _customInfo: StringBytesMap = [:]
+    var _unknownFields = UnknownFields()
+    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
+    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -24,10 +76,61 @@ public struct UserProfile: Hashable, Sendable {
         selfSignature: String = "",
         customInfo: StringBytesMap = [:]
     ) {
-        self.userID = userID
-        self.nickName = nickName
-        self.faceURL = faceURL
-        self.selfSignature = selfSignature
-        self.customInfo = customInfo
+        self._userID = userID
+        self._nickName = nickName
+        self._faceURL = faceURL
+        self._selfSignature = selfSignature
+        self._customInfo = customInfo
+    }
+
+    /// A value that reads its fields from a decoded node.
+    package init(_arena: ArenaRef) {
+        self._arena = _arena
+    }
+
+    /// Before a change: copies the fields out of the arena node, if the value reads one.
+    @inline(__always)
+    mutating func _thaw() {
+        if _arena != nil { _materialize() }
+    }
+
+    @inline(never)
+    mutating func _materialize() {
+        let source = self
+        _arena = nil
+        _userID = source.userID
+        _nickName = source.nickName
+        _faceURL = source.faceURL
+        _selfSignature = source.selfSignature
+        _customInfo = source.customInfo
+        _unknownFields = source.unknownFields
+    }
+}
+
+extension UserProfile: Hashable {
+    public static func == (lhs: UserProfile, rhs: UserProfile) -> Bool {
+        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        return lhs.userID == rhs.userID
+            && lhs.nickName == rhs.nickName
+            && lhs.faceURL == rhs.faceURL
+            && lhs.selfSignature == rhs.selfSignature
+            && lhs.customInfo == rhs.customInfo
+            && lhs.unknownFields == rhs.unknownFields
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(userID)
+        hasher.combine(nickName)
+        hasher.combine(faceURL)
+        hasher.combine(selfSignature)
+        hasher.combine(customInfo)
+        hasher.combine(unknownFields)
+    }
+}
+
+// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
+extension UserProfile: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["userID": userID as Any, "nickName": nickName as Any, "faceURL": faceURL as Any, "selfSignature": selfSignature as Any, "customInfo": customInfo as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
     }
 }

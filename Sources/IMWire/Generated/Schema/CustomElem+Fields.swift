@@ -13,6 +13,9 @@ extension CustomElem: IMWireMessage, ProtoMessage {
             FieldSchema(4, "sound", "sound", .string),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 7 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let data = 1
@@ -21,21 +24,37 @@ extension CustomElem: IMWireMessage, ProtoMessage {
         package static let sound = 4
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeBytes(&data)
-        case 2: return try decoder.decodeString(&desc)
-        case 3: return try decoder.decodeString(&ext)
-        case 4: return try decoder.decodeString(&sound)
-        default: return false
-        }
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if !_data.isEmpty { try visitor.visitBytes(_data, field: 1) }
+        if !_desc.isEmpty { try visitor.visitString(_desc, field: 2) }
+        if !_ext.isEmpty { try visitor.visitString(_ext, field: 3) }
+        if !_sound.isEmpty { try visitor.visitString(_sound, field: 4) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if !data.isEmpty { try visitor.visitBytes(data, field: 1) }
-        if !desc.isEmpty { try visitor.visitString(desc, field: 2) }
-        if !ext.isEmpty { try visitor.visitString(ext, field: 3) }
-        if !sound.isEmpty { try visitor.visitString(sound, field: 4) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if !_sound.isEmpty { writer.string(_sound, field: 4) }
+        if !_ext.isEmpty { writer.string(_ext, field: 3) }
+        if !_desc.isEmpty { writer.string(_desc, field: 2) }
+        if !_data.isEmpty { writer.bytes(_data, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        if a.word(2) != 0 { try visitor.visitRawBytes(a.utf8(2), field: 1) }
+        if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
+        if a.word(4) != 0 { try visitor.visitUTF8String(a.utf8(4), field: 3) }
+        if a.word(5) != 0 { try visitor.visitUTF8String(a.utf8(5), field: 4) }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -20,6 +20,9 @@ extension Elem: IMWireMessage, ProtoMessage {
             FieldSchema(12, "group_system", "groupSystem", .message({ GroupSystemElem.schema }), oneof: "content"),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 5 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let text = 1
@@ -35,47 +38,9 @@ extension Elem: IMWireMessage, ProtoMessage {
         package static let groupSystem = 12
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1:
-            return try decoder.decodeOneofMessage(
-                &content, { if case .text(let value) = $0 { value } else { nil } }, Content.text)
-        case 2:
-            return try decoder.decodeOneofMessage(
-                &content, { if case .custom(let value) = $0 { value } else { nil } }, Content.custom)
-        case 3:
-            return try decoder.decodeOneofMessage(
-                &content, { if case .image(let value) = $0 { value } else { nil } }, Content.image)
-        case 4:
-            return try decoder.decodeOneofMessage(
-                &content, { if case .sound(let value) = $0 { value } else { nil } }, Content.sound)
-        case 5:
-            return try decoder.decodeOneofMessage(
-                &content, { if case .video(let value) = $0 { value } else { nil } }, Content.video)
-        case 6:
-            return try decoder.decodeOneofMessage(
-                &content, { if case .file(let value) = $0 { value } else { nil } }, Content.file)
-        case 7:
-            return try decoder.decodeOneofMessage(
-                &content, { if case .location(let value) = $0 { value } else { nil } }, Content.location)
-        case 8:
-            return try decoder.decodeOneofMessage(
-                &content, { if case .face(let value) = $0 { value } else { nil } }, Content.face)
-        case 9:
-            return try decoder.decodeOneofMessage(
-                &content, { if case .groupTips(let value) = $0 { value } else { nil } }, Content.groupTips)
-        case 10:
-            return try decoder.decodeOneofMessage(
-                &content, { if case .merger(let value) = $0 { value } else { nil } }, Content.merger)
-        case 12:
-            return try decoder.decodeOneofMessage(
-                &content, { if case .groupSystem(let value) = $0 { value } else { nil } }, Content.groupSystem)
-        default: return false
-        }
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        switch content {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        switch _content {
         case .text(let value)?: try visitor.visitMessage(value, field: 1)
         case .custom(let value)?: try visitor.visitMessage(value, field: 2)
         case .image(let value)?: try visitor.visitMessage(value, field: 3)
@@ -89,6 +54,51 @@ extension Elem: IMWireMessage, ProtoMessage {
         case .groupSystem(let value)?: try visitor.visitMessage(value, field: 12)
         case nil: break
         }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
+    }
+
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        switch _content {
+        case .text(let value)?: try writer.message(value, field: 1)
+        case .custom(let value)?: try writer.message(value, field: 2)
+        case .image(let value)?: try writer.message(value, field: 3)
+        case .sound(let value)?: try writer.message(value, field: 4)
+        case .video(let value)?: try writer.message(value, field: 5)
+        case .file(let value)?: try writer.message(value, field: 6)
+        case .location(let value)?: try writer.message(value, field: 7)
+        case .face(let value)?: try writer.message(value, field: 8)
+        case .groupTips(let value)?: try writer.message(value, field: 9)
+        case .merger(let value)?: try writer.message(value, field: 10)
+        case .groupSystem(let value)?: try writer.message(value, field: 12)
+        case nil: break
+        }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        switch a.oneofCase(2) {
+        case 1: try visitor.visitMessage(a.child(3, as: TextElem.self), field: 1)
+        case 2: try visitor.visitMessage(a.child(3, as: CustomElem.self), field: 2)
+        case 3: try visitor.visitMessage(a.child(3, as: ImageElem.self), field: 3)
+        case 4: try visitor.visitMessage(a.child(3, as: SoundElem.self), field: 4)
+        case 5: try visitor.visitMessage(a.child(3, as: VideoElem.self), field: 5)
+        case 6: try visitor.visitMessage(a.child(3, as: FileElem.self), field: 6)
+        case 7: try visitor.visitMessage(a.child(3, as: LocationElem.self), field: 7)
+        case 8: try visitor.visitMessage(a.child(3, as: FaceElem.self), field: 8)
+        case 9: try visitor.visitMessage(a.child(3, as: GroupTipsElem.self), field: 9)
+        case 10: try visitor.visitMessage(a.child(3, as: MergerElem.self), field: 10)
+        case 12: try visitor.visitMessage(a.child(3, as: GroupSystemElem.self), field: 12)
+        default: break
+        }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -11,23 +11,40 @@ extension FaceElem: IMWireMessage, ProtoMessage {
             FieldSchema(2, "data", "data", .bytes),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 14 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let index = 1
         package static let data = 2
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeInt32(&index)
-        case 2: return try decoder.decodeBytes(&data)
-        default: return false
-        }
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if _index != 0 { try visitor.visitInt32(_index, field: 1) }
+        if !_data.isEmpty { try visitor.visitBytes(_data, field: 2) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if index != 0 { try visitor.visitInt32(index, field: 1) }
-        if !data.isEmpty { try visitor.visitBytes(data, field: 2) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if !_data.isEmpty { writer.bytes(_data, field: 2) }
+        if _index != 0 { writer.int32(_index, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        do { let value = a.int32(2); if value != 0 { try visitor.visitInt32(value, field: 1) } }
+        if a.word(3) != 0 { try visitor.visitRawBytes(a.utf8(3), field: 2) }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -13,6 +13,9 @@ extension FileElem: IMWireMessage, ProtoMessage {
             FieldSchema(4, "file_size", "fileSize", .uint64),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 12 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let uuid = 1
@@ -21,21 +24,37 @@ extension FileElem: IMWireMessage, ProtoMessage {
         package static let fileSize = 4
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeString(&uuid)
-        case 2: return try decoder.decodeString(&url)
-        case 3: return try decoder.decodeString(&fileName)
-        case 4: return try decoder.decodeUInt64(&fileSize)
-        default: return false
-        }
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if !_uuid.isEmpty { try visitor.visitString(_uuid, field: 1) }
+        if !_url.isEmpty { try visitor.visitString(_url, field: 2) }
+        if !_fileName.isEmpty { try visitor.visitString(_fileName, field: 3) }
+        if _fileSize != 0 { try visitor.visitUInt64(_fileSize, field: 4) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if !uuid.isEmpty { try visitor.visitString(uuid, field: 1) }
-        if !url.isEmpty { try visitor.visitString(url, field: 2) }
-        if !fileName.isEmpty { try visitor.visitString(fileName, field: 3) }
-        if fileSize != 0 { try visitor.visitUInt64(fileSize, field: 4) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if _fileSize != 0 { writer.uint64(_fileSize, field: 4) }
+        if !_fileName.isEmpty { writer.string(_fileName, field: 3) }
+        if !_url.isEmpty { writer.string(_url, field: 2) }
+        if !_uuid.isEmpty { writer.string(_uuid, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
+        if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
+        if a.word(4) != 0 { try visitor.visitUTF8String(a.utf8(4), field: 3) }
+        do { let value = a.uint64(5); if value != 0 { try visitor.visitUInt64(value, field: 4) } }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -15,6 +15,9 @@ extension GroupChangeInfo: IMWireMessage, ProtoMessage {
             FieldSchema(6, "uint64_value", "uint64Value", .uint64),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 18 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let `type` = 1
@@ -25,25 +28,43 @@ extension GroupChangeInfo: IMWireMessage, ProtoMessage {
         package static let uint64Value = 6
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeEnum(&`type`)
-        case 2: return try decoder.decodeString(&value)
-        case 3: return try decoder.decodeString(&key)
-        case 4: return try decoder.decodeBool(&boolValue)
-        case 5: return try decoder.decodeUInt32(&intValue)
-        case 6: return try decoder.decodeUInt64(&uint64Value)
-        default: return false
-        }
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if _type.rawValue != 0 { try visitor.visitEnum(_type, field: 1) }
+        if !_value.isEmpty { try visitor.visitString(_value, field: 2) }
+        if !_key.isEmpty { try visitor.visitString(_key, field: 3) }
+        if _boolValue { try visitor.visitBool(_boolValue, field: 4) }
+        if _intValue != 0 { try visitor.visitUInt32(_intValue, field: 5) }
+        if _uint64Value != 0 { try visitor.visitUInt64(_uint64Value, field: 6) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if `type`.rawValue != 0 { try visitor.visitEnum(`type`, field: 1) }
-        if !value.isEmpty { try visitor.visitString(value, field: 2) }
-        if !key.isEmpty { try visitor.visitString(key, field: 3) }
-        if boolValue { try visitor.visitBool(boolValue, field: 4) }
-        if intValue != 0 { try visitor.visitUInt32(intValue, field: 5) }
-        if uint64Value != 0 { try visitor.visitUInt64(uint64Value, field: 6) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if _uint64Value != 0 { writer.uint64(_uint64Value, field: 6) }
+        if _intValue != 0 { writer.uint32(_intValue, field: 5) }
+        if _boolValue { writer.bool(_boolValue, field: 4) }
+        if !_key.isEmpty { writer.string(_key, field: 3) }
+        if !_value.isEmpty { writer.string(_value, field: 2) }
+        if _type.rawValue != 0 { writer.enumeration(_type, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        do { let value = a.enumeration(2) as GroupInfoChangeType; if value.rawValue != 0 { try visitor.visitEnum(value, field: 1) } }
+        if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
+        if a.word(4) != 0 { try visitor.visitUTF8String(a.utf8(4), field: 3) }
+        do { let value = a.bool(5); if value { try visitor.visitBool(value, field: 4) } }
+        do { let value = a.uint32(6); if value != 0 { try visitor.visitUInt32(value, field: 5) } }
+        do { let value = a.uint64(7); if value != 0 { try visitor.visitUInt64(value, field: 6) } }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -18,6 +18,9 @@ extension GroupMemberInfo: IMWireMessage, ProtoMessage {
             FieldSchema(9, "custom_info", "customInfo", .stringToBytesMap),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 17 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let userID = 1
@@ -31,31 +34,52 @@ extension GroupMemberInfo: IMWireMessage, ProtoMessage {
         package static let customInfo = 9
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeString(&userID)
-        case 2: return try decoder.decodeString(&nickName)
-        case 3: return try decoder.decodeString(&friendRemark)
-        case 4: return try decoder.decodeString(&nameCard)
-        case 5: return try decoder.decodeString(&faceURL)
-        case 6: return try decoder.decodeEnum(&role)
-        case 7: return try decoder.decodeUInt64(&joinTime)
-        case 8: return try decoder.decodeUInt64(&muteUntil)
-        case 9: return try decoder.decodeStringToBytesMap(&customInfo)
-        default: return false
-        }
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if !_userID.isEmpty { try visitor.visitString(_userID, field: 1) }
+        if !_nickName.isEmpty { try visitor.visitString(_nickName, field: 2) }
+        if !_friendRemark.isEmpty { try visitor.visitString(_friendRemark, field: 3) }
+        if !_nameCard.isEmpty { try visitor.visitString(_nameCard, field: 4) }
+        if !_faceURL.isEmpty { try visitor.visitString(_faceURL, field: 5) }
+        if _role.rawValue != 0 { try visitor.visitEnum(_role, field: 6) }
+        if _joinTime != 0 { try visitor.visitUInt64(_joinTime, field: 7) }
+        if _muteUntil != 0 { try visitor.visitUInt64(_muteUntil, field: 8) }
+        if !_customInfo.isEmpty { try visitor.visitStringToBytesMap(_customInfo, field: 9) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if !userID.isEmpty { try visitor.visitString(userID, field: 1) }
-        if !nickName.isEmpty { try visitor.visitString(nickName, field: 2) }
-        if !friendRemark.isEmpty { try visitor.visitString(friendRemark, field: 3) }
-        if !nameCard.isEmpty { try visitor.visitString(nameCard, field: 4) }
-        if !faceURL.isEmpty { try visitor.visitString(faceURL, field: 5) }
-        if role.rawValue != 0 { try visitor.visitEnum(role, field: 6) }
-        if joinTime != 0 { try visitor.visitUInt64(joinTime, field: 7) }
-        if muteUntil != 0 { try visitor.visitUInt64(muteUntil, field: 8) }
-        if !customInfo.isEmpty { try visitor.visitStringToBytesMap(customInfo, field: 9) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if !_customInfo.isEmpty { writer.stringToBytesMap(_customInfo, field: 9) }
+        if _muteUntil != 0 { writer.uint64(_muteUntil, field: 8) }
+        if _joinTime != 0 { writer.uint64(_joinTime, field: 7) }
+        if _role.rawValue != 0 { writer.enumeration(_role, field: 6) }
+        if !_faceURL.isEmpty { writer.string(_faceURL, field: 5) }
+        if !_nameCard.isEmpty { writer.string(_nameCard, field: 4) }
+        if !_friendRemark.isEmpty { writer.string(_friendRemark, field: 3) }
+        if !_nickName.isEmpty { writer.string(_nickName, field: 2) }
+        if !_userID.isEmpty { writer.string(_userID, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
+        if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
+        if a.word(4) != 0 { try visitor.visitUTF8String(a.utf8(4), field: 3) }
+        if a.word(5) != 0 { try visitor.visitUTF8String(a.utf8(5), field: 4) }
+        if a.word(6) != 0 { try visitor.visitUTF8String(a.utf8(6), field: 5) }
+        do { let value = a.enumeration(7) as GroupMemberRole; if value.rawValue != 0 { try visitor.visitEnum(value, field: 6) } }
+        do { let value = a.uint64(8); if value != 0 { try visitor.visitUInt64(value, field: 7) } }
+        do { let value = a.uint64(9); if value != 0 { try visitor.visitUInt64(value, field: 8) } }
+        if !a.list(10).isEmpty { try visitor.visitStringToBytesMap(a.stringToBytesMap(10), field: 9) }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -19,6 +19,9 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage {
             FieldSchema(10, "op_user_info", "opUserInfo", .message({ UserProfile.schema })),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 21 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let `type` = 1
@@ -33,33 +36,55 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage {
         package static let opUserInfo = 10
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeEnum(&`type`)
-        case 2: return try decoder.decodeString(&groupID)
-        case 3: return try decoder.decodeString(&opUser)
-        case 4: return try decoder.decodeString(&reason)
-        case 5: return try decoder.decodeUInt64(&msgKey)
-        case 6: return try decoder.decodeBytes(&authKey)
-        case 7: return try decoder.decodeBytes(&userData)
-        case 8: return try decoder.decodeOptionalMessage(&opMember)
-        case 9: return try decoder.decodeString(&platform)
-        case 10: return try decoder.decodeOptionalMessage(&opUserInfo)
-        default: return false
-        }
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if _type.rawValue != 0 { try visitor.visitEnum(_type, field: 1) }
+        if !_groupID.isEmpty { try visitor.visitString(_groupID, field: 2) }
+        if !_opUser.isEmpty { try visitor.visitString(_opUser, field: 3) }
+        if !_reason.isEmpty { try visitor.visitString(_reason, field: 4) }
+        if _msgKey != 0 { try visitor.visitUInt64(_msgKey, field: 5) }
+        if !_authKey.isEmpty { try visitor.visitBytes(_authKey, field: 6) }
+        if !_userData.isEmpty { try visitor.visitBytes(_userData, field: 7) }
+        if let value = _opMember.value { try visitor.visitMessage(value, field: 8) }
+        if !_platform.isEmpty { try visitor.visitString(_platform, field: 9) }
+        if let value = _opUserInfo.value { try visitor.visitMessage(value, field: 10) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if `type`.rawValue != 0 { try visitor.visitEnum(`type`, field: 1) }
-        if !groupID.isEmpty { try visitor.visitString(groupID, field: 2) }
-        if !opUser.isEmpty { try visitor.visitString(opUser, field: 3) }
-        if !reason.isEmpty { try visitor.visitString(reason, field: 4) }
-        if msgKey != 0 { try visitor.visitUInt64(msgKey, field: 5) }
-        if !authKey.isEmpty { try visitor.visitBytes(authKey, field: 6) }
-        if !userData.isEmpty { try visitor.visitBytes(userData, field: 7) }
-        if let value = opMember { try visitor.visitMessage(value, field: 8) }
-        if !platform.isEmpty { try visitor.visitString(platform, field: 9) }
-        if let value = opUserInfo { try visitor.visitMessage(value, field: 10) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if let value = _opUserInfo.value { try writer.message(value, field: 10) }
+        if !_platform.isEmpty { writer.string(_platform, field: 9) }
+        if let value = _opMember.value { try writer.message(value, field: 8) }
+        if !_userData.isEmpty { writer.bytes(_userData, field: 7) }
+        if !_authKey.isEmpty { writer.bytes(_authKey, field: 6) }
+        if _msgKey != 0 { writer.uint64(_msgKey, field: 5) }
+        if !_reason.isEmpty { writer.string(_reason, field: 4) }
+        if !_opUser.isEmpty { writer.string(_opUser, field: 3) }
+        if !_groupID.isEmpty { writer.string(_groupID, field: 2) }
+        if _type.rawValue != 0 { writer.enumeration(_type, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        do { let value = a.enumeration(2) as GroupSystemType; if value.rawValue != 0 { try visitor.visitEnum(value, field: 1) } }
+        if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
+        if a.word(4) != 0 { try visitor.visitUTF8String(a.utf8(4), field: 3) }
+        if a.word(5) != 0 { try visitor.visitUTF8String(a.utf8(5), field: 4) }
+        do { let value = a.uint64(6); if value != 0 { try visitor.visitUInt64(value, field: 5) } }
+        if a.word(7) != 0 { try visitor.visitRawBytes(a.utf8(7), field: 6) }
+        if a.word(8) != 0 { try visitor.visitRawBytes(a.utf8(8), field: 7) }
+        if let value = a.message(9, as: GroupMemberInfo.self) { try visitor.visitMessage(value, field: 8) }
+        if a.word(10) != 0 { try visitor.visitUTF8String(a.utf8(10), field: 9) }
+        if let value = a.message(11, as: UserProfile.self) { try visitor.visitMessage(value, field: 10) }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

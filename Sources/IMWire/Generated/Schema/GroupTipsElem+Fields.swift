@@ -21,6 +21,9 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage {
             FieldSchema(12, "changed_group_member_info_list", "changedGroupMemberInfoList", .message({ GroupMemberInfo.schema }), repeated: true),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 16 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let groupID = 1
@@ -37,37 +40,61 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage {
         package static let changedGroupMemberInfoList = 12
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeString(&groupID)
-        case 2: return try decoder.decodeEnum(&`type`)
-        case 3: return try decoder.decodeOptionalMessage(&opMember)
-        case 4: return try decoder.decodeRepeatedMessage(&memberList)
-        case 5: return try decoder.decodeRepeatedMessage(&groupChangeList)
-        case 6: return try decoder.decodeRepeatedMessage(&memberChangeList)
-        case 7: return try decoder.decodeUInt32(&memberCount)
-        case 8: return try decoder.decodeString(&groupName)
-        case 9: return try decoder.decodeString(&platform)
-        case 10: return try decoder.decodeOptionalMessage(&opUserInfo)
-        case 11: return try decoder.decodeRepeatedMessage(&changedUserInfoList)
-        case 12: return try decoder.decodeRepeatedMessage(&changedGroupMemberInfoList)
-        default: return false
-        }
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if !_groupID.isEmpty { try visitor.visitString(_groupID, field: 1) }
+        if _type.rawValue != 0 { try visitor.visitEnum(_type, field: 2) }
+        if let value = _opMember.value { try visitor.visitMessage(value, field: 3) }
+        if !_memberList.isEmpty { try visitor.visitRepeatedMessage(_memberList, field: 4) }
+        if !_groupChangeList.isEmpty { try visitor.visitRepeatedMessage(_groupChangeList, field: 5) }
+        if !_memberChangeList.isEmpty { try visitor.visitRepeatedMessage(_memberChangeList, field: 6) }
+        if _memberCount != 0 { try visitor.visitUInt32(_memberCount, field: 7) }
+        if !_groupName.isEmpty { try visitor.visitString(_groupName, field: 8) }
+        if !_platform.isEmpty { try visitor.visitString(_platform, field: 9) }
+        if let value = _opUserInfo.value { try visitor.visitMessage(value, field: 10) }
+        if !_changedUserInfoList.isEmpty { try visitor.visitRepeatedMessage(_changedUserInfoList, field: 11) }
+        if !_changedGroupMemberInfoList.isEmpty { try visitor.visitRepeatedMessage(_changedGroupMemberInfoList, field: 12) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if !groupID.isEmpty { try visitor.visitString(groupID, field: 1) }
-        if `type`.rawValue != 0 { try visitor.visitEnum(`type`, field: 2) }
-        if let value = opMember { try visitor.visitMessage(value, field: 3) }
-        if !memberList.isEmpty { try visitor.visitRepeatedMessage(memberList, field: 4) }
-        if !groupChangeList.isEmpty { try visitor.visitRepeatedMessage(groupChangeList, field: 5) }
-        if !memberChangeList.isEmpty { try visitor.visitRepeatedMessage(memberChangeList, field: 6) }
-        if memberCount != 0 { try visitor.visitUInt32(memberCount, field: 7) }
-        if !groupName.isEmpty { try visitor.visitString(groupName, field: 8) }
-        if !platform.isEmpty { try visitor.visitString(platform, field: 9) }
-        if let value = opUserInfo { try visitor.visitMessage(value, field: 10) }
-        if !changedUserInfoList.isEmpty { try visitor.visitRepeatedMessage(changedUserInfoList, field: 11) }
-        if !changedGroupMemberInfoList.isEmpty { try visitor.visitRepeatedMessage(changedGroupMemberInfoList, field: 12) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if !_changedGroupMemberInfoList.isEmpty { try writer.repeatedMessage(_changedGroupMemberInfoList, field: 12) }
+        if !_changedUserInfoList.isEmpty { try writer.repeatedMessage(_changedUserInfoList, field: 11) }
+        if let value = _opUserInfo.value { try writer.message(value, field: 10) }
+        if !_platform.isEmpty { writer.string(_platform, field: 9) }
+        if !_groupName.isEmpty { writer.string(_groupName, field: 8) }
+        if _memberCount != 0 { writer.uint32(_memberCount, field: 7) }
+        if !_memberChangeList.isEmpty { try writer.repeatedMessage(_memberChangeList, field: 6) }
+        if !_groupChangeList.isEmpty { try writer.repeatedMessage(_groupChangeList, field: 5) }
+        if !_memberList.isEmpty { try writer.repeatedMessage(_memberList, field: 4) }
+        if let value = _opMember.value { try writer.message(value, field: 3) }
+        if _type.rawValue != 0 { writer.enumeration(_type, field: 2) }
+        if !_groupID.isEmpty { writer.string(_groupID, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
+        do { let value = a.enumeration(3) as GroupTipsType; if value.rawValue != 0 { try visitor.visitEnum(value, field: 2) } }
+        if let value = a.message(4, as: GroupMemberInfo.self) { try visitor.visitMessage(value, field: 3) }
+        do { let list = a.list(5); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<GroupMemberInfo>(list), field: 4) } }
+        do { let list = a.list(7); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<GroupChangeInfo>(list), field: 5) } }
+        do { let list = a.list(9); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<MemberChangeInfo>(list), field: 6) } }
+        do { let value = a.uint32(11); if value != 0 { try visitor.visitUInt32(value, field: 7) } }
+        if a.word(12) != 0 { try visitor.visitUTF8String(a.utf8(12), field: 8) }
+        if a.word(13) != 0 { try visitor.visitUTF8String(a.utf8(13), field: 9) }
+        if let value = a.message(14, as: UserProfile.self) { try visitor.visitMessage(value, field: 10) }
+        do { let list = a.list(15); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<UserProfile>(list), field: 11) } }
+        do { let list = a.list(17); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<GroupMemberInfo>(list), field: 12) } }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -15,6 +15,9 @@ extension Image: IMWireMessage, ProtoMessage {
             FieldSchema(6, "url", "url", .string),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 9 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let `type` = 1
@@ -25,25 +28,43 @@ extension Image: IMWireMessage, ProtoMessage {
         package static let url = 6
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeEnum(&`type`)
-        case 2: return try decoder.decodeString(&uuid)
-        case 3: return try decoder.decodeUInt64(&size)
-        case 4: return try decoder.decodeUInt32(&width)
-        case 5: return try decoder.decodeUInt32(&height)
-        case 6: return try decoder.decodeString(&url)
-        default: return false
-        }
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if _type.rawValue != 0 { try visitor.visitEnum(_type, field: 1) }
+        if !_uuid.isEmpty { try visitor.visitString(_uuid, field: 2) }
+        if _size != 0 { try visitor.visitUInt64(_size, field: 3) }
+        if _width != 0 { try visitor.visitUInt32(_width, field: 4) }
+        if _height != 0 { try visitor.visitUInt32(_height, field: 5) }
+        if !_url.isEmpty { try visitor.visitString(_url, field: 6) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if `type`.rawValue != 0 { try visitor.visitEnum(`type`, field: 1) }
-        if !uuid.isEmpty { try visitor.visitString(uuid, field: 2) }
-        if size != 0 { try visitor.visitUInt64(size, field: 3) }
-        if width != 0 { try visitor.visitUInt32(width, field: 4) }
-        if height != 0 { try visitor.visitUInt32(height, field: 5) }
-        if !url.isEmpty { try visitor.visitString(url, field: 6) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if !_url.isEmpty { writer.string(_url, field: 6) }
+        if _height != 0 { writer.uint32(_height, field: 5) }
+        if _width != 0 { writer.uint32(_width, field: 4) }
+        if _size != 0 { writer.uint64(_size, field: 3) }
+        if !_uuid.isEmpty { writer.string(_uuid, field: 2) }
+        if _type.rawValue != 0 { writer.enumeration(_type, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        do { let value = a.enumeration(2) as ImageType; if value.rawValue != 0 { try visitor.visitEnum(value, field: 1) } }
+        if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
+        do { let value = a.uint64(4); if value != 0 { try visitor.visitUInt64(value, field: 3) } }
+        do { let value = a.uint32(5); if value != 0 { try visitor.visitUInt32(value, field: 4) } }
+        do { let value = a.uint32(6); if value != 0 { try visitor.visitUInt32(value, field: 5) } }
+        if a.word(7) != 0 { try visitor.visitUTF8String(a.utf8(7), field: 6) }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

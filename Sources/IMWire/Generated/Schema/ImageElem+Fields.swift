@@ -11,23 +11,40 @@ extension ImageElem: IMWireMessage, ProtoMessage {
             FieldSchema(2, "images", "images", .message({ Image.schema }), repeated: true),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 8 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let format = 1
         package static let images = 2
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeEnum(&format)
-        case 2: return try decoder.decodeRepeatedMessage(&images)
-        default: return false
-        }
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if _format.rawValue != 0 { try visitor.visitEnum(_format, field: 1) }
+        if !_images.isEmpty { try visitor.visitRepeatedMessage(_images, field: 2) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if format.rawValue != 0 { try visitor.visitEnum(format, field: 1) }
-        if !images.isEmpty { try visitor.visitRepeatedMessage(images, field: 2) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if !_images.isEmpty { try writer.repeatedMessage(_images, field: 2) }
+        if _format.rawValue != 0 { writer.enumeration(_format, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        do { let value = a.enumeration(2) as ImageFormat; if value.rawValue != 0 { try visitor.visitEnum(value, field: 1) } }
+        do { let list = a.list(3); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<Image>(list), field: 2) } }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

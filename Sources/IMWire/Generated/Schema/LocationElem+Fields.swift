@@ -12,6 +12,9 @@ extension LocationElem: IMWireMessage, ProtoMessage {
             FieldSchema(3, "latitude", "latitude", .double),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 13 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let desc = 1
@@ -19,19 +22,34 @@ extension LocationElem: IMWireMessage, ProtoMessage {
         package static let latitude = 3
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeString(&desc)
-        case 2: return try decoder.decodeDouble(&longitude)
-        case 3: return try decoder.decodeDouble(&latitude)
-        default: return false
-        }
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if !_desc.isEmpty { try visitor.visitString(_desc, field: 1) }
+        if _longitude.bitPattern != 0 { try visitor.visitDouble(_longitude, field: 2) }
+        if _latitude.bitPattern != 0 { try visitor.visitDouble(_latitude, field: 3) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if !desc.isEmpty { try visitor.visitString(desc, field: 1) }
-        if longitude.bitPattern != 0 { try visitor.visitDouble(longitude, field: 2) }
-        if latitude.bitPattern != 0 { try visitor.visitDouble(latitude, field: 3) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if _latitude.bitPattern != 0 { writer.double(_latitude, field: 3) }
+        if _longitude.bitPattern != 0 { writer.double(_longitude, field: 2) }
+        if !_desc.isEmpty { writer.string(_desc, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
+        do { let value = a.double(3); if value.bitPattern != 0 { try visitor.visitDouble(value, field: 2) } }
+        do { let value = a.double(4); if value.bitPattern != 0 { try visitor.visitDouble(value, field: 3) } }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -16,6 +16,9 @@ extension MergerElem: IMWireMessage, ProtoMessage {
             FieldSchema(7, "msg_num", "msgNum", .uint32),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 15 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let title = 1
@@ -27,27 +30,46 @@ extension MergerElem: IMWireMessage, ProtoMessage {
         package static let msgNum = 7
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeString(&title)
-        case 2: return try decoder.decodeRepeatedString(&abstractList)
-        case 3: return try decoder.decodeString(&compatibleText)
-        case 4: return try decoder.decodeBool(&layersOverLimit)
-        case 5: return try _messages.decode(from: &decoder)
-        case 6: return try decoder.decodeString(&jsonMsgKey)
-        case 7: return try decoder.decodeUInt32(&msgNum)
-        default: return false
-        }
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if !_title.isEmpty { try visitor.visitString(_title, field: 1) }
+        if !_abstractList.isEmpty { try visitor.visitRepeatedString(_abstractList, field: 2) }
+        if !_compatibleText.isEmpty { try visitor.visitString(_compatibleText, field: 3) }
+        if _layersOverLimit { try visitor.visitBool(_layersOverLimit, field: 4) }
+        if !_messages.isEmpty { try visitor.visitNestedMessages(_messages.messages, field: 5) }
+        if !_jsonMsgKey.isEmpty { try visitor.visitString(_jsonMsgKey, field: 6) }
+        if _msgNum != 0 { try visitor.visitUInt32(_msgNum, field: 7) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if !title.isEmpty { try visitor.visitString(title, field: 1) }
-        if !abstractList.isEmpty { try visitor.visitRepeatedString(abstractList, field: 2) }
-        if !compatibleText.isEmpty { try visitor.visitString(compatibleText, field: 3) }
-        if layersOverLimit { try visitor.visitBool(layersOverLimit, field: 4) }
-        if !_messages.isEmpty { try visitor.visitNestedMessages(messages, field: 5) }
-        if !jsonMsgKey.isEmpty { try visitor.visitString(jsonMsgKey, field: 6) }
-        if msgNum != 0 { try visitor.visitUInt32(msgNum, field: 7) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if _msgNum != 0 { writer.uint32(_msgNum, field: 7) }
+        if !_jsonMsgKey.isEmpty { writer.string(_jsonMsgKey, field: 6) }
+        if !_messages.isEmpty { try writer.repeatedMessage(_messages.messages, field: 5) }
+        if _layersOverLimit { writer.bool(_layersOverLimit, field: 4) }
+        if !_compatibleText.isEmpty { writer.string(_compatibleText, field: 3) }
+        if !_abstractList.isEmpty { writer.repeatedString(_abstractList, field: 2) }
+        if !_title.isEmpty { writer.string(_title, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
+        do { let list = a.list(3); if !list.isEmpty { try visitor.visitRepeatedString(list, field: 2) } }
+        if a.word(5) != 0 { try visitor.visitUTF8String(a.utf8(5), field: 3) }
+        do { let value = a.bool(6); if value { try visitor.visitBool(value, field: 4) } }
+        do { let list = a.list(7); if !list.isEmpty { try visitor.visitNestedMessages(ArenaMessageList<Message>(list), field: 5) } }
+        if a.word(9) != 0 { try visitor.visitUTF8String(a.utf8(9), field: 6) }
+        do { let value = a.uint32(10); if value != 0 { try visitor.visitUInt32(value, field: 7) } }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

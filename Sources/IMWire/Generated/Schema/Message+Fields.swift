@@ -33,6 +33,9 @@ extension Message: IMWireMessage, ProtoMessage {
             FieldSchema(24, "c2c_read_receipt", "c2cReadReceipt", .message({ C2CReadReceipt.schema }), oneof: "signal"),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 0 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let msgID = 1
@@ -61,73 +64,115 @@ extension Message: IMWireMessage, ProtoMessage {
         package static let c2cReadReceipt = 24
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeString(&msgID)
-        case 2: return try decoder.decodeString(&sender)
-        case 3: return try decoder.decodeOneofString(&target, Target.receiver)
-        case 4: return try decoder.decodeOneofString(&target, Target.groupID)
-        case 5: return try decoder.decodeOneofString(&target, Target.roomID)
-        case 6: return try decoder.decodeUInt64(&timestampMs)
-        case 7: return try decoder.decodeUInt64(&seq)
-        case 8: return try decoder.decodeUInt64(&random)
-        case 9: return try decoder.decodeEnum(&priority)
-        case 10: return try decoder.decodeRepeatedMessage(&elems)
-        case 11: return try decoder.decodeRepeatedString(&atUserList)
-        case 12: return try decoder.decodeRepeatedString(&targetedReceivers)
-        case 13: return try decoder.decodeBytes(&cloudCustomData)
-        case 14: return try decoder.decodeOptionalMessage(&offlinePushInfo)
-        case 15: return try decoder.decodeBool(&needReadReceipt)
-        case 16: return try decoder.decodeBool(&excludedFromUnreadCount)
-        case 17: return try decoder.decodeBool(&excludedFromLastMessage)
-        case 18: return try decoder.decodeBool(&onlineUserOnly)
-        case 19: return try decoder.decodeBool(&supportMessageExtension)
-        case 20: return try decoder.decodeString(&topicID)
-        case 21: return try decoder.decodeBool(&barrage)
-        case 22:
-            return try decoder.decodeOneofMessage(
-                &signal, { if case .recallNotice(let value) = $0 { value } else { nil } }, Signal.recallNotice)
-        case 23:
-            return try decoder.decodeOneofMessage(
-                &signal, { if case .groupReadReceipt(let value) = $0 { value } else { nil } }, Signal.groupReadReceipt)
-        case 24:
-            return try decoder.decodeOneofMessage(
-                &signal, { if case .c2cReadReceipt(let value) = $0 { value } else { nil } }, Signal.c2cReadReceipt)
-        default: return false
-        }
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if !msgID.isEmpty { try visitor.visitString(msgID, field: 1) }
-        if !sender.isEmpty { try visitor.visitString(sender, field: 2) }
-        switch target {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if !_msgID.isEmpty { try visitor.visitString(_msgID, field: 1) }
+        if !_sender.isEmpty { try visitor.visitString(_sender, field: 2) }
+        switch _target {
         case .receiver(let value)?: try visitor.visitString(value, field: 3)
         case .groupID(let value)?: try visitor.visitString(value, field: 4)
         case .roomID(let value)?: try visitor.visitString(value, field: 5)
         case nil: break
         }
-        if timestampMs != 0 { try visitor.visitUInt64(timestampMs, field: 6) }
-        if seq != 0 { try visitor.visitUInt64(seq, field: 7) }
-        if random != 0 { try visitor.visitUInt64(random, field: 8) }
-        if priority.rawValue != 0 { try visitor.visitEnum(priority, field: 9) }
-        if !elems.isEmpty { try visitor.visitRepeatedMessage(elems, field: 10) }
-        if !atUserList.isEmpty { try visitor.visitRepeatedString(atUserList, field: 11) }
-        if !targetedReceivers.isEmpty { try visitor.visitRepeatedString(targetedReceivers, field: 12) }
-        if !cloudCustomData.isEmpty { try visitor.visitBytes(cloudCustomData, field: 13) }
-        if let value = offlinePushInfo { try visitor.visitMessage(value, field: 14) }
-        if needReadReceipt { try visitor.visitBool(needReadReceipt, field: 15) }
-        if excludedFromUnreadCount { try visitor.visitBool(excludedFromUnreadCount, field: 16) }
-        if excludedFromLastMessage { try visitor.visitBool(excludedFromLastMessage, field: 17) }
-        if onlineUserOnly { try visitor.visitBool(onlineUserOnly, field: 18) }
-        if supportMessageExtension { try visitor.visitBool(supportMessageExtension, field: 19) }
-        if !topicID.isEmpty { try visitor.visitString(topicID, field: 20) }
-        if barrage { try visitor.visitBool(barrage, field: 21) }
-        switch signal {
+        if _timestampMs != 0 { try visitor.visitUInt64(_timestampMs, field: 6) }
+        if _seq != 0 { try visitor.visitUInt64(_seq, field: 7) }
+        if _random != 0 { try visitor.visitUInt64(_random, field: 8) }
+        if _priority.rawValue != 0 { try visitor.visitEnum(_priority, field: 9) }
+        if !_elems.isEmpty { try visitor.visitRepeatedMessage(_elems, field: 10) }
+        if !_atUserList.isEmpty { try visitor.visitRepeatedString(_atUserList, field: 11) }
+        if !_targetedReceivers.isEmpty { try visitor.visitRepeatedString(_targetedReceivers, field: 12) }
+        if !_cloudCustomData.isEmpty { try visitor.visitBytes(_cloudCustomData, field: 13) }
+        if let value = _offlinePushInfo.value { try visitor.visitMessage(value, field: 14) }
+        if _needReadReceipt { try visitor.visitBool(_needReadReceipt, field: 15) }
+        if _excludedFromUnreadCount { try visitor.visitBool(_excludedFromUnreadCount, field: 16) }
+        if _excludedFromLastMessage { try visitor.visitBool(_excludedFromLastMessage, field: 17) }
+        if _onlineUserOnly { try visitor.visitBool(_onlineUserOnly, field: 18) }
+        if _supportMessageExtension { try visitor.visitBool(_supportMessageExtension, field: 19) }
+        if !_topicID.isEmpty { try visitor.visitString(_topicID, field: 20) }
+        if _barrage { try visitor.visitBool(_barrage, field: 21) }
+        switch _signal {
         case .recallNotice(let value)?: try visitor.visitMessage(value, field: 22)
         case .groupReadReceipt(let value)?: try visitor.visitMessage(value, field: 23)
         case .c2cReadReceipt(let value)?: try visitor.visitMessage(value, field: 24)
         case nil: break
         }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
+    }
+
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        switch _signal {
+        case .recallNotice(let value)?: try writer.message(value, field: 22)
+        case .groupReadReceipt(let value)?: try writer.message(value, field: 23)
+        case .c2cReadReceipt(let value)?: try writer.message(value, field: 24)
+        case nil: break
+        }
+        if _barrage { writer.bool(_barrage, field: 21) }
+        if !_topicID.isEmpty { writer.string(_topicID, field: 20) }
+        if _supportMessageExtension { writer.bool(_supportMessageExtension, field: 19) }
+        if _onlineUserOnly { writer.bool(_onlineUserOnly, field: 18) }
+        if _excludedFromLastMessage { writer.bool(_excludedFromLastMessage, field: 17) }
+        if _excludedFromUnreadCount { writer.bool(_excludedFromUnreadCount, field: 16) }
+        if _needReadReceipt { writer.bool(_needReadReceipt, field: 15) }
+        if let value = _offlinePushInfo.value { try writer.message(value, field: 14) }
+        if !_cloudCustomData.isEmpty { writer.bytes(_cloudCustomData, field: 13) }
+        if !_targetedReceivers.isEmpty { writer.repeatedString(_targetedReceivers, field: 12) }
+        if !_atUserList.isEmpty { writer.repeatedString(_atUserList, field: 11) }
+        if !_elems.isEmpty { try writer.repeatedMessage(_elems, field: 10) }
+        if _priority.rawValue != 0 { writer.enumeration(_priority, field: 9) }
+        if _random != 0 { writer.uint64(_random, field: 8) }
+        if _seq != 0 { writer.uint64(_seq, field: 7) }
+        if _timestampMs != 0 { writer.uint64(_timestampMs, field: 6) }
+        switch _target {
+        case .receiver(let value)?: writer.string(value, field: 3)
+        case .groupID(let value)?: writer.string(value, field: 4)
+        case .roomID(let value)?: writer.string(value, field: 5)
+        case nil: break
+        }
+        if !_sender.isEmpty { writer.string(_sender, field: 2) }
+        if !_msgID.isEmpty { writer.string(_msgID, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
+        if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
+        switch a.oneofCase(4) {
+        case 3: try visitor.visitUTF8String(a.utf8(5), field: 3)
+        case 4: try visitor.visitUTF8String(a.utf8(5), field: 4)
+        case 5: try visitor.visitUTF8String(a.utf8(5), field: 5)
+        default: break
+        }
+        do { let value = a.uint64(6); if value != 0 { try visitor.visitUInt64(value, field: 6) } }
+        do { let value = a.uint64(7); if value != 0 { try visitor.visitUInt64(value, field: 7) } }
+        do { let value = a.uint64(8); if value != 0 { try visitor.visitUInt64(value, field: 8) } }
+        do { let value = a.enumeration(9) as Priority; if value.rawValue != 0 { try visitor.visitEnum(value, field: 9) } }
+        do { let list = a.list(10); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<Elem>(list), field: 10) } }
+        do { let list = a.list(12); if !list.isEmpty { try visitor.visitRepeatedString(list, field: 11) } }
+        do { let list = a.list(14); if !list.isEmpty { try visitor.visitRepeatedString(list, field: 12) } }
+        if a.word(16) != 0 { try visitor.visitRawBytes(a.utf8(16), field: 13) }
+        if let value = a.message(17, as: OfflinePushInfo.self) { try visitor.visitMessage(value, field: 14) }
+        do { let value = a.bool(18); if value { try visitor.visitBool(value, field: 15) } }
+        do { let value = a.bool(19); if value { try visitor.visitBool(value, field: 16) } }
+        do { let value = a.bool(20); if value { try visitor.visitBool(value, field: 17) } }
+        do { let value = a.bool(21); if value { try visitor.visitBool(value, field: 18) } }
+        do { let value = a.bool(22); if value { try visitor.visitBool(value, field: 19) } }
+        if a.word(23) != 0 { try visitor.visitUTF8String(a.utf8(23), field: 20) }
+        do { let value = a.bool(24); if value { try visitor.visitBool(value, field: 21) } }
+        switch a.oneofCase(25) {
+        case 22: try visitor.visitMessage(a.child(26, as: RecallNotice.self), field: 22)
+        case 23: try visitor.visitMessage(a.child(26, as: GroupReadReceipt.self), field: 23)
+        case 24: try visitor.visitMessage(a.child(26, as: C2CReadReceipt.self), field: 24)
+        default: break
+        }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -21,6 +21,9 @@ extension OfflinePushInfo: IMWireMessage, ProtoMessage {
             FieldSchema(12, "ios_mutable_content", "iosMutableContent", .bool),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 4 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let title = 1
@@ -37,37 +40,61 @@ extension OfflinePushInfo: IMWireMessage, ProtoMessage {
         package static let iosMutableContent = 12
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeString(&title)
-        case 2: return try decoder.decodeString(&desc)
-        case 3: return try decoder.decodeString(&ext)
-        case 4: return try decoder.decodeBool(&disablePush)
-        case 5: return try decoder.decodeString(&iosSound)
-        case 6: return try decoder.decodeString(&androidSound)
-        case 7: return try decoder.decodeBool(&ignoreIOSBadge)
-        case 8: return try decoder.decodeEnum(&iosPushType)
-        case 9: return try decoder.decodeString(&iosTitle)
-        case 10: return try decoder.decodeString(&iosSubtitle)
-        case 11: return try decoder.decodeString(&iosImage)
-        case 12: return try decoder.decodeBool(&iosMutableContent)
-        default: return false
-        }
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if !_title.isEmpty { try visitor.visitString(_title, field: 1) }
+        if !_desc.isEmpty { try visitor.visitString(_desc, field: 2) }
+        if !_ext.isEmpty { try visitor.visitString(_ext, field: 3) }
+        if _disablePush { try visitor.visitBool(_disablePush, field: 4) }
+        if !_iosSound.isEmpty { try visitor.visitString(_iosSound, field: 5) }
+        if !_androidSound.isEmpty { try visitor.visitString(_androidSound, field: 6) }
+        if _ignoreIOSBadge { try visitor.visitBool(_ignoreIOSBadge, field: 7) }
+        if _iosPushType.rawValue != 0 { try visitor.visitEnum(_iosPushType, field: 8) }
+        if !_iosTitle.isEmpty { try visitor.visitString(_iosTitle, field: 9) }
+        if !_iosSubtitle.isEmpty { try visitor.visitString(_iosSubtitle, field: 10) }
+        if !_iosImage.isEmpty { try visitor.visitString(_iosImage, field: 11) }
+        if _iosMutableContent { try visitor.visitBool(_iosMutableContent, field: 12) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if !title.isEmpty { try visitor.visitString(title, field: 1) }
-        if !desc.isEmpty { try visitor.visitString(desc, field: 2) }
-        if !ext.isEmpty { try visitor.visitString(ext, field: 3) }
-        if disablePush { try visitor.visitBool(disablePush, field: 4) }
-        if !iosSound.isEmpty { try visitor.visitString(iosSound, field: 5) }
-        if !androidSound.isEmpty { try visitor.visitString(androidSound, field: 6) }
-        if ignoreIOSBadge { try visitor.visitBool(ignoreIOSBadge, field: 7) }
-        if iosPushType.rawValue != 0 { try visitor.visitEnum(iosPushType, field: 8) }
-        if !iosTitle.isEmpty { try visitor.visitString(iosTitle, field: 9) }
-        if !iosSubtitle.isEmpty { try visitor.visitString(iosSubtitle, field: 10) }
-        if !iosImage.isEmpty { try visitor.visitString(iosImage, field: 11) }
-        if iosMutableContent { try visitor.visitBool(iosMutableContent, field: 12) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if _iosMutableContent { writer.bool(_iosMutableContent, field: 12) }
+        if !_iosImage.isEmpty { writer.string(_iosImage, field: 11) }
+        if !_iosSubtitle.isEmpty { writer.string(_iosSubtitle, field: 10) }
+        if !_iosTitle.isEmpty { writer.string(_iosTitle, field: 9) }
+        if _iosPushType.rawValue != 0 { writer.enumeration(_iosPushType, field: 8) }
+        if _ignoreIOSBadge { writer.bool(_ignoreIOSBadge, field: 7) }
+        if !_androidSound.isEmpty { writer.string(_androidSound, field: 6) }
+        if !_iosSound.isEmpty { writer.string(_iosSound, field: 5) }
+        if _disablePush { writer.bool(_disablePush, field: 4) }
+        if !_ext.isEmpty { writer.string(_ext, field: 3) }
+        if !_desc.isEmpty { writer.string(_desc, field: 2) }
+        if !_title.isEmpty { writer.string(_title, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
+        if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
+        if a.word(4) != 0 { try visitor.visitUTF8String(a.utf8(4), field: 3) }
+        do { let value = a.bool(5); if value { try visitor.visitBool(value, field: 4) } }
+        if a.word(6) != 0 { try visitor.visitUTF8String(a.utf8(6), field: 5) }
+        if a.word(7) != 0 { try visitor.visitUTF8String(a.utf8(7), field: 6) }
+        do { let value = a.bool(8); if value { try visitor.visitBool(value, field: 7) } }
+        do { let value = a.enumeration(9) as IOSPushType; if value.rawValue != 0 { try visitor.visitEnum(value, field: 8) } }
+        if a.word(10) != 0 { try visitor.visitUTF8String(a.utf8(10), field: 9) }
+        if a.word(11) != 0 { try visitor.visitUTF8String(a.utf8(11), field: 10) }
+        if a.word(12) != 0 { try visitor.visitUTF8String(a.utf8(12), field: 11) }
+        do { let value = a.bool(13); if value { try visitor.visitBool(value, field: 12) } }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

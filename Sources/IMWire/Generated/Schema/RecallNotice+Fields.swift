@@ -12,6 +12,9 @@ extension RecallNotice: IMWireMessage, ProtoMessage {
             FieldSchema(3, "reason", "reason", .string),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 1 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let msgID = 1
@@ -19,19 +22,34 @@ extension RecallNotice: IMWireMessage, ProtoMessage {
         package static let reason = 3
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeString(&msgID)
-        case 2: return try decoder.decodeString(&recalledBy)
-        case 3: return try decoder.decodeString(&reason)
-        default: return false
-        }
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if !_msgID.isEmpty { try visitor.visitString(_msgID, field: 1) }
+        if !_recalledBy.isEmpty { try visitor.visitString(_recalledBy, field: 2) }
+        if !_reason.isEmpty { try visitor.visitString(_reason, field: 3) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if !msgID.isEmpty { try visitor.visitString(msgID, field: 1) }
-        if !recalledBy.isEmpty { try visitor.visitString(recalledBy, field: 2) }
-        if !reason.isEmpty { try visitor.visitString(reason, field: 3) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if !_reason.isEmpty { writer.string(_reason, field: 3) }
+        if !_recalledBy.isEmpty { writer.string(_recalledBy, field: 2) }
+        if !_msgID.isEmpty { writer.string(_msgID, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
+        if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
+        if a.word(4) != 0 { try visitor.visitUTF8String(a.utf8(4), field: 3) }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

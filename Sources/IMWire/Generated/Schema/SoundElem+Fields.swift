@@ -14,6 +14,9 @@ extension SoundElem: IMWireMessage, ProtoMessage {
             FieldSchema(5, "format", "format", .string),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 10 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let uuid = 1
@@ -23,23 +26,40 @@ extension SoundElem: IMWireMessage, ProtoMessage {
         package static let format = 5
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeString(&uuid)
-        case 2: return try decoder.decodeString(&url)
-        case 3: return try decoder.decodeUInt64(&dataSize)
-        case 4: return try decoder.decodeUInt32(&duration)
-        case 5: return try decoder.decodeString(&format)
-        default: return false
-        }
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if !_uuid.isEmpty { try visitor.visitString(_uuid, field: 1) }
+        if !_url.isEmpty { try visitor.visitString(_url, field: 2) }
+        if _dataSize != 0 { try visitor.visitUInt64(_dataSize, field: 3) }
+        if _duration != 0 { try visitor.visitUInt32(_duration, field: 4) }
+        if !_format.isEmpty { try visitor.visitString(_format, field: 5) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if !uuid.isEmpty { try visitor.visitString(uuid, field: 1) }
-        if !url.isEmpty { try visitor.visitString(url, field: 2) }
-        if dataSize != 0 { try visitor.visitUInt64(dataSize, field: 3) }
-        if duration != 0 { try visitor.visitUInt32(duration, field: 4) }
-        if !format.isEmpty { try visitor.visitString(format, field: 5) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if !_format.isEmpty { writer.string(_format, field: 5) }
+        if _duration != 0 { writer.uint32(_duration, field: 4) }
+        if _dataSize != 0 { writer.uint64(_dataSize, field: 3) }
+        if !_url.isEmpty { writer.string(_url, field: 2) }
+        if !_uuid.isEmpty { writer.string(_uuid, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
+        if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
+        do { let value = a.uint64(4); if value != 0 { try visitor.visitUInt64(value, field: 3) } }
+        do { let value = a.uint32(5); if value != 0 { try visitor.visitUInt32(value, field: 4) } }
+        if a.word(6) != 0 { try visitor.visitUTF8String(a.utf8(6), field: 5) }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -20,6 +20,9 @@ extension VideoElem: IMWireMessage, ProtoMessage {
             FieldSchema(11, "snapshot_format", "snapshotFormat", .string),
         ])
 
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _arenaLayoutIndex: Int { 11 }
+
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
         package static let videoUUID = 1
@@ -35,35 +38,58 @@ extension VideoElem: IMWireMessage, ProtoMessage {
         package static let snapshotFormat = 11
     }
 
-    package mutating func decodeField<D: FieldDecoder>(number: Int, from decoder: inout D) throws(IMWireError) -> Bool {
-        switch number {
-        case 1: return try decoder.decodeString(&videoUUID)
-        case 2: return try decoder.decodeString(&videoURL)
-        case 3: return try decoder.decodeUInt64(&videoSize)
-        case 4: return try decoder.decodeString(&videoFormat)
-        case 5: return try decoder.decodeUInt32(&duration)
-        case 6: return try decoder.decodeString(&snapshotUUID)
-        case 7: return try decoder.decodeString(&snapshotURL)
-        case 8: return try decoder.decodeUInt64(&snapshotSize)
-        case 9: return try decoder.decodeUInt32(&snapshotWidth)
-        case 10: return try decoder.decodeUInt32(&snapshotHeight)
-        case 11: return try decoder.decodeString(&snapshotFormat)
-        default: return false
-        }
+    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        if let a = _arena { return try _traverseArena(a, &visitor) }
+        if !_videoUUID.isEmpty { try visitor.visitString(_videoUUID, field: 1) }
+        if !_videoURL.isEmpty { try visitor.visitString(_videoURL, field: 2) }
+        if _videoSize != 0 { try visitor.visitUInt64(_videoSize, field: 3) }
+        if !_videoFormat.isEmpty { try visitor.visitString(_videoFormat, field: 4) }
+        if _duration != 0 { try visitor.visitUInt32(_duration, field: 5) }
+        if !_snapshotUUID.isEmpty { try visitor.visitString(_snapshotUUID, field: 6) }
+        if !_snapshotURL.isEmpty { try visitor.visitString(_snapshotURL, field: 7) }
+        if _snapshotSize != 0 { try visitor.visitUInt64(_snapshotSize, field: 8) }
+        if _snapshotWidth != 0 { try visitor.visitUInt32(_snapshotWidth, field: 9) }
+        if _snapshotHeight != 0 { try visitor.visitUInt32(_snapshotHeight, field: 10) }
+        if !_snapshotFormat.isEmpty { try visitor.visitString(_snapshotFormat, field: 11) }
+        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
     }
 
-    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if !videoUUID.isEmpty { try visitor.visitString(videoUUID, field: 1) }
-        if !videoURL.isEmpty { try visitor.visitString(videoURL, field: 2) }
-        if videoSize != 0 { try visitor.visitUInt64(videoSize, field: 3) }
-        if !videoFormat.isEmpty { try visitor.visitString(videoFormat, field: 4) }
-        if duration != 0 { try visitor.visitUInt32(duration, field: 5) }
-        if !snapshotUUID.isEmpty { try visitor.visitString(snapshotUUID, field: 6) }
-        if !snapshotURL.isEmpty { try visitor.visitString(snapshotURL, field: 7) }
-        if snapshotSize != 0 { try visitor.visitUInt64(snapshotSize, field: 8) }
-        if snapshotWidth != 0 { try visitor.visitUInt32(snapshotWidth, field: 9) }
-        if snapshotHeight != 0 { try visitor.visitUInt32(snapshotHeight, field: 10) }
-        if !snapshotFormat.isEmpty { try visitor.visitString(snapshotFormat, field: 11) }
-        if !unknownFields.isEmpty { try visitor.visitUnknownFields(unknownFields) }
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
+    /// a decoded value from its arena node).
+    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        if let a = _arena {
+            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
+        }
+        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
+        if !_snapshotFormat.isEmpty { writer.string(_snapshotFormat, field: 11) }
+        if _snapshotHeight != 0 { writer.uint32(_snapshotHeight, field: 10) }
+        if _snapshotWidth != 0 { writer.uint32(_snapshotWidth, field: 9) }
+        if _snapshotSize != 0 { writer.uint64(_snapshotSize, field: 8) }
+        if !_snapshotURL.isEmpty { writer.string(_snapshotURL, field: 7) }
+        if !_snapshotUUID.isEmpty { writer.string(_snapshotUUID, field: 6) }
+        if _duration != 0 { writer.uint32(_duration, field: 5) }
+        if !_videoFormat.isEmpty { writer.string(_videoFormat, field: 4) }
+        if _videoSize != 0 { writer.uint64(_videoSize, field: 3) }
+        if !_videoURL.isEmpty { writer.string(_videoURL, field: 2) }
+        if !_videoUUID.isEmpty { writer.string(_videoUUID, field: 1) }
+    }
+
+    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
+    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
+    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
+    @inline(never)
+    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
+        if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
+        if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
+        do { let value = a.uint64(4); if value != 0 { try visitor.visitUInt64(value, field: 3) } }
+        if a.word(5) != 0 { try visitor.visitUTF8String(a.utf8(5), field: 4) }
+        do { let value = a.uint32(6); if value != 0 { try visitor.visitUInt32(value, field: 5) } }
+        if a.word(7) != 0 { try visitor.visitUTF8String(a.utf8(7), field: 6) }
+        if a.word(8) != 0 { try visitor.visitUTF8String(a.utf8(8), field: 7) }
+        do { let value = a.uint64(9); if value != 0 { try visitor.visitUInt64(value, field: 8) } }
+        do { let value = a.uint32(10); if value != 0 { try visitor.visitUInt32(value, field: 9) } }
+        do { let value = a.uint32(11); if value != 0 { try visitor.visitUInt32(value, field: 10) } }
+        if a.word(12) != 0 { try visitor.visitUTF8String(a.utf8(12), field: 11) }
+        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

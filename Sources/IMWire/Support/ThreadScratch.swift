@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A buffer each thread keeps from one use to the next, so that a decode or an encode allocates only
+/// what it returns (the arena decoder builds its words in one, the binary writer its bytes). A buffer
+/// that grew past `keptCapacity` for one large input is freed after that use instead of being kept.
+///
+/// `take()` moves the thread's buffer out of its slot and `giveBack(_:capacity:)` returns it, so a
+/// nested use on the same thread (none exists today) would get a fresh buffer rather than share one.
+package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable {
+    private typealias Slot = (buffer: UnsafeMutableRawPointer?, capacity: Int)
+
+    private let key: pthread_key_t
+    private let initialCapacity: Int
+    private let keptCapacity: Int
+
+    init(initialCapacity: Int, keptCapacity: Int) {
+        self.initialCapacity = initialCapacity
+        self.keptCapacity = keptCapacity
+        var key = pthread_key_t()
+        let created = pthread_key_create(&key) { pointer in
+            guard let slot = pointer?.assumingMemoryBound(to: Slot.self) else { return }
+            slot.pointee.buffer?.deallocate()
+            slot.deallocate()
+        }
+        precondition(created == 0, "no thread-specific key left for a scratch buffer")
+        self.key = key
+    }
+
+    @inline(__always)
+    private func slot() -> UnsafeMutablePointer<Slot> {
+        if let existing = pthread_getspecific(key) { return existing.assumingMemoryBound(to: Slot.self) }
+        let slot = UnsafeMutablePointer<Slot>.allocate(capacity: 1)
+        slot.initialize(to: (nil, 0))
+        pthread_setspecific(key, slot)
+        return slot
+    }
+
+    /// The thread's buffer, or a new one of the initial capacity.
+    @inline(__always)
+    package func take() -> (buffer: UnsafeMutablePointer<Element>, capacity: Int) {
+        let slot = slot()
+        if let buffer = slot.pointee.buffer {
+            let capacity = slot.pointee.capacity
+            slot.pointee = (nil, 0)
+            return (buffer.assumingMemoryBound(to: Element.self), capacity)
+        }
+        return (.allocate(capacity: initialCapacity), initialCapacity)
+    }
+
+    /// Returns a buffer from ``take()`` (or one that replaced it when it grew) to the thread, or
+    /// frees it.
+    @inline(__always)
+    package func giveBack(_ buffer: UnsafeMutablePointer<Element>, capacity: Int) {
+        let slot = slot()
+        guard capacity <= keptCapacity, slot.pointee.buffer == nil else {
+            buffer.deallocate()
+            return
+        }
+        slot.pointee = (UnsafeMutableRawPointer(buffer), capacity)
+    }
+}
+
+/// The thread buffers of the binary codec.
+package enum Scratch {
+    /// The arena decoder's words (32 KiB to start; kept up to 1 MiB).
+    package static let words = ThreadScratch<UInt64>(initialCapacity: 4096, keptCapacity: 1 << 17)
+    /// The binary writer's bytes (16 KiB to start; kept up to 1 MiB).
+    package static let bytes = ThreadScratch<UInt8>(initialCapacity: 16384, keptCapacity: 1 << 20)
+}
