@@ -53,6 +53,7 @@ let package = Package(
         .executableTarget(name: "IMWireFuzzTIMREST", dependencies: ["IMWireFuzzSupport"]),
         .executableTarget(name: "IMWireFuzzValidation", dependencies: ["IMWireFuzzSupport"]),
         .executableTarget(name: "IMWireFuzzConformance", dependencies: ["IMWireFuzzSupport"]),
+        .executableTarget(name: "IMWireFuzzUTF8", dependencies: ["IMWireFuzzSupport"]),
 
         // Peer: libprotobuf-c (apt: libprotobuf-c-dev) and the protoc-c output for Schemas/.
         .systemLibrary(

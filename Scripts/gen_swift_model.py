@@ -325,21 +325,41 @@ class MessageType:
                                 ctx.config.oneof_kinds.get((self.name, oneof.name))))
 
         # The arena layout (Sources/IMWire/Arena/ArenaLayout.swift): word 0 heads the unknown-field list,
-        # word 1 marks the fields present; then, in field-number order, one word per scalar, string,
-        # bytes or singular message, two per repeated field or map, and two per oneof, shared by its
-        # members.
+        # word 1 marks the fields present; then, in field-number order, one word per uint64, double,
+        # string, bytes or singular message, one per repeated field or map (its list's links), two
+        # per oneof (shared by its members); last the words the 32-bit scalars and the bools share
+        # (two 32-bit values, or 64 bools, a word).
         assert len(self.fields) <= 64, f"{proto.name} has {len(self.fields)} fields; an arena node marks at most 64"
         slot = 2
         oneof_slots = {}
+        packed32, packed_bools = [], []
         for f in self.fields:
+            f.shift = 0
+            f.packed = False
             if f.oneof is not None:
                 if f.oneof not in oneof_slots:
                     oneof_slots[f.oneof] = slot
                     slot += 2
                 f.slot = oneof_slots[f.oneof]
+            elif not f.repeated and (f.type == FD.TYPE_BOOL or f.type in (FD.TYPE_UINT32, FD.TYPE_INT32, FD.TYPE_ENUM)):
+                f.packed = True
+                (packed_bools if f.type == FD.TYPE_BOOL else packed32).append(f)
             else:
                 f.slot = slot
-                slot += 2 if f.repeated else 1
+                slot += 1
+        bit = 64  # the next free bit of the current shared word; 64: none open
+        for f in packed32:
+            if bit > 32:
+                shared, bit = slot, 0
+                slot += 1
+            f.slot, f.shift = shared, bit
+            bit += 32
+        for f in packed_bools:
+            if bit >= 64:
+                shared, bit = slot, 0
+                slot += 1
+            f.slot, f.shift = shared, bit
+            bit += 1
         self.slot_count = slot
 
     def has_double(self):
@@ -395,12 +415,14 @@ ARENA_READERS = {
 
 
 def arena_value(field, slot):
-    """The expression that reads a single (non-repeated) value of `field` from the arena node `a`."""
+    """The expression that reads a single (non-repeated) value of `field` from the arena node `a`:
+    from the word at `slot`, or from its bits when the field shares its word."""
     if field.is_message:
         return f"a.child({slot}, as: {field.type_name}.self)"
+    bits = f", {field.shift}" if field.packed and field.oneof is None and slot == field.slot else ""
     if field.is_enum:
-        return f"a.enumeration({slot}) as {field.type_name}"
-    return f"a.{ARENA_READERS[field.type]}({slot})"
+        return f"a.enumeration({slot}{bits}) as {field.type_name}"
+    return f"a.{ARENA_READERS[field.type]}({slot}{bits})"
 
 
 def arena_get(field):
@@ -820,9 +842,13 @@ def gen_arena_layouts(ctx, messages):
                 else:
                     kind = ARENA_KINDS[f.type]
                 container = ".oneof" if f.oneof is not None else ".repeated" if f.repeated else ".single"
+            if f.packed:
+                container = ".bits"
             args = f"{kind}, {container}, slot: {f.slot}, index: {position}"
             if f.is_message:
                 args += f", sub: {index[f.type_name]}"
+            if f.packed:
+                args += f", shift: {f.shift}"
             out.append(f"        ({f.number}, ArenaField({args})),\n")
         out.append("    ]),\n")
     out.append("])\n")

@@ -51,6 +51,25 @@ public enum Invariants {
     }
 
     /// A decoding error must name a byte offset inside the input (or a path).
+    /// A decoded value changed (which copies its fields out of the decoder's storage into its own)
+    /// is the same value: equal, with the same hash and the same encodings.
+    public static func changedCopyAgrees(_ message: Message) throws(Violation) {
+        var changed = message
+        changed.unknownFields = message.unknownFields
+        if !changed.elems.isEmpty { changed.elems[0].unknownFields = message.elems[0].unknownFields }
+        guard changed == message, message == changed, changed.hashValue == message.hashValue else {
+            throw Violation(description: "a changed copy of a decoded message is not equal to it")
+        }
+        let options = BinaryEncodingOptions(maxDepth: encodeDepth)
+        guard (try? changed.serializedBytes(options: options)) == (try? message.serializedBytes(options: options)) else {
+            throw Violation(description: "a changed copy of a decoded message encodes differently")
+        }
+        let json = JSONEncodingOptions(maxDepth: encodeDepth)
+        guard (try? changed.jsonUTF8Bytes(options: json)) == (try? message.jsonUTF8Bytes(options: json)) else {
+            throw Violation(description: "a changed copy of a decoded message writes different JSON")
+        }
+    }
+
     public static func wellFormedError(_ error: IMWireError, inputCount: Int) throws(Violation) {
         if error.path != nil { return }
         guard let offset = error.offset, offset >= 0, offset <= inputCount else {
@@ -66,6 +85,28 @@ public enum FuzzChecks {
             let message = try Message(serializedBytes: bytes)
             try Invariants.binaryFixedPoint(message)
             try Invariants.jsonAgreesWithBinary(message)
+            try Invariants.changedCopyAgrees(message)
+        }
+    }
+
+    /// The vectorised UTF-8 validator: every implementation this processor has agrees with the
+    /// standard library on validity and with a byte scan on "all ASCII", on the input and on the
+    /// input without its first byte or two (other alignments, sequences cut at the front).
+    public static func utf8(_ bytes: [UInt8]) throws(Invariants.Violation) {
+        for drop in 0...min(2, bytes.count) {
+            let input = Array(bytes.dropFirst(drop))
+            let valid = String(validating: input, as: UTF8.self) != nil
+            let expected: UTF8Validation.Result = !valid ? .invalid : input.allSatisfy { $0 < 0x80 } ? .ascii : .valid
+            for implementation in UTF8Validation.Implementation.allCases where implementation.isAvailable {
+                let found = input.withUnsafeBufferPointer { UTF8Validation.check($0, with: implementation) }
+                guard found == expected else {
+                    throw Invariants.Violation(description: "\(implementation) says \(found), the standard library \(expected)")
+                }
+            }
+            let found = input.withUnsafeBufferPointer { UTF8Validation.check($0) }
+            guard found == expected else {
+                throw Invariants.Violation(description: "check says \(found), the standard library \(expected)")
+            }
         }
     }
 

@@ -18,6 +18,7 @@ import Testing
         "tim-rest": FuzzChecks.timREST,
         "validation": FuzzChecks.validation,
         "conformance": FuzzChecks.conformanceFrames,
+        "utf8": FuzzChecks.utf8,
     ]
 
     static func files(in relative: String, suffix: String) -> [String] {

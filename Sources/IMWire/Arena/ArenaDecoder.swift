@@ -1,9 +1,8 @@
 /// Decodes protobuf bytes into an ``ArenaStorage``, as upb decodes into its arena: one pass over the
 /// input that checks everything a decode must check (framing, field numbers, wire types, lengths,
 /// UTF-8 of every string, nesting) and records every field in a node of 64-bit words laid out by the
-/// type's ``ArenaLayout`` — no `String`, array or object per field. The words are built in a buffer
-/// the thread keeps (``ThreadScratch``); the storage returned is one allocation holding them and a
-/// copy of the input.
+/// type's ``ArenaLayout`` — no `String`, array or object per field. The words are built in the
+/// thread's buffer (``ArenaWords``); the storage returned holds them and a copy of the input.
 ///
 /// Protobuf's merge rules hold as in any parser: the last occurrence of a scalar wins (its word is
 /// overwritten), a repeated occurrence of a singular message or of the same oneof member merges into
@@ -24,11 +23,9 @@ package struct ArenaDecoder {
     private let maxDepth: Int
     private var stackGuard = StackGuard()
     private let layouts: UnsafeMutablePointer<ArenaLayout>
-
-    private var words: UnsafeMutablePointer<UInt64>
-    private var capacity: Int
-    /// Words in use; word 0 is never a node or an entry (0 means "none" in a link).
-    private var count = 1
+    private var arena = ArenaWords()
+    /// The words (`arena.words`, again after it grows).
+    private var words: UnsafeMutablePointer<UInt64> { arena.words }
 
     private init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, layouts: UnsafeMutablePointer<ArenaLayout>) {
         base = buffer.baseAddress ?? UnsafePointer(bitPattern: 0x10)!
@@ -36,8 +33,6 @@ package struct ArenaDecoder {
         end = buffer.count
         self.maxDepth = maxDepth
         self.layouts = layouts
-        (words, capacity) = Scratch.words.take()
-        words[0] = 0
     }
 
     /// Decodes `buffer` as a message of type `M`.
@@ -52,59 +47,21 @@ package struct ArenaDecoder {
                 offset: 0)
         }
         var decoder = ArenaDecoder(buffer, maxDepth: options.maxDepth, layouts: M._arenaTable.layouts)
-        defer { Scratch.words.giveBack(decoder.words, capacity: decoder.capacity) }
         let layout = M._arenaLayoutIndex
-        let root = decoder.allocate(decoder.layouts[layout].slotCount)
-        try decoder.decodeNode(layout, root)
-        let storage = ArenaStorage.make(words: decoder.words, wordCount: decoder.count, input: buffer)
-        return M(_arena: ArenaRef(storage, root))
+        let root = decoder.arena.allocate(decoder.layouts[layout].slotCount)
+        do {
+            try decoder.decodeNode(layout, root)
+        } catch {
+            decoder.arena.discard()
+            throw error
+        }
+        return M(_arena: ArenaRef(decoder.arena.finish(bytes: buffer), root))
     }
 
-    // MARK: - Words
-
-    /// `wordCount` zeroed words; returns the first.
-    @inline(__always)
-    private mutating func allocate(_ wordCount: Int) -> Int {
-        if wordCount > capacity &- count { grow(wordCount) }
-        let start = count
-        (words + start).initialize(repeating: 0, count: wordCount)
-        count &+= wordCount
-        return start
-    }
-
-    @inline(never)
-    private mutating func grow(_ wordCount: Int) {
-        let newCapacity = max(capacity * 2, count + wordCount)
-        let newWords = UnsafeMutablePointer<UInt64>.allocate(capacity: newCapacity)
-        newWords.initialize(from: words, count: count)
-        words.deallocate()
-        words = newWords
-        capacity = newCapacity
-    }
-
-    /// Appends an entry with `valueWords` value words to the list whose links are at `links`;
-    /// returns the entry's first value word. (Linked both ways: the encoder writes back to front.)
+    /// Appends to a repeated field's list an entry with `valueWords` value words; returns the first.
     @inline(__always)
     private mutating func appendEntry(links: Int, valueWords: Int) -> Int {
-        let entry = allocate(2 &+ valueWords)
-        let current = words[links]
-        if current == 0 {
-            words[links] = UInt64(truncatingIfNeeded: entry) | UInt64(truncatingIfNeeded: entry) << 32
-        } else {
-            let tail = Int(truncatingIfNeeded: current >> 32)
-            words[tail] = UInt64(truncatingIfNeeded: entry)
-            words[entry &+ 1] = UInt64(truncatingIfNeeded: tail)
-            words[links] = (current & 0xFFFF_FFFF) | UInt64(truncatingIfNeeded: entry) << 32
-        }
-        return entry &+ 2
-    }
-
-    /// Appends to a repeated field's list and counts the entry.
-    @inline(__always)
-    private mutating func appendRepeated(slot: Int, valueWords: Int) -> Int {
-        let value = appendEntry(links: slot, valueWords: valueWords)
-        words[slot &+ 1] &+= 1
-        return value
+        arena.appendEntry(links: links, valueWords: valueWords)
     }
 
     // MARK: - Nodes
@@ -156,13 +113,13 @@ package struct ArenaDecoder {
                 preconditionFailure("a field with a wire type has a kind")
             }
             switch field.container {
-            case .single:
-                words[slot] = value
+            case .single, .bits:
+                field.store(value, in: words, at: slot)
             case .oneof:
                 words[slot] = UInt64(truncatingIfNeeded: number)
                 words[slot &+ 1] = value
             case .repeated:
-                let entry = appendRepeated(slot: slot, valueWords: 1)
+                let entry = appendEntry(links: slot, valueWords: 1)
                 words[entry] = value
             }
         }
@@ -174,24 +131,23 @@ package struct ArenaDecoder {
         let sub = Int(field.sub)
         var child: Int
         switch field.container {
-        case .single:
+        case .single, .bits:
             child = Int(truncatingIfNeeded: words[slot])
             if child == 0 {
-                child = allocate(layouts[sub].slotCount)
+                child = arena.allocate(layouts[sub].slotCount)
                 words[slot] = UInt64(truncatingIfNeeded: child)
             }
         case .oneof:
             if words[slot] == UInt64(truncatingIfNeeded: number) {
                 child = Int(truncatingIfNeeded: words[slot &+ 1])
             } else {
-                child = allocate(layouts[sub].slotCount)
+                child = arena.allocate(layouts[sub].slotCount)
                 words[slot] = UInt64(truncatingIfNeeded: number)
                 words[slot &+ 1] = UInt64(truncatingIfNeeded: child)
             }
         case .repeated:
-            child = allocate(layouts[sub].slotCount)
-            let entry = appendRepeated(slot: slot, valueWords: 1)
-            words[entry] = UInt64(truncatingIfNeeded: child)
+            // The element's node is the entry's value.
+            child = appendEntry(links: slot, valueWords: layouts[sub].slotCount)
         }
         let outerEnd = try enterSubmessage()
         try decodeNode(sub, child)
@@ -216,7 +172,7 @@ package struct ArenaDecoder {
         }
         depth &-= 1
         end = outerEnd
-        let entry = appendRepeated(slot: slot, valueWords: 2)
+        let entry = appendEntry(links: slot, valueWords: 2)
         words[entry] = key
         words[entry &+ 1] = value
     }

@@ -1,18 +1,19 @@
-/// How a message of one type is laid out in an ``ArenaStorage``: a node of ``slotCount`` 64-bit words
-/// (word 0 heads the list of unknown fields, word 1 has a bit for every field the decoder wrote —
-/// bit i for the schema's field i, so a type has at most 64 fields — and every field of the schema
-/// has its words after them), and for every field number what the arena decoder does with it. The generator writes one layout per
-/// message type (`Generated/Schema/ArenaLayouts.swift`), with the same slot numbers as the type's
-/// generated accessors, so the decoder and the accessors cannot disagree.
+/// How a message of one type is laid out in an ``ArenaStorage``, and what the decoders do with each
+/// of its fields. The generator writes one layout per message type (`Generated/Schema/ArenaLayouts.swift`)
+/// with the same slots as the type's generated accessors, so the decoders and the accessors cannot
+/// disagree.
 ///
-/// A field's words:
-/// - a scalar: one word, the raw varint (the accessor narrows it as protobuf prescribes: int32, uint32
-///   and enums keep the low 32 bits, a bool is any non-zero value) or the fixed64 bits;
-/// - a string or bytes: one word, ``ArenaString`` (offset and length in the input copy);
-/// - a singular message: one word, the child node (0: absent); a repeated occurrence merges into it;
+/// A node is ``ArenaLayout/slotCount`` 64-bit words. Word 0 heads the list of the message's unknown
+/// fields; word 1 has bit i set when the schema's field i was written (so a type has at most 64
+/// fields, and the encoder visits only what is there). Then the fields, in field-number order:
+/// - a `uint64`, a `double`'s bits, a string or bytes (an ``ArenaString``), a singular message (the
+///   child node, 0 when absent: a repeated occurrence merges into it): one word each;
+/// - the 32-bit scalars and the bools (`uint32`, `int32`, enums; `bool`) share words: 32 bits or
+///   one bit each, at ``ArenaField/shift`` (container ``ArenaField/Container/bits``);
 /// - a oneof: two words shared by its members, [field number of the member set][its value word];
-/// - a repeated field or map: two words, [first entry | last entry << 32][count], and a list of
-///   entries [next][previous][value words…] (a map entry has two value words: key and value).
+/// - a repeated field or a map: one word, [first entry | last entry << 32], heading a list of
+///   entries [next][previous][value…]. The value of a string entry is one word, of a map entry two
+///   (key and value), and a message entry's value is the element's node itself.
 package struct ArenaField: Sendable {
     package var kind: Kind
     package var container: Container
@@ -22,23 +23,31 @@ package struct ArenaField: Sendable {
     package var sub: UInt16
     /// The field's index in its schema (``MessageSchema/fields``): its bit in the node's word 1.
     package var index: UInt8
+    /// For ``Container/bits``: the lowest bit of the value in its word.
+    package var shift: UInt8
 
     package enum Kind: UInt8, Sendable {
         /// No field with this number: kept as an unknown field.
         case unknown
-        /// Varints, stored raw; they differ in how they are read and written back: a `uint64`; a
-        /// `uint32` (low 32 bits); an `int32` or an enum (low 32 bits, sign-extended on the wire);
-        /// a `bool` (non-zero is true, written as 1).
+        /// Varints: a `uint64`; a `uint32` (its low 32 bits); an `int32` or an enum (low 32 bits,
+        /// sign-extended on the wire); a `bool` (non-zero is true, written as 1).
         case uint64, uint32, int32, enumeration, bool
         /// A `double`'s bits.
         case fixed64
         case string, bytes, message
-        /// `map<string, bytes>`: entries of two words, key and value.
+        /// `map<string, bytes>`.
         case stringToBytesMap
     }
 
     package enum Container: UInt8, Sendable {
-        case single, oneof, repeated
+        /// The field has its word.
+        case single
+        /// A 32-bit scalar or a bool sharing its word with others, at ``ArenaField/shift``.
+        case bits
+        /// A member of a oneof: [field number][value].
+        case oneof
+        /// A repeated field or a map: a list.
+        case repeated
     }
 
     /// The wire type the field must arrive with; another one keeps it as an unknown field.
@@ -51,19 +60,45 @@ package struct ArenaField: Sendable {
         }
     }
 
-    package init(_ kind: Kind, _ container: Container = .single, slot: Int, index: Int, sub: Int = 0) {
+    package init(_ kind: Kind, _ container: Container = .single, slot: Int, index: Int, sub: Int = 0, shift: Int = 0) {
         self.kind = kind
         self.container = container
         self.slot = UInt16(slot)
         self.sub = UInt16(sub)
         self.index = UInt8(index)
+        self.shift = UInt8(shift)
     }
 
     static let none = ArenaField(.unknown, slot: 0, index: 0)
+
+    /// Stores a scalar's raw value in `words[slot]` (a ``Container/single`` or ``Container/bits``
+    /// field): the whole word, or its bits — a bool as one bit (any non-zero value is true).
+    @inline(__always)
+    package func store(_ value: UInt64, in words: UnsafeMutablePointer<UInt64>, at slot: Int) {
+        guard container == .bits else {
+            words[slot] = value
+            return
+        }
+        if kind == .bool {
+            let bit: UInt64 = 1 &<< UInt64(shift)
+            words[slot] = value != 0 ? words[slot] | bit : words[slot] & ~bit
+        } else {
+            let mask: UInt64 = 0xFFFF_FFFF &<< UInt64(shift)
+            words[slot] = (words[slot] & ~mask) | ((value & 0xFFFF_FFFF) &<< UInt64(shift))
+        }
+    }
+
+    /// The raw value ``store(_:in:at:)`` stored (a bool as 0 or 1, a 32-bit scalar as its low bits).
+    @inline(__always)
+    package func load(_ word: UInt64) -> UInt64 {
+        guard container == .bits else { return word }
+        let value = word &>> UInt64(shift)
+        return kind == .bool ? value & 1 : value & 0xFFFF_FFFF
+    }
 }
 
-/// One message type's layout as the decoder reads it: plain values behind a pointer, so the decoder's
-/// loop does no reference counting.
+/// One message type's layout as the decoders read it: plain values behind a pointer, so their loops
+/// do no reference counting.
 package struct ArenaLayout {
     /// Words per node.
     package let slotCount: Int

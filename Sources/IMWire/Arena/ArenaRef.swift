@@ -1,11 +1,11 @@
 /// A message value read from an ``ArenaStorage``: the storage and the node of the message in it.
 ///
-/// Every generated model type has an optional `_arena`. A binary decode sets it and leaves the
-/// stored fields at their defaults; each accessor then reads its field from the node (a `String` is
-/// built from bytes that the decode already validated, an array from the field's list). The first
-/// change to a value copies all its fields out of the node into its stored properties and drops
-/// `_arena` (`_thaw()`): from then on it is an ordinary value, whose sub-messages still read from the
-/// storage until they are changed in turn.
+/// Every generated model type has an optional `_arena`. A decode sets it and leaves the stored
+/// fields at their defaults; each accessor then reads its field from the node (a `String` is built
+/// from bytes the decoder already validated, an array from the field's list). The first change to a
+/// value copies all its fields out of the node into its stored properties and drops `_arena`
+/// (`_thaw()`): from then on it is an ordinary value, whose sub-messages still read from the storage
+/// until they are changed in turn.
 package struct ArenaRef: @unchecked Sendable {
     package let storage: ArenaStorage
     /// The node's first word.
@@ -26,14 +26,16 @@ package struct ArenaRef: @unchecked Sendable {
     @inline(__always)
     package func word(_ slot: Int) -> UInt64 { storage.words[node &+ slot] }
 
-    // MARK: - Scalars
+    // MARK: - Scalars (a word of their own, or bits of a shared one)
 
     @inline(__always) package func uint64(_ slot: Int) -> UInt64 { word(slot) }
-    @inline(__always) package func uint32(_ slot: Int) -> UInt32 { UInt32(truncatingIfNeeded: word(slot)) }
-    @inline(__always) package func int32(_ slot: Int) -> Int32 { Int32(truncatingIfNeeded: word(slot)) }
-    @inline(__always) package func bool(_ slot: Int) -> Bool { word(slot) != 0 }
     @inline(__always) package func double(_ slot: Int) -> Double { Double(bitPattern: word(slot)) }
-    @inline(__always) package func enumeration<E: ProtoEnum>(_ slot: Int) -> E { E(rawValue: int32(slot)) }
+    @inline(__always) package func uint32(_ slot: Int, _ shift: Int = 0) -> UInt32 { UInt32(truncatingIfNeeded: word(slot) &>> UInt64(shift)) }
+    @inline(__always) package func int32(_ slot: Int, _ shift: Int = 0) -> Int32 { Int32(truncatingIfNeeded: word(slot) &>> UInt64(shift)) }
+    @inline(__always) package func enumeration<E: ProtoEnum>(_ slot: Int, _ shift: Int = 0) -> E { E(rawValue: int32(slot, shift)) }
+    /// A bool: bit `bit` of a shared word, or (a oneof member) its own word.
+    @inline(__always) package func bool(_ slot: Int, _ bit: Int) -> Bool { (word(slot) &>> UInt64(bit)) & 1 != 0 }
+    @inline(__always) package func bool(_ slot: Int) -> Bool { word(slot) != 0 }
 
     // MARK: - Strings and bytes
 
@@ -71,7 +73,7 @@ package struct ArenaRef: @unchecked Sendable {
     // MARK: - Lists
 
     @inline(__always)
-    package func list(_ slot: Int) -> ArenaList { ArenaList(storage, links: word(slot), count: Int(truncatingIfNeeded: word(slot &+ 1))) }
+    package func list(_ slot: Int) -> ArenaList { ArenaList(storage, links: word(slot)) }
 
     package func strings(_ slot: Int) -> [String] { list(slot).strings }
 
@@ -79,18 +81,18 @@ package struct ArenaRef: @unchecked Sendable {
         ArenaMessageList<M>(list(slot)).array
     }
 
+    /// A map's entries; for a key given twice, the last value (as on the wire).
     package func stringToBytesMap(_ slot: Int) -> StringBytesMap {
         var map = StringBytesMap()
+        let words = storage.words
         list(slot).forEachEntry { entry in
-            map[storage.string(storage.words[entry])] = storage.byteArray(storage.words[entry &+ 1])
+            map[storage.string(words[entry])] = storage.byteArray(words[entry &+ 1])
         }
         return map
     }
 
     /// The node's unknown fields (their list heads word 0 of the node).
-    package var unknownFieldList: ArenaUnknownFields {
-        ArenaUnknownFields(ArenaList(storage, links: word(0), count: -1))
-    }
+    package var unknownFieldList: ArenaUnknownFields { ArenaUnknownFields(ArenaList(storage, links: word(0))) }
 
     package var unknownFields: UnknownFields { unknownFieldList.unknownFields }
 }
@@ -114,26 +116,30 @@ extension ArenaStorage {
     }
 }
 
-/// A repeated field's entries in an ``ArenaStorage``: each entry is a `next` word, a `previous` word
-/// and then its value words.
+/// A list in an ``ArenaStorage`` (a repeated field, a map, a node's unknown fields): entries of a
+/// `next` word, a `previous` word and then the value (see ``ArenaLayout``).
 package struct ArenaList {
     package let storage: ArenaStorage
     /// First entry | last entry << 32 (0: empty).
     package let links: UInt64
-    /// Entries in the list (-1: not counted, for the unknown-field list).
-    package let count: Int
 
     @inline(__always)
-    package init(_ storage: ArenaStorage, links: UInt64, count: Int) {
+    package init(_ storage: ArenaStorage, links: UInt64) {
         self.storage = storage
         self.links = links
-        self.count = count
     }
 
     @inline(__always)
     package var isEmpty: Bool { links == 0 }
 
-    /// Calls `body` with the index of each entry's first value word, in order.
+    /// The number of entries (counted: the list does not store it).
+    package var count: Int {
+        var count = 0
+        forEachEntry { _ in count &+= 1 }
+        return count
+    }
+
+    /// Calls `body` with the index of each entry's value, in order.
     @inline(__always)
     package func forEachEntry<E: Error>(_ body: (Int) throws(E) -> Void) throws(E) {
         let words = storage.words
@@ -144,7 +150,7 @@ package struct ArenaList {
         }
     }
 
-    /// Calls `body` with the index of each entry's first value word, last entry first.
+    /// Calls `body` with the index of each entry's value, last entry first.
     @inline(__always)
     package func forEachEntryReversed<E: Error>(_ body: (Int) throws(E) -> Void) throws(E) {
         let words = storage.words
@@ -159,12 +165,14 @@ package struct ArenaList {
     package var strings: [String] {
         var result: [String] = []
         result.reserveCapacity(count)
-        forEachEntry { entry in result.append(storage.string(storage.words[entry])) }
+        let words = storage.words
+        forEachEntry { entry in result.append(storage.string(words[entry])) }
         return result
     }
 }
 
-/// A repeated message field in an ``ArenaStorage``, as values of `M` read from it.
+/// A repeated message field in an ``ArenaStorage``, as values of `M` read from it: each entry's value
+/// is the element's node.
 package struct ArenaMessageList<M: ProtoMessage> {
     package let list: ArenaList
 
@@ -174,16 +182,11 @@ package struct ArenaMessageList<M: ProtoMessage> {
     @inline(__always)
     package var isEmpty: Bool { list.isEmpty }
 
-    @inline(__always)
-    package var count: Int { list.count }
-
     /// Calls `body` with each message, in order.
     @inline(__always)
     package func forEach<E: Error>(_ body: (M) throws(E) -> Void) throws(E) {
         let storage = list.storage
-        try list.forEachEntry { (entry) throws(E) in
-            try body(M(_arena: ArenaRef(storage, Int(truncatingIfNeeded: storage.words[entry]))))
-        }
+        try list.forEachEntry { (node) throws(E) in try body(M(_arena: ArenaRef(storage, node))) }
     }
 
     package var array: [M] {
@@ -208,7 +211,8 @@ package struct ArenaUnknownFields {
     @inline(__always)
     package func forEachField(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         let storage = list.storage
-        list.forEachEntry { entry in body(storage.buffer(storage.words[entry])) }
+        let words = storage.words
+        list.forEachEntry { entry in body(storage.buffer(words[entry])) }
     }
 
     /// The total size of the fields.

@@ -60,16 +60,15 @@ package struct BinaryWriter {
         if byteCount > position { grow(byteCount) }
     }
 
-    /// A buffer at least twice as large, holding what is written at its end.
+    /// A buffer at least twice as large (grown in place where the allocator can), with what is
+    /// written moved to its end.
     @inline(never)
     private mutating func grow(_ byteCount: Int) {
         let used = count
         var newCapacity = capacity &* 2
         while newCapacity &- used < byteCount { newCapacity &*= 2 }
-        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        (newBase + (newCapacity &- used)).initialize(from: base + position, count: used)
-        base.deallocate()
-        base = newBase
+        base = ScratchMemory.resize(base, to: newCapacity)
+        (base + (newCapacity &- used)).update(from: base + position, count: used)
         capacity = newCapacity
         position = newCapacity &- used
     }
@@ -235,7 +234,7 @@ package struct BinaryWriter {
         let words = storage.words
         let unknown = words[node]
         if unknown != 0 {
-            ArenaList(storage, links: unknown, count: -1).forEachEntryReversed { entry in
+            ArenaList(storage, links: unknown).forEachEntryReversed { entry in
                 writeRaw(storage.buffer(words[entry]))
             }
         }
@@ -247,8 +246,8 @@ package struct BinaryWriter {
             let (number, field) = layout.byIndex[index]
             let slot = node &+ Int(field.slot)
             switch field.container {
-            case .single:
-                try arenaValue(field, number: number, words[slot], storage, layouts, always: false)
+            case .single, .bits:
+                try arenaValue(field, number: number, field.load(words[slot]), storage, layouts, always: false)
             case .oneof:
                 if words[slot] == UInt64(truncatingIfNeeded: number) {
                     try arenaValue(field, number: number, words[slot &+ 1], storage, layouts, always: true)
@@ -259,9 +258,11 @@ package struct BinaryWriter {
                         // Sorted and with one entry per key (the last one), like a map built in code.
                         stringToBytesMap(ArenaRef(storage, node).stringToBytesMap(Int(field.slot)), field: number)
                     } else {
-                        let list = ArenaList(storage, links: words[slot], count: Int(truncatingIfNeeded: words[slot &+ 1]))
-                        try list.forEachEntryReversed { (entry) throws(IMWireError) in
-                            try arenaValue(field, number: number, words[entry], storage, layouts, always: true)
+                        // A message entry's value is the element's node; any other's is a word.
+                        let isMessage = field.kind == .message
+                        try ArenaList(storage, links: words[slot]).forEachEntryReversed { (entry) throws(IMWireError) in
+                            let value = isMessage ? UInt64(truncatingIfNeeded: entry) : words[entry]
+                            try arenaValue(field, number: number, value, storage, layouts, always: true)
                         }
                     }
                 }

@@ -24,9 +24,8 @@ package struct JSONReader {
     private let layouts: UnsafeMutablePointer<ArenaLayout>
 
     /// The nodes' words (as ``ArenaDecoder`` builds them) and the string and bytes values.
-    private var words: UnsafeMutablePointer<UInt64>
-    private var wordCapacity: Int
-    private var wordCount = 1
+    private var arena = ArenaWords()
+    private var words: UnsafeMutablePointer<UInt64> { arena.words }
     private var text: UnsafeMutablePointer<UInt8>
     private var textCapacity: Int
     private var textCount = 0
@@ -47,25 +46,34 @@ package struct JSONReader {
                 offset: 0)
         }
         var reader = JSONReader(buffer, options: options, layouts: M._arenaTable.layouts)
-        defer { reader.releaseScratch() }
-        reader.scanner.skipWhitespace()
-        guard reader.scanner.peek() == UInt8(ascii: "{") else {
-            guard reader.scanner.count > 0 else {
+        do {
+            let root = try reader.readDocument(M._arenaLayoutIndex)
+            let storage = reader.arena.finish(bytes: UnsafeBufferPointer(start: reader.text, count: reader.textCount))
+            reader.releaseText()
+            return M(_arena: ArenaRef(storage, root))
+        } catch {
+            reader.arena.discard()
+            reader.releaseText()
+            throw error
+        }
+    }
+
+    /// The whole input: one object, and nothing after it but whitespace. Returns the root node.
+    private mutating func readDocument(_ layout: Int) throws(IMWireError) -> Int {
+        scanner.skipWhitespace()
+        guard scanner.peek() == UInt8(ascii: "{") else {
+            guard scanner.count > 0 else {
                 throw IMWireError(code: .jsonSyntax, reason: "the input is empty; expected a JSON object", offset: 0)
             }
-            throw reader.scanner.syntaxError("expected a JSON object")
+            throw scanner.syntaxError("expected a JSON object")
         }
-        let layout = M._arenaLayoutIndex
-        let root = reader.allocate(reader.layouts[layout].slotCount)
-        try reader.readObject(layout, root)
-        reader.scanner.skipWhitespace()
-        guard reader.scanner.position == reader.scanner.count else {
-            throw reader.scanner.syntaxError("unexpected data after the JSON object")
+        let root = arena.allocate(layouts[layout].slotCount)
+        try readObject(layout, root)
+        scanner.skipWhitespace()
+        guard scanner.position == scanner.count else {
+            throw scanner.syntaxError("unexpected data after the JSON object")
         }
-        let storage = ArenaStorage.make(
-            words: reader.words, wordCount: reader.wordCount,
-            input: UnsafeBufferPointer(start: reader.text, count: reader.textCount))
-        return M(_arena: ArenaRef(storage, root))
+        return root
     }
 
     private init(_ buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions, layouts: UnsafeMutablePointer<ArenaLayout>) {
@@ -73,53 +81,19 @@ package struct JSONReader {
         maxDepth = options.maxDepth
         ignoreUnknownFields = options.ignoreUnknownFields
         self.layouts = layouts
-        (words, wordCapacity) = Scratch.words.take()
-        words[0] = 0
         (text, textCapacity) = Scratch.bytes.take()
     }
 
-    private func releaseScratch() {
-        Scratch.words.giveBack(words, capacity: wordCapacity)
+    private func releaseText() {
         Scratch.bytes.giveBack(text, capacity: textCapacity)
     }
 
     // MARK: - Words and text
 
-    @inline(__always)
-    private mutating func allocate(_ count: Int) -> Int {
-        if count > wordCapacity &- wordCount { growWords(count) }
-        let start = wordCount
-        (words + start).initialize(repeating: 0, count: count)
-        wordCount &+= count
-        return start
-    }
-
-    @inline(never)
-    private mutating func growWords(_ count: Int) {
-        let newCapacity = max(wordCapacity * 2, wordCount + count)
-        let newWords = UnsafeMutablePointer<UInt64>.allocate(capacity: newCapacity)
-        newWords.initialize(from: words, count: wordCount)
-        words.deallocate()
-        words = newWords
-        wordCapacity = newCapacity
-    }
-
-    /// Appends an entry with one value word to a repeated field's list and counts it (see
-    /// ``ArenaLayout``); returns the value word's index.
+    /// Appends to a repeated field's list an entry with `valueWords` value words; returns the first.
     @inline(__always)
     private mutating func appendRepeated(slot: Int, valueWords: Int = 1) -> Int {
-        let entry = allocate(2 &+ valueWords)
-        let current = words[slot]
-        if current == 0 {
-            words[slot] = UInt64(truncatingIfNeeded: entry) | UInt64(truncatingIfNeeded: entry) << 32
-        } else {
-            let tail = Int(truncatingIfNeeded: current >> 32)
-            words[tail] = UInt64(truncatingIfNeeded: entry)
-            words[entry &+ 1] = UInt64(truncatingIfNeeded: tail)
-            words[slot] = (current & 0xFFFF_FFFF) | UInt64(truncatingIfNeeded: entry) << 32
-        }
-        words[slot &+ 1] &+= 1
-        return entry &+ 2
+        arena.appendEntry(links: slot, valueWords: valueWords)
     }
 
     /// Copies `bytes` to the text and returns them as an ``ArenaString`` word.
@@ -138,10 +112,7 @@ package struct JSONReader {
     private mutating func growText(_ count: Int) {
         var newCapacity = textCapacity * 2
         while newCapacity - textCount < count { newCapacity *= 2 }
-        let newText = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        newText.initialize(from: text, count: textCount)
-        text.deallocate()
-        text = newText
+        text = ScratchMemory.resize(text, to: newCapacity)
         textCapacity = newCapacity
     }
 
@@ -243,8 +214,10 @@ package struct JSONReader {
         let slot = node &+ Int(field.slot)
         words[node &+ 1] |= 1 << UInt64(index)
         switch field.container {
-        case .single:
-            if let value = try readValue(field, layoutIndex: layoutIndex, index: index) { words[slot] = value }
+        case .single, .bits:
+            if let value = try readValue(field, layoutIndex: layoutIndex, index: index) {
+                field.store(value, in: words, at: slot)
+            }
         case .oneof:
             if let value = try readValue(field, layoutIndex: layoutIndex, index: index) {
                 words[slot] = UInt64(truncatingIfNeeded: number)
@@ -256,8 +229,11 @@ package struct JSONReader {
                 return
             }
             try readArray { (reader) throws(IMWireError) in
-                // An unknown enum name (ignored) leaves no element, as it leaves a single field unset.
-                if let value = try reader.readValue(field, layoutIndex: layoutIndex, index: index) {
+                if field.kind == .message {
+                    // The element's node is the entry's value.
+                    try reader.readObject(field, into: reader.appendRepeated(slot: slot, valueWords: reader.layouts[Int(field.sub)].slotCount))
+                } else if let value = try reader.readValue(field, layoutIndex: layoutIndex, index: index) {
+                    // (An unknown enum name, ignored, leaves no element, as it leaves a single field unset.)
                     let entry = reader.appendRepeated(slot: slot)
                     reader.words[entry] = value
                 }
@@ -265,8 +241,16 @@ package struct JSONReader {
         }
     }
 
+    /// A message value: an object read into `node`.
+    private mutating func readObject(_ field: ArenaField, into node: Int) throws(IMWireError) {
+        guard scanner.peek() == UInt8(ascii: "{") else { throw mismatch("an object") }
+        try enter()
+        try readObject(Int(field.sub), node)
+        depth -= 1
+    }
+
     /// One value of `field` as its word (see ``ArenaLayout``); `nil` for an enum name this schema does
-    /// not know when unknown names are ignored.
+    /// not know when unknown names are ignored. A message is read into a new node.
     private mutating func readValue(_ field: ArenaField, layoutIndex: Int, index: Int) throws(IMWireError) -> UInt64? {
         switch field.kind {
         case .string: return try readString()
@@ -280,12 +264,8 @@ package struct JSONReader {
         case .bool: return try readBool() ? 1 : 0
         case .fixed64: return try readDouble().bitPattern
         case .message:
-            guard scanner.peek() == UInt8(ascii: "{") else { throw mismatch("an object") }
-            let sub = Int(field.sub)
-            let child = allocate(layouts[sub].slotCount)
-            try enter()
-            try readObject(sub, child)
-            depth -= 1
+            let child = arena.allocate(layouts[Int(field.sub)].slotCount)
+            try readObject(field, into: child)
             return UInt64(truncatingIfNeeded: child)
         case .stringToBytesMap, .unknown:
             preconditionFailure("a map is read by readMap, and an unknown field has no value")

@@ -319,7 +319,7 @@ package struct JSONWriter: FieldVisitor {
         key(field)
         let storage = value.list.storage
         try writeArray(value.list) { (writer, entry) throws(IMWireError) in
-            try writer.writeObject(M(_arena: ArenaRef(storage, Int(truncatingIfNeeded: storage.words[entry]))))
+            try writer.writeObject(M(_arena: ArenaRef(storage, entry)))
         }
     }
 

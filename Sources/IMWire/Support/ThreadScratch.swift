@@ -15,7 +15,8 @@ package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable
 
     private let key: pthread_key_t
     private let initialCapacity: Int
-    private let keptCapacity: Int
+    /// The largest buffer the thread keeps for the next use.
+    package let keptCapacity: Int
 
     init(initialCapacity: Int, keptCapacity: Int) {
         self.initialCapacity = initialCapacity
@@ -23,7 +24,7 @@ package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable
         var key = pthread_key_t()
         let created = pthread_key_create(&key) { pointer in
             guard let slot = pointer?.assumingMemoryBound(to: Slot.self) else { return }
-            slot.pointee.buffer?.deallocate()
+            free(slot.pointee.buffer)
             slot.deallocate()
         }
         precondition(created == 0, "no thread-specific key left for a scratch buffer")
@@ -48,7 +49,7 @@ package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable
             slot.pointee = (nil, 0)
             return (buffer.assumingMemoryBound(to: Element.self), capacity)
         }
-        return (.allocate(capacity: initialCapacity), initialCapacity)
+        return (ScratchMemory.allocate(initialCapacity), initialCapacity)
     }
 
     /// Returns a buffer from ``take()`` (or one that replaced it when it grew) to the thread, or
@@ -57,7 +58,7 @@ package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable
     package func giveBack(_ buffer: UnsafeMutablePointer<Element>, capacity: Int) {
         let slot = slot()
         guard capacity <= keptCapacity, slot.pointee.buffer == nil else {
-            buffer.deallocate()
+            ScratchMemory.release(buffer)
             return
         }
         slot.pointee = (UnsafeMutableRawPointer(buffer), capacity)
@@ -70,4 +71,24 @@ package enum Scratch {
     package static let words = ThreadScratch<UInt64>(initialCapacity: 4096, keptCapacity: 1 << 17)
     /// The binary writer's bytes (16 KiB to start; kept up to 1 MiB).
     package static let bytes = ThreadScratch<UInt8>(initialCapacity: 16384, keptCapacity: 1 << 20)
+}
+
+/// The C allocator behind the scratch buffers (and the words a large decode's storage adopts), so
+/// they can grow in place: `realloc` moves a large block by remapping its pages, not by copying, and
+/// never needs the old and the new block at once.
+package enum ScratchMemory {
+    package static func allocate<T>(_ count: Int) -> UnsafeMutablePointer<T> {
+        guard let memory = malloc(max(1, count) * MemoryLayout<T>.stride) else { fatalError("out of memory") }
+        return memory.bindMemory(to: T.self, capacity: count)
+    }
+
+    /// `pointer`'s block resized to `count` elements (moved if need be, keeping its contents).
+    package static func resize<T>(_ pointer: UnsafeMutablePointer<T>, to count: Int) -> UnsafeMutablePointer<T> {
+        guard let memory = realloc(pointer, max(1, count) * MemoryLayout<T>.stride) else { fatalError("out of memory") }
+        return memory.bindMemory(to: T.self, capacity: count)
+    }
+
+    package static func release<T>(_ pointer: UnsafeMutablePointer<T>) {
+        free(pointer)
+    }
 }

@@ -7,14 +7,14 @@ import IMWire
 /// type's `_arenaLayoutIndex`; their slots are the ones the types' accessors read.
 package let conformanceArenaLayouts = ArenaLayoutTable([
     // 0: ConformanceRequest
-    (slotCount: 8, schema: ConformanceRequest.schema, fields: [
+    (slotCount: 7, schema: ConformanceRequest.schema, fields: [
         (1, ArenaField(.string, .single, slot: 2, index: 0)),
         (2, ArenaField(.bytes, .oneof, slot: 3, index: 1)),
         (3, ArenaField(.bytes, .oneof, slot: 3, index: 2)),
         (4, ArenaField(.bytes, .oneof, slot: 3, index: 3)),
-        (5, ArenaField(.enumeration, .single, slot: 5, index: 4)),
-        (6, ArenaField(.string, .single, slot: 6, index: 5)),
-        (7, ArenaField(.bool, .single, slot: 7, index: 6)),
+        (5, ArenaField(.enumeration, .bits, slot: 6, index: 4, shift: 0)),
+        (6, ArenaField(.string, .single, slot: 5, index: 5)),
+        (7, ArenaField(.bool, .bits, slot: 6, index: 6, shift: 32)),
     ]),
     // 1: ConformanceResponse
     (slotCount: 4, schema: ConformanceResponse.schema, fields: [

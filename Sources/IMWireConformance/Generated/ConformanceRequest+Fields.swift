@@ -78,9 +78,9 @@ extension ConformanceRequest: IMWireMessage, ProtoMessage {
         case 4: try visitor.visitRawBytes(a.utf8(4), field: 4)
         default: break
         }
-        do { let value = a.enumeration(5) as WireFormat; if value.rawValue != 0 { try visitor.visitEnum(value, field: 5) } }
-        if a.word(6) != 0 { try visitor.visitUTF8String(a.utf8(6), field: 6) }
-        do { let value = a.bool(7); if value { try visitor.visitBool(value, field: 7) } }
+        do { let value = a.enumeration(6, 0) as WireFormat; if value.rawValue != 0 { try visitor.visitEnum(value, field: 5) } }
+        if a.word(5) != 0 { try visitor.visitUTF8String(a.utf8(5), field: 6) }
+        do { let value = a.bool(6, 32); if value { try visitor.visitBool(value, field: 7) } }
         do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

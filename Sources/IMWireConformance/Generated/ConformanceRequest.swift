@@ -34,7 +34,7 @@ public struct ConformanceRequest: Sendable {
     public var requestedOutputFormat: WireFormat {
         get {
             guard let a = _arena else { return _requestedOutputFormat }
-            return a.enumeration(5) as WireFormat
+            return a.enumeration(6, 0) as WireFormat
         }
         set { _thaw(); _requestedOutputFormat = newValue }
         _modify { _thaw(); yield &_requestedOutputFormat }
@@ -45,7 +45,7 @@ public struct ConformanceRequest: Sendable {
     public var validationProfile: String {
         get {
             guard let a = _arena else { return _validationProfile }
-            return a.string(6)
+            return a.string(5)
         }
         set { _thaw(); _validationProfile = newValue }
         _modify { _thaw(); yield &_validationProfile }
@@ -56,7 +56,7 @@ public struct ConformanceRequest: Sendable {
     public var jsonIgnoreUnknownFields: Bool {
         get {
             guard let a = _arena else { return _jsonIgnoreUnknownFields }
-            return a.bool(7)
+            return a.bool(6, 32)
         }
         set { _thaw(); _jsonIgnoreUnknownFields = newValue }
         _modify { _thaw(); yield &_jsonIgnoreUnknownFields }

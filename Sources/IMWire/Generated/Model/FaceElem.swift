@@ -5,7 +5,7 @@ public struct FaceElem: Sendable {
     public var index: Int32 {
         get {
             guard let a = _arena else { return _index }
-            return a.int32(2)
+            return a.int32(3, 0)
         }
         set { _thaw(); _index = newValue }
         _modify { _thaw(); yield &_index }
@@ -13,7 +13,7 @@ public struct FaceElem: Sendable {
     public var data: [UInt8] {
         get {
             guard let a = _arena else { return _data }
-            return a.bytes(3)
+            return a.bytes(2)
         }
         set { _thaw(); _data = newValue }
         _modify { _thaw(); yield &_data }

@@ -6,7 +6,7 @@ public struct GroupChangeInfo: Sendable {
     public var `type`: GroupInfoChangeType {
         get {
             guard let a = _arena else { return _type }
-            return a.enumeration(2) as GroupInfoChangeType
+            return a.enumeration(5, 0) as GroupInfoChangeType
         }
         set { _thaw(); _type = newValue }
         _modify { _thaw(); yield &_type }
@@ -14,7 +14,7 @@ public struct GroupChangeInfo: Sendable {
     public var value: String {
         get {
             guard let a = _arena else { return _value }
-            return a.string(3)
+            return a.string(2)
         }
         set { _thaw(); _value = newValue }
         _modify { _thaw(); yield &_value }
@@ -23,7 +23,7 @@ public struct GroupChangeInfo: Sendable {
     public var key: String {
         get {
             guard let a = _arena else { return _key }
-            return a.string(4)
+            return a.string(3)
         }
         set { _thaw(); _key = newValue }
         _modify { _thaw(); yield &_key }
@@ -31,7 +31,7 @@ public struct GroupChangeInfo: Sendable {
     public var boolValue: Bool {
         get {
             guard let a = _arena else { return _boolValue }
-            return a.bool(5)
+            return a.bool(6, 0)
         }
         set { _thaw(); _boolValue = newValue }
         _modify { _thaw(); yield &_boolValue }
@@ -39,7 +39,7 @@ public struct GroupChangeInfo: Sendable {
     public var intValue: UInt32 {
         get {
             guard let a = _arena else { return _intValue }
-            return a.uint32(6)
+            return a.uint32(5, 32)
         }
         set { _thaw(); _intValue = newValue }
         _modify { _thaw(); yield &_intValue }
@@ -47,7 +47,7 @@ public struct GroupChangeInfo: Sendable {
     public var uint64Value: UInt64 {
         get {
             guard let a = _arena else { return _uint64Value }
-            return a.uint64(7)
+            return a.uint64(4)
         }
         set { _thaw(); _uint64Value = newValue }
         _modify { _thaw(); yield &_uint64Value }

@@ -46,7 +46,7 @@ public struct GroupMemberInfo: Sendable {
     public var role: GroupMemberRole {
         get {
             guard let a = _arena else { return _role }
-            return a.enumeration(7) as GroupMemberRole
+            return a.enumeration(10, 0) as GroupMemberRole
         }
         set { _thaw(); _role = newValue }
         _modify { _thaw(); yield &_role }
@@ -55,7 +55,7 @@ public struct GroupMemberInfo: Sendable {
     public var joinTime: UInt64 {
         get {
             guard let a = _arena else { return _joinTime }
-            return a.uint64(8)
+            return a.uint64(7)
         }
         set { _thaw(); _joinTime = newValue }
         _modify { _thaw(); yield &_joinTime }
@@ -66,7 +66,7 @@ public struct GroupMemberInfo: Sendable {
     public var muteUntil: UInt64 {
         get {
             guard let a = _arena else { return _muteUntil }
-            return a.uint64(9)
+            return a.uint64(8)
         }
         set { _thaw(); _muteUntil = newValue }
         _modify { _thaw(); yield &_muteUntil }
@@ -74,7 +74,7 @@ public struct GroupMemberInfo: Sendable {
     public var customInfo: StringBytesMap {
         get {
             guard let a = _arena else { return _customInfo }
-            return a.stringToBytesMap(10)
+            return a.stringToBytesMap(9)
         }
         set { _thaw(); _customInfo = newValue }
         _modify { _thaw(); yield &_customInfo }

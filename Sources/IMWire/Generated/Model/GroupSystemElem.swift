@@ -5,7 +5,7 @@ public struct GroupSystemElem: Sendable {
     public var `type`: GroupSystemType {
         get {
             guard let a = _arena else { return _type }
-            return a.enumeration(2) as GroupSystemType
+            return a.enumeration(11, 0) as GroupSystemType
         }
         set { _thaw(); _type = newValue }
         _modify { _thaw(); yield &_type }
@@ -13,7 +13,7 @@ public struct GroupSystemElem: Sendable {
     public var groupID: String {
         get {
             guard let a = _arena else { return _groupID }
-            return a.string(3)
+            return a.string(2)
         }
         set { _thaw(); _groupID = newValue }
         _modify { _thaw(); yield &_groupID }
@@ -22,7 +22,7 @@ public struct GroupSystemElem: Sendable {
     public var opUser: String {
         get {
             guard let a = _arena else { return _opUser }
-            return a.string(4)
+            return a.string(3)
         }
         set { _thaw(); _opUser = newValue }
         _modify { _thaw(); yield &_opUser }
@@ -31,7 +31,7 @@ public struct GroupSystemElem: Sendable {
     public var reason: String {
         get {
             guard let a = _arena else { return _reason }
-            return a.string(5)
+            return a.string(4)
         }
         set { _thaw(); _reason = newValue }
         _modify { _thaw(); yield &_reason }
@@ -39,7 +39,7 @@ public struct GroupSystemElem: Sendable {
     public var msgKey: UInt64 {
         get {
             guard let a = _arena else { return _msgKey }
-            return a.uint64(6)
+            return a.uint64(5)
         }
         set { _thaw(); _msgKey = newValue }
         _modify { _thaw(); yield &_msgKey }
@@ -47,7 +47,7 @@ public struct GroupSystemElem: Sendable {
     public var authKey: [UInt8] {
         get {
             guard let a = _arena else { return _authKey }
-            return a.bytes(7)
+            return a.bytes(6)
         }
         set { _thaw(); _authKey = newValue }
         _modify { _thaw(); yield &_authKey }
@@ -56,7 +56,7 @@ public struct GroupSystemElem: Sendable {
     public var userData: [UInt8] {
         get {
             guard let a = _arena else { return _userData }
-            return a.bytes(8)
+            return a.bytes(7)
         }
         set { _thaw(); _userData = newValue }
         _modify { _thaw(); yield &_userData }
@@ -65,7 +65,7 @@ public struct GroupSystemElem: Sendable {
     public var opMember: GroupMemberInfo? {
         get {
             guard let a = _arena else { return _opMember.value }
-            return a.message(9, as: GroupMemberInfo.self)
+            return a.message(8, as: GroupMemberInfo.self)
         }
         set { _thaw(); _opMember = Indirect(newValue) }
     }
@@ -73,7 +73,7 @@ public struct GroupSystemElem: Sendable {
     public var platform: String {
         get {
             guard let a = _arena else { return _platform }
-            return a.string(10)
+            return a.string(9)
         }
         set { _thaw(); _platform = newValue }
         _modify { _thaw(); yield &_platform }
@@ -82,7 +82,7 @@ public struct GroupSystemElem: Sendable {
     public var opUserInfo: UserProfile? {
         get {
             guard let a = _arena else { return _opUserInfo.value }
-            return a.message(11, as: UserProfile.self)
+            return a.message(10, as: UserProfile.self)
         }
         set { _thaw(); _opUserInfo = Indirect(newValue) }
     }

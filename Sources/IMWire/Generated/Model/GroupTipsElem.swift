@@ -13,7 +13,7 @@ public struct GroupTipsElem: Sendable {
     public var `type`: GroupTipsType {
         get {
             guard let a = _arena else { return _type }
-            return a.enumeration(3) as GroupTipsType
+            return a.enumeration(12, 0) as GroupTipsType
         }
         set { _thaw(); _type = newValue }
         _modify { _thaw(); yield &_type }
@@ -21,14 +21,14 @@ public struct GroupTipsElem: Sendable {
     public var opMember: GroupMemberInfo? {
         get {
             guard let a = _arena else { return _opMember.value }
-            return a.message(4, as: GroupMemberInfo.self)
+            return a.message(3, as: GroupMemberInfo.self)
         }
         set { _thaw(); _opMember = Indirect(newValue) }
     }
     public var memberList: [GroupMemberInfo] {
         get {
             guard let a = _arena else { return _memberList }
-            return a.messages(5, as: GroupMemberInfo.self)
+            return a.messages(4, as: GroupMemberInfo.self)
         }
         set { _thaw(); _memberList = newValue }
         _modify { _thaw(); yield &_memberList }
@@ -37,7 +37,7 @@ public struct GroupTipsElem: Sendable {
     public var groupChangeList: [GroupChangeInfo] {
         get {
             guard let a = _arena else { return _groupChangeList }
-            return a.messages(7, as: GroupChangeInfo.self)
+            return a.messages(5, as: GroupChangeInfo.self)
         }
         set { _thaw(); _groupChangeList = newValue }
         _modify { _thaw(); yield &_groupChangeList }
@@ -46,7 +46,7 @@ public struct GroupTipsElem: Sendable {
     public var memberChangeList: [MemberChangeInfo] {
         get {
             guard let a = _arena else { return _memberChangeList }
-            return a.messages(9, as: MemberChangeInfo.self)
+            return a.messages(6, as: MemberChangeInfo.self)
         }
         set { _thaw(); _memberChangeList = newValue }
         _modify { _thaw(); yield &_memberChangeList }
@@ -55,7 +55,7 @@ public struct GroupTipsElem: Sendable {
     public var memberCount: UInt32 {
         get {
             guard let a = _arena else { return _memberCount }
-            return a.uint32(11)
+            return a.uint32(12, 32)
         }
         set { _thaw(); _memberCount = newValue }
         _modify { _thaw(); yield &_memberCount }
@@ -63,7 +63,7 @@ public struct GroupTipsElem: Sendable {
     public var groupName: String {
         get {
             guard let a = _arena else { return _groupName }
-            return a.string(12)
+            return a.string(7)
         }
         set { _thaw(); _groupName = newValue }
         _modify { _thaw(); yield &_groupName }
@@ -73,7 +73,7 @@ public struct GroupTipsElem: Sendable {
     public var platform: String {
         get {
             guard let a = _arena else { return _platform }
-            return a.string(13)
+            return a.string(8)
         }
         set { _thaw(); _platform = newValue }
         _modify { _thaw(); yield &_platform }
@@ -83,7 +83,7 @@ public struct GroupTipsElem: Sendable {
     public var opUserInfo: UserProfile? {
         get {
             guard let a = _arena else { return _opUserInfo.value }
-            return a.message(14, as: UserProfile.self)
+            return a.message(9, as: UserProfile.self)
         }
         set { _thaw(); _opUserInfo = Indirect(newValue) }
     }
@@ -92,7 +92,7 @@ public struct GroupTipsElem: Sendable {
     public var changedUserInfoList: [UserProfile] {
         get {
             guard let a = _arena else { return _changedUserInfoList }
-            return a.messages(15, as: UserProfile.self)
+            return a.messages(10, as: UserProfile.self)
         }
         set { _thaw(); _changedUserInfoList = newValue }
         _modify { _thaw(); yield &_changedUserInfoList }
@@ -102,7 +102,7 @@ public struct GroupTipsElem: Sendable {
     public var changedGroupMemberInfoList: [GroupMemberInfo] {
         get {
             guard let a = _arena else { return _changedGroupMemberInfoList }
-            return a.messages(17, as: GroupMemberInfo.self)
+            return a.messages(11, as: GroupMemberInfo.self)
         }
         set { _thaw(); _changedGroupMemberInfoList = newValue }
         _modify { _thaw(); yield &_changedGroupMemberInfoList }

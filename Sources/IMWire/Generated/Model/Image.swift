@@ -5,7 +5,7 @@ public struct Image: Sendable {
     public var `type`: ImageType {
         get {
             guard let a = _arena else { return _type }
-            return a.enumeration(2) as ImageType
+            return a.enumeration(5, 0) as ImageType
         }
         set { _thaw(); _type = newValue }
         _modify { _thaw(); yield &_type }
@@ -13,7 +13,7 @@ public struct Image: Sendable {
     public var uuid: String {
         get {
             guard let a = _arena else { return _uuid }
-            return a.string(3)
+            return a.string(2)
         }
         set { _thaw(); _uuid = newValue }
         _modify { _thaw(); yield &_uuid }
@@ -22,7 +22,7 @@ public struct Image: Sendable {
     public var size: UInt64 {
         get {
             guard let a = _arena else { return _size }
-            return a.uint64(4)
+            return a.uint64(3)
         }
         set { _thaw(); _size = newValue }
         _modify { _thaw(); yield &_size }
@@ -31,7 +31,7 @@ public struct Image: Sendable {
     public var width: UInt32 {
         get {
             guard let a = _arena else { return _width }
-            return a.uint32(5)
+            return a.uint32(5, 32)
         }
         set { _thaw(); _width = newValue }
         _modify { _thaw(); yield &_width }
@@ -39,7 +39,7 @@ public struct Image: Sendable {
     public var height: UInt32 {
         get {
             guard let a = _arena else { return _height }
-            return a.uint32(6)
+            return a.uint32(6, 0)
         }
         set { _thaw(); _height = newValue }
         _modify { _thaw(); yield &_height }
@@ -47,7 +47,7 @@ public struct Image: Sendable {
     public var url: String {
         get {
             guard let a = _arena else { return _url }
-            return a.string(7)
+            return a.string(4)
         }
         set { _thaw(); _url = newValue }
         _modify { _thaw(); yield &_url }

@@ -5,7 +5,7 @@ public struct ImageElem: Sendable {
     public var format: ImageFormat {
         get {
             guard let a = _arena else { return _format }
-            return a.enumeration(2) as ImageFormat
+            return a.enumeration(3, 0) as ImageFormat
         }
         set { _thaw(); _format = newValue }
         _modify { _thaw(); yield &_format }
@@ -14,7 +14,7 @@ public struct ImageElem: Sendable {
     public var images: [Image] {
         get {
             guard let a = _arena else { return _images }
-            return a.messages(3, as: Image.self)
+            return a.messages(2, as: Image.self)
         }
         set { _thaw(); _images = newValue }
         _modify { _thaw(); yield &_images }

@@ -15,7 +15,7 @@ public struct MemberChangeInfo: Sendable {
     public var muteTime: UInt32 {
         get {
             guard let a = _arena else { return _muteTime }
-            return a.uint32(3)
+            return a.uint32(3, 0)
         }
         set { _thaw(); _muteTime = newValue }
         _modify { _thaw(); yield &_muteTime }

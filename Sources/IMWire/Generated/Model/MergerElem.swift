@@ -22,7 +22,7 @@ public struct MergerElem: Sendable {
     public var compatibleText: String {
         get {
             guard let a = _arena else { return _compatibleText }
-            return a.string(5)
+            return a.string(4)
         }
         set { _thaw(); _compatibleText = newValue }
         _modify { _thaw(); yield &_compatibleText }
@@ -30,7 +30,7 @@ public struct MergerElem: Sendable {
     public var layersOverLimit: Bool {
         get {
             guard let a = _arena else { return _layersOverLimit }
-            return a.bool(6)
+            return a.bool(7, 32)
         }
         set { _thaw(); _layersOverLimit = newValue }
         _modify { _thaw(); yield &_layersOverLimit }
@@ -38,7 +38,7 @@ public struct MergerElem: Sendable {
     public var messages: [Message] {
         get {
             guard let a = _arena else { return _messages.messages }
-            return a.messages(7, as: Message.self)
+            return a.messages(5, as: Message.self)
         }
         set { _thaw(); _messages.messages = newValue }
         _modify { _thaw(); yield &_messages.messages }
@@ -48,7 +48,7 @@ public struct MergerElem: Sendable {
     public var jsonMsgKey: String {
         get {
             guard let a = _arena else { return _jsonMsgKey }
-            return a.string(9)
+            return a.string(6)
         }
         set { _thaw(); _jsonMsgKey = newValue }
         _modify { _thaw(); yield &_jsonMsgKey }
@@ -58,7 +58,7 @@ public struct MergerElem: Sendable {
     public var msgNum: UInt32 {
         get {
             guard let a = _arena else { return _msgNum }
-            return a.uint32(10)
+            return a.uint32(7, 0)
         }
         set { _thaw(); _msgNum = newValue }
         _modify { _thaw(); yield &_msgNum }
@@ -83,7 +83,7 @@ public struct MergerElem: Sendable {
     /// ``messages`` as its storage type, for comparing and hashing without recursion.
     var _messagesStorage: NestedMessages {
         guard let a = _arena else { return _messages }
-        return NestedMessages(a.messages(7, as: Message.self))
+        return NestedMessages(a.messages(5, as: Message.self))
     }
     var _jsonMsgKey: String = ""
     var _msgNum: UInt32 = 0

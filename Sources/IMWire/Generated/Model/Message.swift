@@ -65,7 +65,7 @@ public struct Message: Sendable {
     public var priority: Priority {
         get {
             guard let a = _arena else { return _priority }
-            return a.enumeration(9) as Priority
+            return a.enumeration(17, 0) as Priority
         }
         set { _thaw(); _priority = newValue }
         _modify { _thaw(); yield &_priority }
@@ -73,7 +73,7 @@ public struct Message: Sendable {
     public var elems: [Elem] {
         get {
             guard let a = _arena else { return _elems }
-            return a.messages(10, as: Elem.self)
+            return a.messages(9, as: Elem.self)
         }
         set { _thaw(); _elems = newValue }
         _modify { _thaw(); yield &_elems }
@@ -84,7 +84,7 @@ public struct Message: Sendable {
     public var atUserList: [String] {
         get {
             guard let a = _arena else { return _atUserList }
-            return a.strings(12)
+            return a.strings(10)
         }
         set { _thaw(); _atUserList = newValue }
         _modify { _thaw(); yield &_atUserList }
@@ -93,7 +93,7 @@ public struct Message: Sendable {
     public var targetedReceivers: [String] {
         get {
             guard let a = _arena else { return _targetedReceivers }
-            return a.strings(14)
+            return a.strings(11)
         }
         set { _thaw(); _targetedReceivers = newValue }
         _modify { _thaw(); yield &_targetedReceivers }
@@ -101,7 +101,7 @@ public struct Message: Sendable {
     public var cloudCustomData: [UInt8] {
         get {
             guard let a = _arena else { return _cloudCustomData }
-            return a.bytes(16)
+            return a.bytes(12)
         }
         set { _thaw(); _cloudCustomData = newValue }
         _modify { _thaw(); yield &_cloudCustomData }
@@ -109,14 +109,14 @@ public struct Message: Sendable {
     public var offlinePushInfo: OfflinePushInfo? {
         get {
             guard let a = _arena else { return _offlinePushInfo.value }
-            return a.message(17, as: OfflinePushInfo.self)
+            return a.message(13, as: OfflinePushInfo.self)
         }
         set { _thaw(); _offlinePushInfo = Indirect(newValue) }
     }
     public var needReadReceipt: Bool {
         get {
             guard let a = _arena else { return _needReadReceipt }
-            return a.bool(18)
+            return a.bool(17, 32)
         }
         set { _thaw(); _needReadReceipt = newValue }
         _modify { _thaw(); yield &_needReadReceipt }
@@ -124,7 +124,7 @@ public struct Message: Sendable {
     public var excludedFromUnreadCount: Bool {
         get {
             guard let a = _arena else { return _excludedFromUnreadCount }
-            return a.bool(19)
+            return a.bool(17, 33)
         }
         set { _thaw(); _excludedFromUnreadCount = newValue }
         _modify { _thaw(); yield &_excludedFromUnreadCount }
@@ -132,7 +132,7 @@ public struct Message: Sendable {
     public var excludedFromLastMessage: Bool {
         get {
             guard let a = _arena else { return _excludedFromLastMessage }
-            return a.bool(20)
+            return a.bool(17, 34)
         }
         set { _thaw(); _excludedFromLastMessage = newValue }
         _modify { _thaw(); yield &_excludedFromLastMessage }
@@ -140,7 +140,7 @@ public struct Message: Sendable {
     public var onlineUserOnly: Bool {
         get {
             guard let a = _arena else { return _onlineUserOnly }
-            return a.bool(21)
+            return a.bool(17, 35)
         }
         set { _thaw(); _onlineUserOnly = newValue }
         _modify { _thaw(); yield &_onlineUserOnly }
@@ -148,7 +148,7 @@ public struct Message: Sendable {
     public var supportMessageExtension: Bool {
         get {
             guard let a = _arena else { return _supportMessageExtension }
-            return a.bool(22)
+            return a.bool(17, 36)
         }
         set { _thaw(); _supportMessageExtension = newValue }
         _modify { _thaw(); yield &_supportMessageExtension }
@@ -158,7 +158,7 @@ public struct Message: Sendable {
     public var topicID: String {
         get {
             guard let a = _arena else { return _topicID }
-            return a.string(23)
+            return a.string(14)
         }
         set { _thaw(); _topicID = newValue }
         _modify { _thaw(); yield &_topicID }
@@ -169,7 +169,7 @@ public struct Message: Sendable {
     public var barrage: Bool {
         get {
             guard let a = _arena else { return _barrage }
-            return a.bool(24)
+            return a.bool(17, 37)
         }
         set { _thaw(); _barrage = newValue }
         _modify { _thaw(); yield &_barrage }
@@ -179,10 +179,10 @@ public struct Message: Sendable {
     public var signal: Signal? {
         get {
             guard let a = _arena else { return _signal }
-            switch a.oneofCase(25) {
-            case 22: return .recallNotice(a.child(26, as: RecallNotice.self))
-            case 23: return .groupReadReceipt(a.child(26, as: GroupReadReceipt.self))
-            case 24: return .c2cReadReceipt(a.child(26, as: C2CReadReceipt.self))
+            switch a.oneofCase(15) {
+            case 22: return .recallNotice(a.child(16, as: RecallNotice.self))
+            case 23: return .groupReadReceipt(a.child(16, as: GroupReadReceipt.self))
+            case 24: return .c2cReadReceipt(a.child(16, as: C2CReadReceipt.self))
             default: return nil
             }
         }

@@ -30,7 +30,7 @@ public struct OfflinePushInfo: Sendable {
     public var disablePush: Bool {
         get {
             guard let a = _arena else { return _disablePush }
-            return a.bool(5)
+            return a.bool(10, 32)
         }
         set { _thaw(); _disablePush = newValue }
         _modify { _thaw(); yield &_disablePush }
@@ -38,7 +38,7 @@ public struct OfflinePushInfo: Sendable {
     public var iosSound: String {
         get {
             guard let a = _arena else { return _iosSound }
-            return a.string(6)
+            return a.string(5)
         }
         set { _thaw(); _iosSound = newValue }
         _modify { _thaw(); yield &_iosSound }
@@ -46,7 +46,7 @@ public struct OfflinePushInfo: Sendable {
     public var androidSound: String {
         get {
             guard let a = _arena else { return _androidSound }
-            return a.string(7)
+            return a.string(6)
         }
         set { _thaw(); _androidSound = newValue }
         _modify { _thaw(); yield &_androidSound }
@@ -54,7 +54,7 @@ public struct OfflinePushInfo: Sendable {
     public var ignoreIOSBadge: Bool {
         get {
             guard let a = _arena else { return _ignoreIOSBadge }
-            return a.bool(8)
+            return a.bool(10, 33)
         }
         set { _thaw(); _ignoreIOSBadge = newValue }
         _modify { _thaw(); yield &_ignoreIOSBadge }
@@ -62,7 +62,7 @@ public struct OfflinePushInfo: Sendable {
     public var iosPushType: IOSPushType {
         get {
             guard let a = _arena else { return _iosPushType }
-            return a.enumeration(9) as IOSPushType
+            return a.enumeration(10, 0) as IOSPushType
         }
         set { _thaw(); _iosPushType = newValue }
         _modify { _thaw(); yield &_iosPushType }
@@ -71,7 +71,7 @@ public struct OfflinePushInfo: Sendable {
     public var iosTitle: String {
         get {
             guard let a = _arena else { return _iosTitle }
-            return a.string(10)
+            return a.string(7)
         }
         set { _thaw(); _iosTitle = newValue }
         _modify { _thaw(); yield &_iosTitle }
@@ -80,7 +80,7 @@ public struct OfflinePushInfo: Sendable {
     public var iosSubtitle: String {
         get {
             guard let a = _arena else { return _iosSubtitle }
-            return a.string(11)
+            return a.string(8)
         }
         set { _thaw(); _iosSubtitle = newValue }
         _modify { _thaw(); yield &_iosSubtitle }
@@ -89,7 +89,7 @@ public struct OfflinePushInfo: Sendable {
     public var iosImage: String {
         get {
             guard let a = _arena else { return _iosImage }
-            return a.string(12)
+            return a.string(9)
         }
         set { _thaw(); _iosImage = newValue }
         _modify { _thaw(); yield &_iosImage }
@@ -99,7 +99,7 @@ public struct OfflinePushInfo: Sendable {
     public var iosMutableContent: Bool {
         get {
             guard let a = _arena else { return _iosMutableContent }
-            return a.bool(13)
+            return a.bool(10, 34)
         }
         set { _thaw(); _iosMutableContent = newValue }
         _modify { _thaw(); yield &_iosMutableContent }

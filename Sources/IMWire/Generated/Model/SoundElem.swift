@@ -31,7 +31,7 @@ public struct SoundElem: Sendable {
     public var duration: UInt32 {
         get {
             guard let a = _arena else { return _duration }
-            return a.uint32(5)
+            return a.uint32(6, 0)
         }
         set { _thaw(); _duration = newValue }
         _modify { _thaw(); yield &_duration }
@@ -40,7 +40,7 @@ public struct SoundElem: Sendable {
     public var format: String {
         get {
             guard let a = _arena else { return _format }
-            return a.string(6)
+            return a.string(5)
         }
         set { _thaw(); _format = newValue }
         _modify { _thaw(); yield &_format }

@@ -40,7 +40,7 @@ public struct VideoElem: Sendable {
     public var duration: UInt32 {
         get {
             guard let a = _arena else { return _duration }
-            return a.uint32(6)
+            return a.uint32(10, 0)
         }
         set { _thaw(); _duration = newValue }
         _modify { _thaw(); yield &_duration }
@@ -48,7 +48,7 @@ public struct VideoElem: Sendable {
     public var snapshotUUID: String {
         get {
             guard let a = _arena else { return _snapshotUUID }
-            return a.string(7)
+            return a.string(6)
         }
         set { _thaw(); _snapshotUUID = newValue }
         _modify { _thaw(); yield &_snapshotUUID }
@@ -56,7 +56,7 @@ public struct VideoElem: Sendable {
     public var snapshotURL: String {
         get {
             guard let a = _arena else { return _snapshotURL }
-            return a.string(8)
+            return a.string(7)
         }
         set { _thaw(); _snapshotURL = newValue }
         _modify { _thaw(); yield &_snapshotURL }
@@ -65,7 +65,7 @@ public struct VideoElem: Sendable {
     public var snapshotSize: UInt64 {
         get {
             guard let a = _arena else { return _snapshotSize }
-            return a.uint64(9)
+            return a.uint64(8)
         }
         set { _thaw(); _snapshotSize = newValue }
         _modify { _thaw(); yield &_snapshotSize }
@@ -74,7 +74,7 @@ public struct VideoElem: Sendable {
     public var snapshotWidth: UInt32 {
         get {
             guard let a = _arena else { return _snapshotWidth }
-            return a.uint32(10)
+            return a.uint32(10, 32)
         }
         set { _thaw(); _snapshotWidth = newValue }
         _modify { _thaw(); yield &_snapshotWidth }
@@ -82,7 +82,7 @@ public struct VideoElem: Sendable {
     public var snapshotHeight: UInt32 {
         get {
             guard let a = _arena else { return _snapshotHeight }
-            return a.uint32(11)
+            return a.uint32(11, 0)
         }
         set { _thaw(); _snapshotHeight = newValue }
         _modify { _thaw(); yield &_snapshotHeight }
@@ -90,7 +90,7 @@ public struct VideoElem: Sendable {
     public var snapshotFormat: String {
         get {
             guard let a = _arena else { return _snapshotFormat }
-            return a.string(12)
+            return a.string(9)
         }
         set { _thaw(); _snapshotFormat = newValue }
         _modify { _thaw(); yield &_snapshotFormat }

@@ -43,8 +43,8 @@ extension FaceElem: IMWireMessage, ProtoMessage {
     /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
     @inline(never)
     func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
-        do { let value = a.int32(2); if value != 0 { try visitor.visitInt32(value, field: 1) } }
-        if a.word(3) != 0 { try visitor.visitRawBytes(a.utf8(3), field: 2) }
+        do { let value = a.int32(3, 0); if value != 0 { try visitor.visitInt32(value, field: 1) } }
+        if a.word(2) != 0 { try visitor.visitRawBytes(a.utf8(2), field: 2) }
         do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

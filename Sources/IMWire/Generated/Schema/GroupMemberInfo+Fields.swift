@@ -76,10 +76,10 @@ extension GroupMemberInfo: IMWireMessage, ProtoMessage {
         if a.word(4) != 0 { try visitor.visitUTF8String(a.utf8(4), field: 3) }
         if a.word(5) != 0 { try visitor.visitUTF8String(a.utf8(5), field: 4) }
         if a.word(6) != 0 { try visitor.visitUTF8String(a.utf8(6), field: 5) }
-        do { let value = a.enumeration(7) as GroupMemberRole; if value.rawValue != 0 { try visitor.visitEnum(value, field: 6) } }
-        do { let value = a.uint64(8); if value != 0 { try visitor.visitUInt64(value, field: 7) } }
-        do { let value = a.uint64(9); if value != 0 { try visitor.visitUInt64(value, field: 8) } }
-        if !a.list(10).isEmpty { try visitor.visitStringToBytesMap(a.stringToBytesMap(10), field: 9) }
+        do { let value = a.enumeration(10, 0) as GroupMemberRole; if value.rawValue != 0 { try visitor.visitEnum(value, field: 6) } }
+        do { let value = a.uint64(7); if value != 0 { try visitor.visitUInt64(value, field: 7) } }
+        do { let value = a.uint64(8); if value != 0 { try visitor.visitUInt64(value, field: 8) } }
+        if !a.list(9).isEmpty { try visitor.visitStringToBytesMap(a.stringToBytesMap(9), field: 9) }
         do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -75,16 +75,16 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage {
     /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
     @inline(never)
     func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
-        do { let value = a.enumeration(2) as GroupSystemType; if value.rawValue != 0 { try visitor.visitEnum(value, field: 1) } }
-        if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
-        if a.word(4) != 0 { try visitor.visitUTF8String(a.utf8(4), field: 3) }
-        if a.word(5) != 0 { try visitor.visitUTF8String(a.utf8(5), field: 4) }
-        do { let value = a.uint64(6); if value != 0 { try visitor.visitUInt64(value, field: 5) } }
-        if a.word(7) != 0 { try visitor.visitRawBytes(a.utf8(7), field: 6) }
-        if a.word(8) != 0 { try visitor.visitRawBytes(a.utf8(8), field: 7) }
-        if let value = a.message(9, as: GroupMemberInfo.self) { try visitor.visitMessage(value, field: 8) }
-        if a.word(10) != 0 { try visitor.visitUTF8String(a.utf8(10), field: 9) }
-        if let value = a.message(11, as: UserProfile.self) { try visitor.visitMessage(value, field: 10) }
+        do { let value = a.enumeration(11, 0) as GroupSystemType; if value.rawValue != 0 { try visitor.visitEnum(value, field: 1) } }
+        if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 2) }
+        if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 3) }
+        if a.word(4) != 0 { try visitor.visitUTF8String(a.utf8(4), field: 4) }
+        do { let value = a.uint64(5); if value != 0 { try visitor.visitUInt64(value, field: 5) } }
+        if a.word(6) != 0 { try visitor.visitRawBytes(a.utf8(6), field: 6) }
+        if a.word(7) != 0 { try visitor.visitRawBytes(a.utf8(7), field: 7) }
+        if let value = a.message(8, as: GroupMemberInfo.self) { try visitor.visitMessage(value, field: 8) }
+        if a.word(9) != 0 { try visitor.visitUTF8String(a.utf8(9), field: 9) }
+        if let value = a.message(10, as: UserProfile.self) { try visitor.visitMessage(value, field: 10) }
         do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -84,17 +84,17 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage {
     @inline(never)
     func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
         if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
-        do { let value = a.enumeration(3) as GroupTipsType; if value.rawValue != 0 { try visitor.visitEnum(value, field: 2) } }
-        if let value = a.message(4, as: GroupMemberInfo.self) { try visitor.visitMessage(value, field: 3) }
-        do { let list = a.list(5); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<GroupMemberInfo>(list), field: 4) } }
-        do { let list = a.list(7); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<GroupChangeInfo>(list), field: 5) } }
-        do { let list = a.list(9); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<MemberChangeInfo>(list), field: 6) } }
-        do { let value = a.uint32(11); if value != 0 { try visitor.visitUInt32(value, field: 7) } }
-        if a.word(12) != 0 { try visitor.visitUTF8String(a.utf8(12), field: 8) }
-        if a.word(13) != 0 { try visitor.visitUTF8String(a.utf8(13), field: 9) }
-        if let value = a.message(14, as: UserProfile.self) { try visitor.visitMessage(value, field: 10) }
-        do { let list = a.list(15); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<UserProfile>(list), field: 11) } }
-        do { let list = a.list(17); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<GroupMemberInfo>(list), field: 12) } }
+        do { let value = a.enumeration(12, 0) as GroupTipsType; if value.rawValue != 0 { try visitor.visitEnum(value, field: 2) } }
+        if let value = a.message(3, as: GroupMemberInfo.self) { try visitor.visitMessage(value, field: 3) }
+        do { let list = a.list(4); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<GroupMemberInfo>(list), field: 4) } }
+        do { let list = a.list(5); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<GroupChangeInfo>(list), field: 5) } }
+        do { let list = a.list(6); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<MemberChangeInfo>(list), field: 6) } }
+        do { let value = a.uint32(12, 32); if value != 0 { try visitor.visitUInt32(value, field: 7) } }
+        if a.word(7) != 0 { try visitor.visitUTF8String(a.utf8(7), field: 8) }
+        if a.word(8) != 0 { try visitor.visitUTF8String(a.utf8(8), field: 9) }
+        if let value = a.message(9, as: UserProfile.self) { try visitor.visitMessage(value, field: 10) }
+        do { let list = a.list(10); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<UserProfile>(list), field: 11) } }
+        do { let list = a.list(11); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<GroupMemberInfo>(list), field: 12) } }
         do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

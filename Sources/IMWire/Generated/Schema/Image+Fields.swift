@@ -59,12 +59,12 @@ extension Image: IMWireMessage, ProtoMessage {
     /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
     @inline(never)
     func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
-        do { let value = a.enumeration(2) as ImageType; if value.rawValue != 0 { try visitor.visitEnum(value, field: 1) } }
-        if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
-        do { let value = a.uint64(4); if value != 0 { try visitor.visitUInt64(value, field: 3) } }
-        do { let value = a.uint32(5); if value != 0 { try visitor.visitUInt32(value, field: 4) } }
-        do { let value = a.uint32(6); if value != 0 { try visitor.visitUInt32(value, field: 5) } }
-        if a.word(7) != 0 { try visitor.visitUTF8String(a.utf8(7), field: 6) }
+        do { let value = a.enumeration(5, 0) as ImageType; if value.rawValue != 0 { try visitor.visitEnum(value, field: 1) } }
+        if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 2) }
+        do { let value = a.uint64(3); if value != 0 { try visitor.visitUInt64(value, field: 3) } }
+        do { let value = a.uint32(5, 32); if value != 0 { try visitor.visitUInt32(value, field: 4) } }
+        do { let value = a.uint32(6, 0); if value != 0 { try visitor.visitUInt32(value, field: 5) } }
+        if a.word(4) != 0 { try visitor.visitUTF8String(a.utf8(4), field: 6) }
         do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -43,8 +43,8 @@ extension ImageElem: IMWireMessage, ProtoMessage {
     /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
     @inline(never)
     func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
-        do { let value = a.enumeration(2) as ImageFormat; if value.rawValue != 0 { try visitor.visitEnum(value, field: 1) } }
-        do { let list = a.list(3); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<Image>(list), field: 2) } }
+        do { let value = a.enumeration(3, 0) as ImageFormat; if value.rawValue != 0 { try visitor.visitEnum(value, field: 1) } }
+        do { let list = a.list(2); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<Image>(list), field: 2) } }
         do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

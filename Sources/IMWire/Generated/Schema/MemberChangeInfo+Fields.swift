@@ -44,7 +44,7 @@ extension MemberChangeInfo: IMWireMessage, ProtoMessage {
     @inline(never)
     func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
         if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
-        do { let value = a.uint32(3); if value != 0 { try visitor.visitUInt32(value, field: 2) } }
+        do { let value = a.uint32(3, 0); if value != 0 { try visitor.visitUInt32(value, field: 2) } }
         do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -65,11 +65,11 @@ extension MergerElem: IMWireMessage, ProtoMessage {
     func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
         if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
         do { let list = a.list(3); if !list.isEmpty { try visitor.visitRepeatedString(list, field: 2) } }
-        if a.word(5) != 0 { try visitor.visitUTF8String(a.utf8(5), field: 3) }
-        do { let value = a.bool(6); if value { try visitor.visitBool(value, field: 4) } }
-        do { let list = a.list(7); if !list.isEmpty { try visitor.visitNestedMessages(ArenaMessageList<Message>(list), field: 5) } }
-        if a.word(9) != 0 { try visitor.visitUTF8String(a.utf8(9), field: 6) }
-        do { let value = a.uint32(10); if value != 0 { try visitor.visitUInt32(value, field: 7) } }
+        if a.word(4) != 0 { try visitor.visitUTF8String(a.utf8(4), field: 3) }
+        do { let value = a.bool(7, 32); if value { try visitor.visitBool(value, field: 4) } }
+        do { let list = a.list(5); if !list.isEmpty { try visitor.visitNestedMessages(ArenaMessageList<Message>(list), field: 5) } }
+        if a.word(6) != 0 { try visitor.visitUTF8String(a.utf8(6), field: 6) }
+        do { let value = a.uint32(7, 0); if value != 0 { try visitor.visitUInt32(value, field: 7) } }
         do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -154,23 +154,23 @@ extension Message: IMWireMessage, ProtoMessage {
         do { let value = a.uint64(6); if value != 0 { try visitor.visitUInt64(value, field: 6) } }
         do { let value = a.uint64(7); if value != 0 { try visitor.visitUInt64(value, field: 7) } }
         do { let value = a.uint64(8); if value != 0 { try visitor.visitUInt64(value, field: 8) } }
-        do { let value = a.enumeration(9) as Priority; if value.rawValue != 0 { try visitor.visitEnum(value, field: 9) } }
-        do { let list = a.list(10); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<Elem>(list), field: 10) } }
-        do { let list = a.list(12); if !list.isEmpty { try visitor.visitRepeatedString(list, field: 11) } }
-        do { let list = a.list(14); if !list.isEmpty { try visitor.visitRepeatedString(list, field: 12) } }
-        if a.word(16) != 0 { try visitor.visitRawBytes(a.utf8(16), field: 13) }
-        if let value = a.message(17, as: OfflinePushInfo.self) { try visitor.visitMessage(value, field: 14) }
-        do { let value = a.bool(18); if value { try visitor.visitBool(value, field: 15) } }
-        do { let value = a.bool(19); if value { try visitor.visitBool(value, field: 16) } }
-        do { let value = a.bool(20); if value { try visitor.visitBool(value, field: 17) } }
-        do { let value = a.bool(21); if value { try visitor.visitBool(value, field: 18) } }
-        do { let value = a.bool(22); if value { try visitor.visitBool(value, field: 19) } }
-        if a.word(23) != 0 { try visitor.visitUTF8String(a.utf8(23), field: 20) }
-        do { let value = a.bool(24); if value { try visitor.visitBool(value, field: 21) } }
-        switch a.oneofCase(25) {
-        case 22: try visitor.visitMessage(a.child(26, as: RecallNotice.self), field: 22)
-        case 23: try visitor.visitMessage(a.child(26, as: GroupReadReceipt.self), field: 23)
-        case 24: try visitor.visitMessage(a.child(26, as: C2CReadReceipt.self), field: 24)
+        do { let value = a.enumeration(17, 0) as Priority; if value.rawValue != 0 { try visitor.visitEnum(value, field: 9) } }
+        do { let list = a.list(9); if !list.isEmpty { try visitor.visitRepeatedMessage(ArenaMessageList<Elem>(list), field: 10) } }
+        do { let list = a.list(10); if !list.isEmpty { try visitor.visitRepeatedString(list, field: 11) } }
+        do { let list = a.list(11); if !list.isEmpty { try visitor.visitRepeatedString(list, field: 12) } }
+        if a.word(12) != 0 { try visitor.visitRawBytes(a.utf8(12), field: 13) }
+        if let value = a.message(13, as: OfflinePushInfo.self) { try visitor.visitMessage(value, field: 14) }
+        do { let value = a.bool(17, 32); if value { try visitor.visitBool(value, field: 15) } }
+        do { let value = a.bool(17, 33); if value { try visitor.visitBool(value, field: 16) } }
+        do { let value = a.bool(17, 34); if value { try visitor.visitBool(value, field: 17) } }
+        do { let value = a.bool(17, 35); if value { try visitor.visitBool(value, field: 18) } }
+        do { let value = a.bool(17, 36); if value { try visitor.visitBool(value, field: 19) } }
+        if a.word(14) != 0 { try visitor.visitUTF8String(a.utf8(14), field: 20) }
+        do { let value = a.bool(17, 37); if value { try visitor.visitBool(value, field: 21) } }
+        switch a.oneofCase(15) {
+        case 22: try visitor.visitMessage(a.child(16, as: RecallNotice.self), field: 22)
+        case 23: try visitor.visitMessage(a.child(16, as: GroupReadReceipt.self), field: 23)
+        case 24: try visitor.visitMessage(a.child(16, as: C2CReadReceipt.self), field: 24)
         default: break
         }
         do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }

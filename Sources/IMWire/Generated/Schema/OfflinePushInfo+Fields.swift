@@ -86,15 +86,15 @@ extension OfflinePushInfo: IMWireMessage, ProtoMessage {
         if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
         if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
         if a.word(4) != 0 { try visitor.visitUTF8String(a.utf8(4), field: 3) }
-        do { let value = a.bool(5); if value { try visitor.visitBool(value, field: 4) } }
-        if a.word(6) != 0 { try visitor.visitUTF8String(a.utf8(6), field: 5) }
-        if a.word(7) != 0 { try visitor.visitUTF8String(a.utf8(7), field: 6) }
-        do { let value = a.bool(8); if value { try visitor.visitBool(value, field: 7) } }
-        do { let value = a.enumeration(9) as IOSPushType; if value.rawValue != 0 { try visitor.visitEnum(value, field: 8) } }
-        if a.word(10) != 0 { try visitor.visitUTF8String(a.utf8(10), field: 9) }
-        if a.word(11) != 0 { try visitor.visitUTF8String(a.utf8(11), field: 10) }
-        if a.word(12) != 0 { try visitor.visitUTF8String(a.utf8(12), field: 11) }
-        do { let value = a.bool(13); if value { try visitor.visitBool(value, field: 12) } }
+        do { let value = a.bool(10, 32); if value { try visitor.visitBool(value, field: 4) } }
+        if a.word(5) != 0 { try visitor.visitUTF8String(a.utf8(5), field: 5) }
+        if a.word(6) != 0 { try visitor.visitUTF8String(a.utf8(6), field: 6) }
+        do { let value = a.bool(10, 33); if value { try visitor.visitBool(value, field: 7) } }
+        do { let value = a.enumeration(10, 0) as IOSPushType; if value.rawValue != 0 { try visitor.visitEnum(value, field: 8) } }
+        if a.word(7) != 0 { try visitor.visitUTF8String(a.utf8(7), field: 9) }
+        if a.word(8) != 0 { try visitor.visitUTF8String(a.utf8(8), field: 10) }
+        if a.word(9) != 0 { try visitor.visitUTF8String(a.utf8(9), field: 11) }
+        do { let value = a.bool(10, 34); if value { try visitor.visitBool(value, field: 12) } }
         do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -58,8 +58,8 @@ extension SoundElem: IMWireMessage, ProtoMessage {
         if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
         if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
         do { let value = a.uint64(4); if value != 0 { try visitor.visitUInt64(value, field: 3) } }
-        do { let value = a.uint32(5); if value != 0 { try visitor.visitUInt32(value, field: 4) } }
-        if a.word(6) != 0 { try visitor.visitUTF8String(a.utf8(6), field: 5) }
+        do { let value = a.uint32(6, 0); if value != 0 { try visitor.visitUInt32(value, field: 4) } }
+        if a.word(5) != 0 { try visitor.visitUTF8String(a.utf8(5), field: 5) }
         do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -83,13 +83,13 @@ extension VideoElem: IMWireMessage, ProtoMessage {
         if a.word(3) != 0 { try visitor.visitUTF8String(a.utf8(3), field: 2) }
         do { let value = a.uint64(4); if value != 0 { try visitor.visitUInt64(value, field: 3) } }
         if a.word(5) != 0 { try visitor.visitUTF8String(a.utf8(5), field: 4) }
-        do { let value = a.uint32(6); if value != 0 { try visitor.visitUInt32(value, field: 5) } }
-        if a.word(7) != 0 { try visitor.visitUTF8String(a.utf8(7), field: 6) }
-        if a.word(8) != 0 { try visitor.visitUTF8String(a.utf8(8), field: 7) }
-        do { let value = a.uint64(9); if value != 0 { try visitor.visitUInt64(value, field: 8) } }
-        do { let value = a.uint32(10); if value != 0 { try visitor.visitUInt32(value, field: 9) } }
-        do { let value = a.uint32(11); if value != 0 { try visitor.visitUInt32(value, field: 10) } }
-        if a.word(12) != 0 { try visitor.visitUTF8String(a.utf8(12), field: 11) }
+        do { let value = a.uint32(10, 0); if value != 0 { try visitor.visitUInt32(value, field: 5) } }
+        if a.word(6) != 0 { try visitor.visitUTF8String(a.utf8(6), field: 6) }
+        if a.word(7) != 0 { try visitor.visitUTF8String(a.utf8(7), field: 7) }
+        do { let value = a.uint64(8); if value != 0 { try visitor.visitUInt64(value, field: 8) } }
+        do { let value = a.uint32(10, 32); if value != 0 { try visitor.visitUInt32(value, field: 9) } }
+        do { let value = a.uint32(11, 0); if value != 0 { try visitor.visitUInt32(value, field: 10) } }
+        if a.word(9) != 0 { try visitor.visitUTF8String(a.utf8(9), field: 11) }
         do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }
