@@ -468,7 +468,7 @@ def gen_message(ctx, msg, enums):
     out = [ctx.header, "\n", doc(msg.comments, ""), f"public struct {msg.name}: Sendable {{\n"]
     emitted_oneofs = set()
     init_params, init_body, materialize = [], [], []
-    storage = []
+    storage, extra_storage = [], []
     for field in msg.fields:
         if field.oneof is not None:
             if field.oneof in emitted_oneofs:
@@ -479,7 +479,7 @@ def gen_message(ctx, msg, enums):
             out.append(accessor(prop, f"{type_name}?", oneof_arena_lines(msg, field.oneof), f"_{prop}",
                                 f"_{prop} = newValue", f"_{prop}",
                                 doc(comments, "    ") or f"    /// The `{name}` oneof: at most one member is set.\n"))
-            storage.append(f"    var _{prop}: {type_name}? = nil\n")
+            storage.append((f"_{prop}", f"{type_name}?", "nil", None))
             init_params.append(f"{prop}: {type_name}? = nil")
             init_body.append(f"self._{prop} = {prop}")
             materialize.append(f"_{prop} = source.{prop}")
@@ -490,7 +490,7 @@ def gen_message(ctx, msg, enums):
             # message's inline size (stack per nesting level, memory per tiny message) stays small.
             out.append(accessor(field.swift, field.swift_decl_type(), [f"return {arena_get(field)}"], f"{store}.value",
                                 f"{store} = Indirect(newValue)", None, doc(field.comments, "    ")))
-            storage.append(f"    var {store} = Indirect<{field.base_type()}>.none\n")
+            storage.append((store, f"Indirect<{field.base_type()}>", f"Indirect<{field.base_type()}>.none", None))
             init_body.append(f"self.{store} = Indirect({field.swift})")
             materialize.append(f"{store} = Indirect(source.{field.swift})")
         elif field.closes_cycle:
@@ -498,11 +498,11 @@ def gen_message(ctx, msg, enums):
             # hashed and freed without recursion.
             out.append(accessor(field.swift, field.swift_decl_type(), [f"return {arena_get(field)}"], f"{store}.messages",
                                 f"{store}.messages = newValue", f"{store}.messages", doc(field.comments, "    ")))
-            storage.append(f"    /// Storage of ``{field.name_plain()}``, which closes the cycle {msg.name} → {field.type_name} → …"
-                           f" → {msg.name}: see ``{nested_storage_type(field)}``.\n")
-            storage.append(f"    var {store} = {nested_storage_type(field)}()\n")
-            storage.append(f"    /// ``{field.name_plain()}`` as its storage type, for comparing and hashing without recursion.\n")
-            storage.append(f"    var {store}Storage: {nested_storage_type(field)} {{\n"
+            storage.append((store, nested_storage_type(field), f"{nested_storage_type(field)}()",
+                            f"Storage of ``{field.name_plain()}``, which closes the cycle {msg.name} → {field.type_name} → …"
+                            f" → {msg.name}: see ``{nested_storage_type(field)}``."))
+            extra_storage.append(f"    /// ``{field.name_plain()}`` as its storage type, for comparing and hashing without recursion.\n")
+            extra_storage.append(f"    var {store}Storage: {nested_storage_type(field)} {{\n"
                            f"        guard let a = _arena else {{ return {store} }}\n"
                            f"        return {nested_storage_type(field)}({arena_get(field)})\n    }}\n")
             init_body.append(f"self.{store}.messages = {field.swift}")
@@ -510,7 +510,7 @@ def gen_message(ctx, msg, enums):
         else:
             out.append(accessor(field.swift, field.swift_decl_type(), [f"return {arena_get(field)}"], store,
                                 f"{store} = newValue", store, doc(field.comments, "    ")))
-            storage.append(f"    var {store}: {field.swift_decl_type()} = {field.default(enums)}\n")
+            storage.append((store, field.swift_decl_type(), field.default(enums), None))
             init_body.append(f"self.{store} = {field.swift}")
             materialize.append(f"{store} = source.{field.swift}")
         init_params.append(f"{field.swift}: {field.swift_decl_type()} = {field.default(enums)}")
@@ -518,9 +518,23 @@ def gen_message(ctx, msg, enums):
                         "_unknownFields = newValue", "_unknownFields",
                         "    /// Fields this schema does not know, kept and re-emitted after the known ones.\n"))
     materialize.append("_unknownFields = source.unknownFields")
-    out.append("\n    // Stored fields: a value built in code or changed keeps its fields here.\n")
-    out.extend(storage)
-    out.append("    var _unknownFields = UnknownFields()\n")
+    storage.append(("_unknownFields", "UnknownFields", "UnknownFields()", None))
+    out.append("\n    // Stored fields: a value built in code or changed keeps its fields here, in one optional\n"
+               "    // struct — `nil` (nothing to initialise, copy or release) while every field is at its\n"
+               "    // default, as in a value that reads an arena node.\n")
+    out.append("    struct _Stored: Sendable {\n")
+    for name, type_name, default, comment in storage:
+        if comment:
+            out.append(f"        /// {comment}\n")
+        out.append(f"        var {name}: {type_name} = {default}\n")
+    out.append("    }\n")
+    out.append("    var _stored: _Stored? = nil\n")
+    for name, type_name, default, _ in storage:
+        out.append(f"    var {name}: {type_name} {{\n"
+                   f"        get {{ _stored?.{name} ?? {default} }}\n"
+                   f"        set {{ if _stored == nil {{ _stored = _Stored() }}; _stored!.{name} = newValue }}\n"
+                   f"        _modify {{ if _stored == nil {{ _stored = _Stored() }}; yield &_stored!.{name} }}\n    }}\n")
+    out.extend(extra_storage)
     out.append("    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).\n")
     out.append("    package var _arena: ArenaRef? = nil\n\n")
     for name, type_name, members, comments, _ in msg.oneofs:

@@ -6,7 +6,7 @@
 //
 // Iteration counts: each test's default below, or IMWIRE_PROPERTY_ITERATIONS.
 
-@testable import IMWire
+import IMWire
 import PropertyBased
 import Testing
 
@@ -72,15 +72,16 @@ struct UTF8ValidationTests {
 
     @Test func everyPairOfBytesAtEveryOffsetOfAVector() {
         // Two bytes after an ASCII run of 0...33 (every position in a 16- and a 32-byte block, and
-        // across the boundary), then ASCII: 65,536 pairs at 34 offsets.
+        // across the boundary), then ASCII: 65,536 pairs at 34 offsets. Between ASCII bytes a pair's
+        // validity does not depend on where it stands, so the standard library judges each pair once.
         var bytes = [UInt8](repeating: 0x41, count: 80)
         var disagreements = 0
-        for offset in 0...33 {
-            for first in 0...255 {
-                for second in 0...255 {
+        for first in 0...255 {
+            for second in 0...255 {
+                let expected = Self.reference([0x41, UInt8(first), UInt8(second), 0x41])
+                for offset in 0...33 {
                     bytes[offset] = UInt8(first)
                     bytes[offset + 1] = UInt8(second)
-                    let expected = Self.reference(bytes)
                     for implementation in Self.implementations {
                         let found = bytes.withUnsafeBufferPointer { UTF8Validation.check($0, with: implementation) }
                         if found != expected {
@@ -90,10 +91,10 @@ struct UTF8ValidationTests {
                             }
                         }
                     }
+                    bytes[offset] = 0x41
+                    bytes[offset + 1] = 0x41
                 }
             }
-            bytes[offset] = 0x41
-            bytes[offset + 1] = 0x41
         }
         #expect(disagreements == 0)
     }

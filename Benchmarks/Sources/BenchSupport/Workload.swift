@@ -3,7 +3,7 @@
 // binary-route is IMWire's routing view (Message.withRoutingView): what a relay reads instead of a
 // full decode; swift-protobuf has no such operation.
 
-import IMWire
+@_spi(Benchmarks) import IMWire
 import SwiftProtobuf
 import SwiftProtobufPeer
 
@@ -19,14 +19,22 @@ public enum Operation: String, CaseIterable, Sendable {
     case jsonEncode = "json-encode"
     /// Open a routing view on each binary message and read its envelope (IMWire only).
     case binaryRoute = "binary-route"
+    /// Build a `String` from the validated bytes of every string of the corpus, as a decoded value's
+    /// accessor does (IMWire only; the bytes are collected untimed).
+    case stringBuild = "string-build"
+    /// The same with the fallback for Apple systems before the 26 releases, which validates again.
+    case stringBuildFallback = "string-build-fallback"
 
     public var isJSON: Bool { self == .jsonDecode || self == .jsonEncode }
+
+    /// IMWire's own operations, which no peer has.
+    public var isIMWireOnly: Bool { self == .binaryRoute || self == .stringBuild || self == .stringBuildFallback }
 }
 
 extension Implementation {
     /// Whether `makeWorkload` has `operation` for this implementation (the routing view is IMWire's).
     public func supports(_ operation: Operation) -> Bool {
-        operation != .binaryRoute || self == .imwire
+        !operation.isIMWireOnly || self == .imwire
     }
 }
 
@@ -98,8 +106,20 @@ public func makeWorkload(
                 }
             }
         }
-    case (.swiftProtobuf, .binaryRoute):
-        throw WorkloadError(description: "swift-protobuf has no routing view")
+    case (.imwire, .stringBuild), (.imwire, .stringBuildFallback):
+        // Each string's bytes and whether they are ASCII, which the decoder learns while validating.
+        let strings = try corpus.binary.flatMap { try stringsOf(IMWire.Message(serializedBytes: $0)) }
+            .map { (bytes: Array($0.utf8), isASCII: $0.utf8.allSatisfy { $0 < 0x80 }) }
+        let fallback = operation == .stringBuildFallback
+        pass = {
+            for string in strings {
+                string.bytes.withUnsafeBufferPointer { buffer in
+                    blackHole(_UTF8StringBuilding.string(buffer, isASCII: string.isASCII, fallback: fallback))
+                }
+            }
+        }
+    case (.swiftProtobuf, .binaryRoute), (.swiftProtobuf, .stringBuild), (.swiftProtobuf, .stringBuildFallback):
+        throw WorkloadError(description: "swift-protobuf has no \(operation.rawValue)")
     case (.swiftProtobuf, .binaryDecode):
         let inputs = corpus.binary
         pass = {
@@ -124,4 +144,10 @@ public func makeWorkload(
     return Workload(
         implementation: implementation, operation: operation, corpus: corpus.name,
         messages: corpus.count, bytes: bytes, pass: pass)
+}
+
+/// Every `String` in a value, found by reflection (the model types reflect their fields).
+func stringsOf(_ value: Any) -> [String] {
+    if let string = value as? String { return [string] }
+    return Mirror(reflecting: value).children.flatMap { stringsOf($0.value) }
 }

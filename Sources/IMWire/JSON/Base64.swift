@@ -52,6 +52,26 @@ enum Base64 {
     /// Decodes `input`; returns `nil` for a character outside both alphabets, misplaced or wrong
     /// padding, or a length no base64 text can have.
     static func decode(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var failed = false
+        let out = [UInt8](unsafeUninitializedCapacity: maxDecodedCount(input.count)) { buffer, initialized in
+            guard let count = decode(input, into: buffer.baseAddress!) else {
+                failed = true
+                initialized = 0
+                return
+            }
+            initialized = count
+        }
+        return failed ? nil : out
+    }
+
+    /// At most how many bytes `count` base64 characters decode to: room ``decode(_:into:)`` needs.
+    @inline(__always)
+    static func maxDecodedCount(_ count: Int) -> Int { count / 4 * 3 + 2 }
+
+    /// Decodes `input` to `out` (room for ``maxDecodedCount(_:)`` bytes) and returns how many bytes
+    /// it wrote; `nil` as ``decode(_:)``. Four characters at a time: one table lookup each, one
+    /// check of the four (an invalid character's value has the high bit set).
+    static func decode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int? {
         var count = input.count
         // Padding: at most two '=' at the end, and then the total must be a multiple of 4.
         var padding = 0
@@ -61,20 +81,38 @@ enum Base64 {
         }
         if padding > 0, (count + padding) % 4 != 0 { return nil }
         if count % 4 == 1 { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(count / 4 * 3 + 2)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for index in 0..<count {
-            let value = values[Int(input[index])]
-            if value == 0xFF { return nil }
-            accumulator = accumulator << 6 | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                out.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+        return values.withUnsafeBufferPointer { table -> Int? in
+            let table = table.baseAddress!
+            guard let input = input.baseAddress else { return 0 }
+            var (i, o) = (0, 0)
+            while i &+ 4 <= count {
+                let a = table[Int(input[i])], b = table[Int(input[i &+ 1])]
+                let c = table[Int(input[i &+ 2])], d = table[Int(input[i &+ 3])]
+                if (a | b | c | d) & 0x80 != 0 { return nil }
+                let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                out[o] = UInt8(truncatingIfNeeded: value >> 16)
+                out[o &+ 1] = UInt8(truncatingIfNeeded: value >> 8)
+                out[o &+ 2] = UInt8(truncatingIfNeeded: value)
+                (i, o) = (i &+ 4, o &+ 3)
             }
+            // Two or three characters left: one or two bytes (the spare low bits are dropped).
+            if i < count {
+                var value: UInt32 = 0
+                for index in i..<count {
+                    let digit = table[Int(input[index])]
+                    if digit & 0x80 != 0 { return nil }
+                    value = value << 6 | UInt32(digit)
+                }
+                if count &- i == 2 {
+                    out[o] = UInt8(truncatingIfNeeded: value >> 4)
+                    o &+= 1
+                } else {
+                    out[o] = UInt8(truncatingIfNeeded: value >> 10)
+                    out[o &+ 1] = UInt8(truncatingIfNeeded: value >> 2)
+                    o &+= 2
+                }
+            }
+            return o
         }
-        return out
     }
 }

@@ -150,6 +150,8 @@ package struct JSONReader {
         var oneofMembers = FieldIndexSet()
         /// Unknown keys skipped so far (only with ignoreUnknownFields), for duplicate detection.
         var unknownKeys: Set<[UInt8]> = []
+        /// The field index the next key is predicted to have: one past the last key's field.
+        var next = 0
     }
 
     /// Reads an object at `position` into `node`, a node of layout `layoutIndex`. This frame sits on
@@ -168,6 +170,62 @@ package struct JSONReader {
     /// unknown fields (returning -1); returns the field index of a member with a value to read.
     @inline(never)
     private mutating func readMemberKey(_ layoutIndex: Int, state: inout ObjectState) throws(IMWireError) -> Int {
+        scanner.skipWhitespace()
+        let keyOffset = scanner.position
+        let fieldIndex: Int
+        if let predicted = predictedKey(layoutIndex, from: state.next) {
+            fieldIndex = predicted
+        } else {
+            fieldIndex = try scanMemberKey(layoutIndex, state: &state)
+            if fieldIndex < 0 { return -1 }
+        }
+        state.next = fieldIndex &+ 1
+        guard state.seen.insert(fieldIndex) else {
+            throw IMWireError(
+                code: .duplicateKey, reason: "field \(layouts[layoutIndex].schema.fields[fieldIndex].name) appears twice", offset: keyOffset)
+        }
+        // `null` leaves a field unset, a oneof member too: `{"receiver": null, "groupId": "g"}`
+        // sets only the group (Google's Required OneofFieldNullFirst / NullSecond).
+        if try scanner.consumeNull() { return -1 }
+        if layouts[layoutIndex].byIndex[fieldIndex].field.container == .oneof {
+            try checkOneof(layoutIndex, fieldIndex, at: keyOffset, state: &state)
+        }
+        fieldSchema = layouts[layoutIndex].schema
+        self.fieldIndex = fieldIndex
+        return fieldIndex
+    }
+
+    /// The common case: the key at `position` is `"jsonName":` of field `from` or of a field after
+    /// it (a writer puts fields in number order, leaving out the absent ones). Compares the input
+    /// with those keys' bytes; on a match moves past the `:` and returns the field index. `nil`
+    /// (nothing consumed) for any other key — a proto name, an escape, whitespace before the `:`,
+    /// another order, an unknown key — which ``scanMemberKey(_:state:)`` then reads.
+    @inline(__always)
+    private mutating func predictedKey(_ layoutIndex: Int, from: Int) -> Int? {
+        let layout = layouts[layoutIndex]
+        let input = scanner.base + scanner.position
+        let left = scanner.count &- scanner.position
+        guard left > 2, input[0] == UInt8(ascii: "\"") else { return nil }
+        let first = input[1]
+        var index = from
+        while index < layout.fieldCount {
+            let key = layout.jsonKeys[index]
+            // `key` starts with the quote; its second byte is the name's first.
+            if key.count <= left, key[1] == first,
+               MessageSchema.equal(UnsafeRawPointer(key.baseAddress!), UnsafeRawPointer(input), key.count) {
+                scanner.position &+= key.count
+                scanner.skipWhitespace()
+                return index
+            }
+            index &+= 1
+        }
+        return nil
+    }
+
+    /// A key the prediction missed: scanned as any string and looked up by name. Returns its field
+    /// index, or -1 for an unknown key skipped (with ``JSONDecodingOptions/ignoreUnknownFields``).
+    @inline(never)
+    private mutating func scanMemberKey(_ layoutIndex: Int, state: inout ObjectState) throws(IMWireError) -> Int {
         let (key, keyOffset) = try scanner.scanKey()
         let schema = layouts[layoutIndex].schema
         guard let fieldIndex = scanner.withBytes(key, { bytes in schema.fieldIndex(named: bytes) }) else {
@@ -184,26 +242,22 @@ package struct JSONReader {
             try scanner.walkValue(depth: depth, maxDepth: maxDepth, into: &discard)
             return -1
         }
-        guard state.seen.insert(fieldIndex) else {
-            throw IMWireError(code: .duplicateKey, reason: "field \(schema.fields[fieldIndex].name) appears twice", offset: keyOffset)
-        }
-        // `null` leaves a field unset, a oneof member too: `{"receiver": null, "groupId": "g"}`
-        // sets only the group (Google's Required OneofFieldNullFirst / NullSecond).
-        if try scanner.consumeNull() { return -1 }
-        let oneof = schema.oneofIDs[fieldIndex]
-        if oneof >= 0 {
-            for otherIndex in state.oneofMembers where schema.oneofIDs[otherIndex] == oneof {
-                let (field, other) = (schema.fields[fieldIndex], schema.fields[otherIndex])
-                throw IMWireError(
-                    code: .oneofConflict,
-                    reason: "oneof \(field.oneof ?? "") has both \(other.name) and \(field.name)",
-                    offset: keyOffset)
-            }
-            _ = state.oneofMembers.insert(fieldIndex)
-        }
-        fieldSchema = schema
-        self.fieldIndex = fieldIndex
         return fieldIndex
+    }
+
+    /// A oneof member with a value: an error if another member of its oneof has one.
+    @inline(never)
+    private func checkOneof(_ layoutIndex: Int, _ fieldIndex: Int, at keyOffset: Int, state: inout ObjectState) throws(IMWireError) {
+        let schema = layouts[layoutIndex].schema
+        let oneof = schema.oneofIDs[fieldIndex]
+        for otherIndex in state.oneofMembers where schema.oneofIDs[otherIndex] == oneof {
+            let (field, other) = (schema.fields[fieldIndex], schema.fields[otherIndex])
+            throw IMWireError(
+                code: .oneofConflict,
+                reason: "oneof \(field.oneof ?? "") has both \(other.name) and \(field.name)",
+                offset: keyOffset)
+        }
+        _ = state.oneofMembers.insert(fieldIndex)
     }
 
     /// Reads the value of field `index` of a node of layout `layoutIndex` into the node.
@@ -340,10 +394,16 @@ package struct JSONReader {
         guard scanner.peek() == UInt8(ascii: "\"") else { throw mismatch("a base64 string") }
         let start = scanner.position
         let scanned = try scanner.scanString()
-        guard let bytes = scanner.withBytes(scanned, { Base64.decode($0) }) else {
+        // Decoded straight into the text: no array in between.
+        let room = Base64.maxDecodedCount(scanned.end &- scanned.start)
+        if room > textCapacity &- textCount { growText(room) }
+        guard let count = scanner.withBytes(scanned, { Base64.decode($0, into: text + textCount) }) else {
             throw valueError(.invalidBase64, "string is not base64", at: start)
         }
-        return bytes.withUnsafeBufferPointer { appendText($0) }
+        guard count > 0 else { return 0 }
+        let word = ArenaString.word(offset: textCount, count: count, isASCII: false)
+        textCount &+= count
+        return word
     }
 
     /// A number written inside a string: the whole string must be one JSON number (escapes

@@ -15,6 +15,9 @@ package struct JSONScanner {
     package let base: UnsafePointer<UInt8>
     package let count: Int
     package var position = 0
+    /// The unescaped bytes of every string with escapes scanned so far, one after the other (a
+    /// ``ScannedString`` of such a string names its range here).
+    package private(set) var unescaped: [UInt8] = []
 
     package init(_ buffer: UnsafeBufferPointer<UInt8>) {
         // An empty buffer may have no base address; it is never dereferenced (position == count).
@@ -125,11 +128,13 @@ package struct JSONScanner {
 
     // MARK: - Strings
 
-    /// A scanned string: the raw bytes between the quotes when it has no escapes, else the
-    /// unescaped bytes.
-    package enum ScannedString {
-        case raw(start: Int, end: Int)
-        case unescaped([UInt8])
+    /// A scanned string: the range of its bytes, between the quotes in the input when it has no
+    /// escapes, else in the scanner's ``JSONScanner/unescaped`` bytes. (A plain value: passing one
+    /// around costs no reference counting.)
+    package struct ScannedString {
+        package let start: Int
+        package let end: Int
+        package let isUnescaped: Bool
     }
 
     /// Scans a string at `position` (which holds `"`), checking escapes and UTF-8.
@@ -164,11 +169,11 @@ package struct JSONScanner {
             if byte == UInt8(ascii: "\"") {
                 position = at + 1
                 if nonASCII != 0 { try validateUTF8(from: start, to: at) }
-                return .raw(start: start, end: at)
+                return ScannedString(start: start, end: at, isUnescaped: false)
             }
             if byte == UInt8(ascii: "\\") {
                 position = at
-                return .unescaped(try scanEscapedString(quote: quote, from: start))
+                return try scanEscapedString(quote: quote, from: start)
             }
             if byte < 0x20 {
                 position = at
@@ -189,20 +194,25 @@ package struct JSONScanner {
         }
     }
 
-    /// The slow path: a string with escapes. `position` is at the first backslash.
-    private mutating func scanEscapedString(quote: Int, from start: Int) throws(IMWireError) -> [UInt8] {
+    /// The slow path: a string with escapes. `position` is at the first backslash. The unescaped
+    /// bytes go to the end of ``unescaped``.
+    private mutating func scanEscapedString(quote: Int, from start: Int) throws(IMWireError) -> ScannedString {
+        let outStart = unescaped.count
+        // Moved out while it is written (uniquely referenced: appends stay in place), put back after.
         var out: [UInt8] = []
-        out.reserveCapacity(position - start + 16)
+        swap(&out, &unescaped)
+        defer { swap(&out, &unescaped) }
+        out.reserveCapacity(outStart + position - start + 16)
         out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: position - start))
         while position < count {
             let byte = base[position]
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
-                if !out.withUnsafeBufferPointer({ UTF8Validation.isValid($0) }) {
+                if !out.withUnsafeBufferPointer({ UTF8Validation.isValid(UnsafeBufferPointer(rebasing: $0[outStart...])) }) {
                     throw IMWireError(code: .invalidUTF8, reason: "string is not valid UTF-8", offset: quote)
                 }
-                return out
+                return ScannedString(start: outStart, end: out.count, isUnescaped: true)
             case UInt8(ascii: "\\"):
                 let escape = position
                 position += 1
@@ -240,8 +250,20 @@ package struct JSONScanner {
                 }
             default:
                 if byte < 0x20 { throw syntaxError("control character inside a string (escape it)") }
-                out.append(byte)
-                position += 1
+                // The run of ordinary bytes up to the next quote, backslash or control character,
+                // found eight at a time and copied at once.
+                var end = position + 1
+                while count - end >= 8 {
+                    let special = JSONEscapeScan.mask(UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self))
+                    if special != 0 {
+                        end += special.trailingZeroBitCount &>> 3
+                        break
+                    }
+                    end += 8
+                }
+                while end < count, base[end] >= 0x20, base[end] != UInt8(ascii: "\""), base[end] != UInt8(ascii: "\\") { end += 1 }
+                out.append(contentsOf: UnsafeBufferPointer(start: base + position, count: end - position))
+                position = end
             }
         }
         throw IMWireError(code: .jsonSyntax, reason: "unterminated string: the input ends before its closing quote", offset: quote)
@@ -290,21 +312,17 @@ package struct JSONScanner {
     /// The string's value, already checked as UTF-8.
     @inline(never)
     package func makeString(_ scanned: ScannedString) -> String {
-        switch scanned {
-        case .raw(let start, let end):
-            // Already validated (or ASCII): decoding cannot repair anything here.
-            return String(decoding: UnsafeBufferPointer(start: base + start, count: end - start), as: UTF8.self)
-        case .unescaped(let bytes):
-            return String(decoding: bytes, as: UTF8.self)
-        }
+        // Already validated (or ASCII): decoding cannot repair anything here.
+        withBytes(scanned) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Calls `body` with the string's value bytes.
+    @inline(__always)
     package func withBytes<R>(_ scanned: ScannedString, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        switch scanned {
-        case .raw(let start, let end): body(UnsafeBufferPointer(start: base + start, count: end - start))
-        case .unescaped(let bytes): bytes.withUnsafeBufferPointer(body)
+        if scanned.isUnescaped {
+            return unescaped.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[scanned.start..<scanned.end])) }
         }
+        return body(UnsafeBufferPointer(start: base + scanned.start, count: scanned.end - scanned.start))
     }
 
     // MARK: - Numbers

@@ -55,14 +55,13 @@ package struct JSONTape {
             throw scanner.syntaxError("unexpected data after the JSON value")
         }
         tokens = builder.tokens
-        unescaped = builder.unescaped
+        unescaped = scanner.unescaped
         self.scanner = scanner
     }
 
     /// Appends tokens as the scanner walks the value.
     private struct Builder: JSONScanner.Sink {
         var tokens: [Token] = []
-        var unescaped: [UInt8] = []
         /// Indices of the open containers.
         var open: [Int] = []
 
@@ -81,15 +80,9 @@ package struct JSONTape {
             string(key, at: offset)
         }
 
+        /// (A string with escapes has its bytes in the scanner's `unescaped`, which the tape keeps.)
         mutating func string(_ string: JSONScanner.ScannedString, at offset: Int) {
-            switch string {
-            case .raw(let start, let end):
-                append(.string, start: start, end: end)
-            case .unescaped(let bytes):
-                let start = unescaped.count
-                unescaped += bytes
-                append(.string, start: start, end: unescaped.count, isUnescaped: true)
-            }
+            append(.string, start: string.start, end: string.end, isUnescaped: string.isUnescaped)
         }
 
         mutating func number(_ token: JSONScanner.NumberToken) {

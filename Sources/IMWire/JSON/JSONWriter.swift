@@ -22,9 +22,13 @@ package struct JSONWriter: FieldVisitor {
     package static func encode<M: ProtoMessage>(_ message: M, options: JSONEncodingOptions) throws(IMWireError) -> [UInt8] {
         var writer = JSONWriter(schema: M.schema, options: options)
         defer { writer.output.deallocate() }
-        writer.output.append(UInt8(ascii: "{"))
-        try message.traverse(&writer)
-        writer.closeObject()
+        if let arena = message._arena {
+            try writer.writeArenaObject(arena.storage, arena.node, M._arenaTable.layouts, M._arenaLayoutIndex, checkDepth: false)
+        } else {
+            writer.output.append(UInt8(ascii: "{"))
+            try message.traverse(&writer)
+            writer.closeObject()
+        }
         return writer.output.bytes()
     }
 
@@ -58,6 +62,9 @@ package struct JSONWriter: FieldVisitor {
     }
 
     private mutating func writeObject<M: ProtoMessage>(_ message: M) throws(IMWireError) {
+        if let arena = message._arena {
+            return try writeArenaObject(arena.storage, arena.node, M._arenaTable.layouts, M._arenaLayoutIndex, checkDepth: true)
+        }
         guard depth < maxDepth else {
             throw IMWireError(code: .depthLimitExceeded, reason: "message nesting exceeds the encoder's limit of \(maxDepth) levels")
         }
@@ -194,13 +201,18 @@ package struct JSONWriter: FieldVisitor {
     }
 
     private mutating func writeEnum<E: ProtoEnum>(_ value: E) {
-        if let name = E.schema.name(of: value.rawValue) {
+        writeEnum(number: value.rawValue, E.schema)
+    }
+
+    /// An enum value by its name, or by its number when `schema` does not name it.
+    private mutating func writeEnum(number: Int32, _ schema: EnumSchema?) {
+        if let name = schema?.name(of: number) {
             output.append(UInt8(ascii: "\""))
             var name = name
             name.withUTF8 { output.append($0) }
             output.append(UInt8(ascii: "\""))
         } else {
-            writeDecimal(value.rawValue)
+            writeDecimal(number)
         }
     }
 
@@ -244,6 +256,10 @@ package struct JSONWriter: FieldVisitor {
 
     package mutating func visitDouble(_ value: Double, field: Int) {
         key(field)
+        writeDouble(value)
+    }
+
+    private mutating func writeDouble(_ value: Double) {
         if value.isNaN {
             output.append("\"NaN\"")
         } else if value.isInfinite {
@@ -295,39 +311,102 @@ package struct JSONWriter: FieldVisitor {
         // Unknown fields have no JSON representation (proto3 JSON mapping); they are left out.
     }
 
-    // A decoded value's fields, read from its arena node: written from the bytes in the storage.
+    // MARK: - A decoded value's node
 
-    package mutating func visitUTF8String(_ value: UnsafeBufferPointer<UInt8>, field: Int) {
-        key(field)
-        Self.appendString(utf8: value, to: &output)
-    }
-
-    package mutating func visitRawBytes(_ value: UnsafeBufferPointer<UInt8>, field: Int) {
-        key(field)
-        output.append(UInt8(ascii: "\""))
-        Base64.encode(value, into: &output)
-        output.append(UInt8(ascii: "\""))
-    }
-
-    package mutating func visitRepeatedString(_ value: ArenaList, field: Int) throws(IMWireError) {
-        key(field)
-        let storage = value.storage
-        try writeArray(value) { writer, entry in Self.appendString(utf8: storage.buffer(storage.words[entry]), to: &writer.output) }
-    }
-
-    package mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: ArenaMessageList<M>, field: Int) throws(IMWireError) {
-        key(field)
-        let storage = value.list.storage
-        try writeArray(value.list) { (writer, entry) throws(IMWireError) in
-            try writer.writeObject(M(_arena: ArenaRef(storage, entry)))
+    /// Writes the object of a decoded value from its arena node, by its layout: keys from the
+    /// schema, strings and bytes from the storage's bytes — no model value made on the way.
+    private mutating func writeArenaObject(
+        _ storage: ArenaStorage, _ node: Int, _ layouts: UnsafeMutablePointer<ArenaLayout>, _ layoutIndex: Int,
+        checkDepth: Bool
+    ) throws(IMWireError) {
+        if checkDepth {
+            guard depth < maxDepth else {
+                throw IMWireError(code: .depthLimitExceeded, reason: "message nesting exceeds the encoder's limit of \(maxDepth) levels")
+            }
+            depth += 1
+            try stackGuard.check(depth: depth)
+            indent += 1
+        }
+        let layout = layouts[layoutIndex]
+        let words = storage.words
+        let outerSchema = schema
+        let outerHasMember = hasMember
+        schema = layout.schema
+        hasMember = false
+        output.append(UInt8(ascii: "{"))
+        // The fields the decoder wrote, in field-number order (bit i is the schema's field i).
+        var present = words[node &+ 1]
+        while present != 0 {
+            let index = present.trailingZeroBitCount
+            present &= present &- 1
+            let (number, field) = layout.byIndex[index]
+            let slot = node &+ Int(field.slot)
+            switch field.container {
+            case .single, .bits:
+                let value = field.load(words[slot])
+                guard Self.isPresent(value, field.kind) else { continue }
+                key(number)
+                try writeArenaValue(value, field, index: index, storage, layouts, layout)
+            case .oneof:
+                guard words[slot] == UInt64(truncatingIfNeeded: number) else { continue }
+                key(number)
+                try writeArenaValue(words[slot &+ 1], field, index: index, storage, layouts, layout)
+            case .repeated:
+                guard words[slot] != 0 else { continue }
+                if field.kind == .stringToBytesMap {
+                    visitStringToBytesMap(ArenaRef(storage, node).stringToBytesMap(Int(field.slot)), field: number)
+                    continue
+                }
+                key(number)
+                // A message entry's value is the element's node; any other's is a word.
+                let isMessage = field.kind == .message
+                try writeArray(ArenaList(storage, links: words[slot])) { (writer, entry) throws(IMWireError) in
+                    let value = isMessage ? UInt64(truncatingIfNeeded: entry) : words[entry]
+                    try writer.writeArenaValue(value, field, index: index, storage, layouts, layout)
+                }
+            }
+        }
+        closeObject()
+        schema = outerSchema
+        hasMember = outerHasMember
+        if checkDepth {
+            indent -= 1
+            depth -= 1
         }
     }
 
-    package mutating func visitNestedMessages(_ value: ArenaMessageList<Message>, field: Int) throws(IMWireError) {
-        try visitRepeatedMessage(value, field: field)
+    /// Whether a singular field holding `value` is present (proto3: not its default).
+    @inline(__always)
+    private static func isPresent(_ value: UInt64, _ kind: ArenaField.Kind) -> Bool {
+        switch kind {
+        case .uint32, .int32, .enumeration: value & 0xFFFF_FFFF != 0
+        default: value != 0
+        }
     }
 
-    package mutating func visitUnknownFields(_ value: ArenaUnknownFields) {}
+    /// One value of `field` (schema field `index` of `layout`) from its word.
+    private mutating func writeArenaValue(
+        _ value: UInt64, _ field: ArenaField, index: Int, _ storage: ArenaStorage,
+        _ layouts: UnsafeMutablePointer<ArenaLayout>, _ layout: ArenaLayout
+    ) throws(IMWireError) {
+        switch field.kind {
+        case .string: Self.appendString(utf8: storage.buffer(value), to: &output)
+        case .bytes:
+            output.append(UInt8(ascii: "\""))
+            Base64.encode(storage.buffer(value), into: &output)
+            output.append(UInt8(ascii: "\""))
+        case .uint64: writeQuotedDecimal(value)
+        case .uint32: writeDecimal(UInt32(truncatingIfNeeded: value))
+        case .int32: writeDecimal(Int32(truncatingIfNeeded: value))
+        case .enumeration: writeEnum(number: Int32(truncatingIfNeeded: value), layout.enums[index]?.takeUnretainedValue())
+        case .bool: output.append(value != 0 ? "true" : "false")
+        case .fixed64: writeDouble(Double(bitPattern: value))
+        case .message:
+            try writeArenaObject(storage, Int(truncatingIfNeeded: value), layouts, Int(field.sub), checkDepth: true)
+        case .stringToBytesMap, .unknown:
+            break
+        }
+    }
 
     /// ``writeArray(_:_:)`` over the entries of an arena list.
     private mutating func writeArray(_ list: ArenaList, _ element: (inout JSONWriter, Int) throws(IMWireError) -> Void) throws(IMWireError) {

@@ -14,6 +14,8 @@ package protocol ProtoMessage: IMWireMessage {
     static var _arenaLayoutIndex: Int { get }
     /// A value that reads its fields from a node of a decoded ``ArenaStorage``.
     init(_arena: ArenaRef)
+    /// The node the value reads its fields from, if it is a decoded value not changed since.
+    var _arena: ArenaRef? { get }
     /// Writes the value's canonical binary encoding in front of what `writer` holds (the binary
     /// encoder writes back to front: fields from the last to the first).
     func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError)
@@ -52,6 +54,15 @@ package protocol FieldVisitor {
     mutating func visitNestedMessages(_ value: [Message], field: Int) throws(Failure)
     mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) throws(Failure)
     mutating func visitUnknownFields(_ value: UnknownFields) throws(Failure)
+
+    // A decoded value's fields, as its arena node holds them (defaults below build the values).
+    /// A string field's UTF-8 bytes, already validated.
+    mutating func visitUTF8String(_ value: UnsafeBufferPointer<UInt8>, field: Int) throws(Failure)
+    mutating func visitRawBytes(_ value: UnsafeBufferPointer<UInt8>, field: Int) throws(Failure)
+    mutating func visitRepeatedString(_ value: ArenaList, field: Int) throws(Failure)
+    mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: ArenaMessageList<M>, field: Int) throws(Failure)
+    mutating func visitNestedMessages(_ value: ArenaMessageList<Message>, field: Int) throws(Failure)
+    mutating func visitUnknownFields(_ value: ArenaUnknownFields) throws(Failure)
 }
 
 extension FieldVisitor {
@@ -66,7 +77,6 @@ extension FieldVisitor {
 /// fields as the storage's lists. The defaults build the `String`s and arrays and call the methods
 /// above, so a visitor need implement these only to avoid that (the encoders do).
 extension FieldVisitor {
-    /// A string field's UTF-8 bytes, already validated.
     package mutating func visitUTF8String(_ value: UnsafeBufferPointer<UInt8>, field: Int) throws(Failure) {
         try visitString(UTF8Validation.string(validated: value, isASCII: false), field: field)
     }
@@ -126,8 +136,8 @@ package final class MessageSchema: @unchecked Sendable {
     /// Every JSON name and proto name, concatenated, for ``fieldIndex(named:)``; and per name its
     /// start, length and field index. Flat and free of reference counting: key lookup is on the
     /// JSON reader's hot path.
-    private let nameBytes: [UInt8]
-    private let nameTable: [(start: Int, count: Int, field: Int)]
+    private let nameBytes: UnsafeMutablePointer<UInt8>
+    private let nameTable: UnsafeMutablePointer<(start: Int, count: Int, field: Int)>
     /// `nameRunStarts[n]` is the index in `nameTable` of the first name of `n` bytes or more
     /// (`longestName + 2` entries; allocated and freed like the JSON keys).
     private let nameRunStarts: UnsafeMutablePointer<Int>
@@ -167,8 +177,10 @@ package final class MessageSchema: @unchecked Sendable {
         // Sorted by length, with the start of each length's run: a key is compared only with the
         // names of its own length (one to three of them), not with all of them.
         names.sort { $0.count < $1.count }
-        nameBytes = bytes
-        nameTable = names
+        nameBytes = .allocate(capacity: max(1, bytes.count))
+        nameBytes.initialize(from: bytes, count: bytes.count)
+        nameTable = .allocate(capacity: max(1, names.count))
+        nameTable.initialize(from: names, count: names.count)
         let longest = names.last?.count ?? 0
         nameRunStarts = .allocate(capacity: longest + 2)
         var entry = 0
@@ -191,6 +203,8 @@ package final class MessageSchema: @unchecked Sendable {
         jsonKeyBytes.deallocate()
         jsonKeyStarts.deallocate()
         nameRunStarts.deallocate()
+        nameBytes.deallocate()
+        nameTable.deallocate()
     }
 
     /// `"jsonName":` of field `number` as UTF-8 (empty if none).
@@ -212,18 +226,32 @@ package final class MessageSchema: @unchecked Sendable {
     /// The index in ``fields`` of the field whose JSON name or proto name is `key`.
     package func fieldIndex(named key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard key.count <= longestName else { return nil }
-        let run = nameRunStarts[key.count]..<nameRunStarts[key.count + 1]
-        return nameBytes.withUnsafeBufferPointer { bytes in
-            nameTable.withUnsafeBufferPointer { table in
-                for index in run {
-                    let entry = table[index]
-                    if entry.count == 0 || memcmp(bytes.baseAddress! + entry.start, key.baseAddress!, entry.count) == 0 {
-                        return entry.field
-                    }
-                }
-                return nil
-            }
+        let count = key.count
+        guard count > 0 else { return nameRunStarts[0] < nameRunStarts[1] ? nameTable[nameRunStarts[0]].field : nil }
+        let keyBase = UnsafeRawPointer(key.baseAddress!)
+        for index in nameRunStarts[count]..<nameRunStarts[count + 1] {
+            let entry = nameTable[index]
+            if Self.equal(UnsafeRawPointer(nameBytes + entry.start), keyBase, count) { return entry.field }
         }
+        return nil
+    }
+
+    /// Whether `count` (≥ 1) bytes at `a` and `b` are equal: eight bytes at a time, the last
+    /// eight overlapping the ones before (keys are short: an inline loop beats a call to memcmp).
+    @inline(__always)
+    package static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        if count < 8 {
+            for i in 0..<count where a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
+                return false
+            }
+            return true
+        }
+        var i = 0
+        while i &+ 8 < count {
+            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            i &+= 8
+        }
+        return a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
     }
 }
 

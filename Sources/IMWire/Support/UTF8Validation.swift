@@ -95,3 +95,13 @@ extension UTF8Validation.Result {
         }
     }
 }
+
+/// For the benchmark harness only (`Benchmarks/`, `imwire-bench --op string-build`): builds a
+/// `String` from validated bytes the way decoded values do, or the way they do on Apple systems
+/// before the 26 releases (`fallback`), so both paths are measured side by side. Not API.
+@_spi(Benchmarks)
+public enum _UTF8StringBuilding {
+    public static func string(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool, fallback: Bool) -> String {
+        fallback ? UTF8Validation.stringValidatingAgain(bytes) : UTF8Validation.string(validated: bytes, isASCII: isASCII)
+    }
+}

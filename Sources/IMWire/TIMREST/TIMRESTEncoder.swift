@@ -68,6 +68,27 @@ struct TIMRESTEncoder {
 
     private mutating func message(_ message: Message, depth: Int, inMsgList: Bool) throws(IMWireError) {
         try checkDepth(depth)
+        let isC2C = try messageHead(message, inMsgList: inMsgList)
+        out.key("MsgBody")
+        out.beginArray()
+        for (index, elem) in message.elems.enumerated() {
+            path.push("elems")
+            path.push(index)
+            try self.elem(elem, depth: depth + 1)
+            path.pop()
+            path.pop()
+        }
+        out.endArray()
+        try messageTail(message, isC2C: isC2C, depth: depth)
+        out.endObject()
+    }
+
+    /// The envelope keys before `MsgBody` (the object opened); returns whether the target is a
+    /// user. Not inlined, like ``messageTail(_:isC2C:depth:)``: ``message(_:depth:inMsgList:)``
+    /// is one frame per nesting level on the recursive path, and these keys' temporaries would
+    /// multiply its size.
+    @inline(never)
+    private mutating func messageHead(_ message: Message, inMsgList: Bool) throws(IMWireError) -> Bool {
         try checkUnknownFields(message.unknownFields)
         var isGroup = false
         var isC2C = false
@@ -137,17 +158,12 @@ struct TIMRESTEncoder {
                 out.number(Int64(message.priority.rawValue))
             }
         }
+        return isC2C
+    }
 
-        out.key("MsgBody")
-        out.beginArray()
-        for (index, elem) in message.elems.enumerated() {
-            path.push("elems")
-            path.push(index)
-            try self.elem(elem, depth: depth + 1)
-            path.pop()
-            path.pop()
-        }
-        out.endArray()
+    /// The envelope keys after `MsgBody`.
+    @inline(never)
+    private mutating func messageTail(_ message: Message, isC2C: Bool, depth: Int) throws(IMWireError) {
         if !message.cloudCustomData.isEmpty {
             out.member("CloudCustomData", string: try utf8(message.cloudCustomData, field: "cloud_custom_data"))
         }
@@ -184,7 +200,6 @@ struct TIMRESTEncoder {
             try offlinePushInfo(info, depth: depth + 1)
             path.pop()
         }
-        out.endObject()
     }
 
     private mutating func offlinePushInfo(_ info: OfflinePushInfo, depth: Int) throws(IMWireError) {
@@ -241,6 +256,21 @@ struct TIMRESTEncoder {
             break
         }
         out.beginObject()
+        if case .merger(let merger) = content {
+            out.member("MsgType", string: TIMRESTMsgType.relay.rawValue)
+            path.push("merger")
+            try relay(merger, depth: inner)
+            path.pop()
+        } else {
+            try leafContent(content, depth: inner)
+        }
+        out.endObject()
+    }
+
+    /// Every content but a merger (which recurses): not inlined, so that the recursive frame of
+    /// ``elem(_:depth:)`` does not hold room for each content type's temporaries.
+    @inline(never)
+    private mutating func leafContent(_ content: Elem.Content, depth inner: Int) throws(IMWireError) {
         switch content {
         case .text(let text):
             try flat(.text, TIMRESTContent.text, text, text.unknownFields, "text", inner)
@@ -264,15 +294,9 @@ struct TIMRESTEncoder {
             try flat(.video, TIMRESTContent.video, video, video.unknownFields, "video", inner)
         case .file(let file):
             try flat(.file, TIMRESTContent.file, file, file.unknownFields, "file", inner)
-        case .merger(let merger):
-            out.member("MsgType", string: TIMRESTMsgType.relay.rawValue)
-            path.push("merger")
-            try relay(merger, depth: inner)
-            path.pop()
-        case .groupTips, .groupSystem:
-            preconditionFailure("handled above")
+        case .merger, .groupTips, .groupSystem:
+            preconditionFailure("handled by elem(_:depth:)")
         }
-        out.endObject()
     }
 
     /// `"MsgType": type, "MsgContent": {…}` for a flat content type.
@@ -348,6 +372,27 @@ struct TIMRESTEncoder {
 
     private mutating func relay(_ merger: MergerElem, depth: Int) throws(IMWireError) {
         try checkDepth(depth)
+        if try relayHead(merger) {
+            out.member("JsonMsgKey", string: merger.jsonMsgKey)
+        } else {
+            out.key("MsgList")
+            out.beginArray()
+            for (index, inner) in merger.messages.enumerated() {
+                path.push("messages")
+                path.push(index)
+                try message(inner, depth: depth + 1, inMsgList: true)
+                path.pop()
+                path.pop()
+            }
+            out.endArray()
+        }
+        out.endObject()
+    }
+
+    /// A relay's checks and keys before its messages (the content object opened); returns whether
+    /// it has a `JsonMsgKey` instead of a `MsgList`. Not inlined: see ``messageHead(_:inMsgList:)``.
+    @inline(never)
+    private mutating func relayHead(_ merger: MergerElem) throws(IMWireError) -> Bool {
         try checkUnknownFields(merger.unknownFields)
         if merger.layersOverLimit {
             try lossy("Tencent REST's TIMRelayElem has no layers-over-limit key", at: "layers_over_limit")
@@ -369,21 +414,7 @@ struct TIMRESTEncoder {
         out.member("MsgNum", number: hasKey ? UInt64(merger.msgNum) : UInt64(merger.messages.count))
         out.member("CompatibleText", string: merger.compatibleText)
         out.member("AbstractList", strings: merger.abstractList)
-        if hasKey {
-            out.member("JsonMsgKey", string: merger.jsonMsgKey)
-        } else {
-            out.key("MsgList")
-            out.beginArray()
-            for (index, inner) in merger.messages.enumerated() {
-                path.push("messages")
-                path.push(index)
-                try message(inner, depth: depth + 1, inMsgList: true)
-                path.pop()
-                path.pop()
-            }
-            out.endArray()
-        }
-        out.endObject()
+        return hasKey
     }
 }
 

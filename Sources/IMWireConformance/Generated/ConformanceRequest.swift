@@ -71,13 +71,48 @@ public struct ConformanceRequest: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _testName: String = ""
-    var _payload: Payload? = nil
-    var _requestedOutputFormat: WireFormat = .unspecified
-    var _validationProfile: String = ""
-    var _jsonIgnoreUnknownFields: Bool = false
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _testName: String = ""
+        var _payload: Payload? = nil
+        var _requestedOutputFormat: WireFormat = .unspecified
+        var _validationProfile: String = ""
+        var _jsonIgnoreUnknownFields: Bool = false
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _testName: String {
+        get { _stored?._testName ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._testName = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._testName }
+    }
+    var _payload: Payload? {
+        get { _stored?._payload ?? nil }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._payload = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._payload }
+    }
+    var _requestedOutputFormat: WireFormat {
+        get { _stored?._requestedOutputFormat ?? .unspecified }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._requestedOutputFormat = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._requestedOutputFormat }
+    }
+    var _validationProfile: String {
+        get { _stored?._validationProfile ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._validationProfile = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._validationProfile }
+    }
+    var _jsonIgnoreUnknownFields: Bool {
+        get { _stored?._jsonIgnoreUnknownFields ?? false }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._jsonIgnoreUnknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._jsonIgnoreUnknownFields }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

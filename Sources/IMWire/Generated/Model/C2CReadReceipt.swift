@@ -34,10 +34,30 @@ public struct C2CReadReceipt: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _userID: String = ""
-    var _readTimestampMs: UInt64 = 0
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _userID: String = ""
+        var _readTimestampMs: UInt64 = 0
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _userID: String {
+        get { _stored?._userID ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._userID = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._userID }
+    }
+    var _readTimestampMs: UInt64 {
+        get { _stored?._readTimestampMs ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._readTimestampMs = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._readTimestampMs }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

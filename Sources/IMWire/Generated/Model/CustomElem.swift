@@ -46,12 +46,42 @@ public struct CustomElem: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _data: [UInt8] = []
-    var _desc: String = ""
-    var _ext: String = ""
-    var _sound: String = ""
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _data: [UInt8] = []
+        var _desc: String = ""
+        var _ext: String = ""
+        var _sound: String = ""
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _data: [UInt8] {
+        get { _stored?._data ?? [] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._data = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._data }
+    }
+    var _desc: String {
+        get { _stored?._desc ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._desc = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._desc }
+    }
+    var _ext: String {
+        get { _stored?._ext ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._ext = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._ext }
+    }
+    var _sound: String {
+        get { _stored?._sound ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._sound = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._sound }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

@@ -28,10 +28,30 @@ public struct FaceElem: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _index: Int32 = 0
-    var _data: [UInt8] = []
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _index: Int32 = 0
+        var _data: [UInt8] = []
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _index: Int32 {
+        get { _stored?._index ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._index = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._index }
+    }
+    var _data: [UInt8] {
+        get { _stored?._data ?? [] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._data = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._data }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

@@ -45,12 +45,42 @@ public struct FileElem: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _uuid: String = ""
-    var _url: String = ""
-    var _fileName: String = ""
-    var _fileSize: UInt64 = 0
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _uuid: String = ""
+        var _url: String = ""
+        var _fileName: String = ""
+        var _fileSize: UInt64 = 0
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _uuid: String {
+        get { _stored?._uuid ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._uuid = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._uuid }
+    }
+    var _url: String {
+        get { _stored?._url ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._url = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._url }
+    }
+    var _fileName: String {
+        get { _stored?._fileName ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._fileName = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._fileName }
+    }
+    var _fileSize: UInt64 {
+        get { _stored?._fileSize ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._fileSize = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._fileSize }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

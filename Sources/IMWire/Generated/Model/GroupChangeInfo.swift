@@ -62,14 +62,54 @@ public struct GroupChangeInfo: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _type: GroupInfoChangeType = .unspecified
-    var _value: String = ""
-    var _key: String = ""
-    var _boolValue: Bool = false
-    var _intValue: UInt32 = 0
-    var _uint64Value: UInt64 = 0
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _type: GroupInfoChangeType = .unspecified
+        var _value: String = ""
+        var _key: String = ""
+        var _boolValue: Bool = false
+        var _intValue: UInt32 = 0
+        var _uint64Value: UInt64 = 0
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _type: GroupInfoChangeType {
+        get { _stored?._type ?? .unspecified }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._type = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._type }
+    }
+    var _value: String {
+        get { _stored?._value ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._value = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._value }
+    }
+    var _key: String {
+        get { _stored?._key ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._key = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._key }
+    }
+    var _boolValue: Bool {
+        get { _stored?._boolValue ?? false }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._boolValue = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._boolValue }
+    }
+    var _intValue: UInt32 {
+        get { _stored?._intValue ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._intValue = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._intValue }
+    }
+    var _uint64Value: UInt64 {
+        get { _stored?._uint64Value ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._uint64Value = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._uint64Value }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

@@ -89,17 +89,72 @@ public struct GroupMemberInfo: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _userID: String = ""
-    var _nickName: String = ""
-    var _friendRemark: String = ""
-    var _nameCard: String = ""
-    var _faceURL: String = ""
-    var _role: GroupMemberRole = .unspecified
-    var _joinTime: UInt64 = 0
-    var _muteUntil: UInt64 = 0
-    var _customInfo: StringBytesMap = [:]
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _userID: String = ""
+        var _nickName: String = ""
+        var _friendRemark: String = ""
+        var _nameCard: String = ""
+        var _faceURL: String = ""
+        var _role: GroupMemberRole = .unspecified
+        var _joinTime: UInt64 = 0
+        var _muteUntil: UInt64 = 0
+        var _customInfo: StringBytesMap = [:]
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _userID: String {
+        get { _stored?._userID ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._userID = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._userID }
+    }
+    var _nickName: String {
+        get { _stored?._nickName ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._nickName = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._nickName }
+    }
+    var _friendRemark: String {
+        get { _stored?._friendRemark ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._friendRemark = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._friendRemark }
+    }
+    var _nameCard: String {
+        get { _stored?._nameCard ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._nameCard = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._nameCard }
+    }
+    var _faceURL: String {
+        get { _stored?._faceURL ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._faceURL = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._faceURL }
+    }
+    var _role: GroupMemberRole {
+        get { _stored?._role ?? .unspecified }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._role = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._role }
+    }
+    var _joinTime: UInt64 {
+        get { _stored?._joinTime ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._joinTime = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._joinTime }
+    }
+    var _muteUntil: UInt64 {
+        get { _stored?._muteUntil ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._muteUntil = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._muteUntil }
+    }
+    var _customInfo: StringBytesMap {
+        get { _stored?._customInfo ?? [:] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._customInfo = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._customInfo }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

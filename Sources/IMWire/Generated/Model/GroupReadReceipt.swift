@@ -41,11 +41,36 @@ public struct GroupReadReceipt: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _msgID: String = ""
-    var _readCount: UInt64 = 0
-    var _unreadCount: UInt64 = 0
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _msgID: String = ""
+        var _readCount: UInt64 = 0
+        var _unreadCount: UInt64 = 0
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _msgID: String {
+        get { _stored?._msgID ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._msgID = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._msgID }
+    }
+    var _readCount: UInt64 {
+        get { _stored?._readCount ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._readCount = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._readCount }
+    }
+    var _unreadCount: UInt64 {
+        get { _stored?._unreadCount ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unreadCount = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unreadCount }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

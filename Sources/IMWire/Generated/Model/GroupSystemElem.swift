@@ -96,18 +96,78 @@ public struct GroupSystemElem: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _type: GroupSystemType = .unspecified
-    var _groupID: String = ""
-    var _opUser: String = ""
-    var _reason: String = ""
-    var _msgKey: UInt64 = 0
-    var _authKey: [UInt8] = []
-    var _userData: [UInt8] = []
-    var _opMember = Indirect<GroupMemberInfo>.none
-    var _platform: String = ""
-    var _opUserInfo = Indirect<UserProfile>.none
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _type: GroupSystemType = .unspecified
+        var _groupID: String = ""
+        var _opUser: String = ""
+        var _reason: String = ""
+        var _msgKey: UInt64 = 0
+        var _authKey: [UInt8] = []
+        var _userData: [UInt8] = []
+        var _opMember: Indirect<GroupMemberInfo> = Indirect<GroupMemberInfo>.none
+        var _platform: String = ""
+        var _opUserInfo: Indirect<UserProfile> = Indirect<UserProfile>.none
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _type: GroupSystemType {
+        get { _stored?._type ?? .unspecified }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._type = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._type }
+    }
+    var _groupID: String {
+        get { _stored?._groupID ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._groupID = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._groupID }
+    }
+    var _opUser: String {
+        get { _stored?._opUser ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._opUser = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._opUser }
+    }
+    var _reason: String {
+        get { _stored?._reason ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._reason = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._reason }
+    }
+    var _msgKey: UInt64 {
+        get { _stored?._msgKey ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._msgKey = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._msgKey }
+    }
+    var _authKey: [UInt8] {
+        get { _stored?._authKey ?? [] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._authKey = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._authKey }
+    }
+    var _userData: [UInt8] {
+        get { _stored?._userData ?? [] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._userData = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._userData }
+    }
+    var _opMember: Indirect<GroupMemberInfo> {
+        get { _stored?._opMember ?? Indirect<GroupMemberInfo>.none }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._opMember = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._opMember }
+    }
+    var _platform: String {
+        get { _stored?._platform ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._platform = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._platform }
+    }
+    var _opUserInfo: Indirect<UserProfile> {
+        get { _stored?._opUserInfo ?? Indirect<UserProfile>.none }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._opUserInfo = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._opUserInfo }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

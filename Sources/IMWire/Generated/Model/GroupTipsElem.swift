@@ -117,20 +117,90 @@ public struct GroupTipsElem: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _groupID: String = ""
-    var _type: GroupTipsType = .unspecified
-    var _opMember = Indirect<GroupMemberInfo>.none
-    var _memberList: [GroupMemberInfo] = []
-    var _groupChangeList: [GroupChangeInfo] = []
-    var _memberChangeList: [MemberChangeInfo] = []
-    var _memberCount: UInt32 = 0
-    var _groupName: String = ""
-    var _platform: String = ""
-    var _opUserInfo = Indirect<UserProfile>.none
-    var _changedUserInfoList: [UserProfile] = []
-    var _changedGroupMemberInfoList: [GroupMemberInfo] = []
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _groupID: String = ""
+        var _type: GroupTipsType = .unspecified
+        var _opMember: Indirect<GroupMemberInfo> = Indirect<GroupMemberInfo>.none
+        var _memberList: [GroupMemberInfo] = []
+        var _groupChangeList: [GroupChangeInfo] = []
+        var _memberChangeList: [MemberChangeInfo] = []
+        var _memberCount: UInt32 = 0
+        var _groupName: String = ""
+        var _platform: String = ""
+        var _opUserInfo: Indirect<UserProfile> = Indirect<UserProfile>.none
+        var _changedUserInfoList: [UserProfile] = []
+        var _changedGroupMemberInfoList: [GroupMemberInfo] = []
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _groupID: String {
+        get { _stored?._groupID ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._groupID = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._groupID }
+    }
+    var _type: GroupTipsType {
+        get { _stored?._type ?? .unspecified }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._type = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._type }
+    }
+    var _opMember: Indirect<GroupMemberInfo> {
+        get { _stored?._opMember ?? Indirect<GroupMemberInfo>.none }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._opMember = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._opMember }
+    }
+    var _memberList: [GroupMemberInfo] {
+        get { _stored?._memberList ?? [] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._memberList = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._memberList }
+    }
+    var _groupChangeList: [GroupChangeInfo] {
+        get { _stored?._groupChangeList ?? [] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._groupChangeList = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._groupChangeList }
+    }
+    var _memberChangeList: [MemberChangeInfo] {
+        get { _stored?._memberChangeList ?? [] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._memberChangeList = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._memberChangeList }
+    }
+    var _memberCount: UInt32 {
+        get { _stored?._memberCount ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._memberCount = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._memberCount }
+    }
+    var _groupName: String {
+        get { _stored?._groupName ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._groupName = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._groupName }
+    }
+    var _platform: String {
+        get { _stored?._platform ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._platform = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._platform }
+    }
+    var _opUserInfo: Indirect<UserProfile> {
+        get { _stored?._opUserInfo ?? Indirect<UserProfile>.none }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._opUserInfo = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._opUserInfo }
+    }
+    var _changedUserInfoList: [UserProfile] {
+        get { _stored?._changedUserInfoList ?? [] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._changedUserInfoList = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._changedUserInfoList }
+    }
+    var _changedGroupMemberInfoList: [GroupMemberInfo] {
+        get { _stored?._changedGroupMemberInfoList ?? [] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._changedGroupMemberInfoList = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._changedGroupMemberInfoList }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

@@ -62,14 +62,54 @@ public struct Image: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _type: ImageType = .unspecified
-    var _uuid: String = ""
-    var _size: UInt64 = 0
-    var _width: UInt32 = 0
-    var _height: UInt32 = 0
-    var _url: String = ""
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _type: ImageType = .unspecified
+        var _uuid: String = ""
+        var _size: UInt64 = 0
+        var _width: UInt32 = 0
+        var _height: UInt32 = 0
+        var _url: String = ""
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _type: ImageType {
+        get { _stored?._type ?? .unspecified }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._type = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._type }
+    }
+    var _uuid: String {
+        get { _stored?._uuid ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._uuid = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._uuid }
+    }
+    var _size: UInt64 {
+        get { _stored?._size ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._size = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._size }
+    }
+    var _width: UInt32 {
+        get { _stored?._width ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._width = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._width }
+    }
+    var _height: UInt32 {
+        get { _stored?._height ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._height = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._height }
+    }
+    var _url: String {
+        get { _stored?._url ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._url = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._url }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

@@ -29,10 +29,30 @@ public struct ImageElem: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _format: ImageFormat = .unspecified
-    var _images: [Image] = []
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _format: ImageFormat = .unspecified
+        var _images: [Image] = []
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _format: ImageFormat {
+        get { _stored?._format ?? .unspecified }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._format = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._format }
+    }
+    var _images: [Image] {
+        get { _stored?._images ?? [] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._images = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._images }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

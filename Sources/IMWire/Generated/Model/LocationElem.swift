@@ -38,11 +38,36 @@ public struct LocationElem: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _desc: String = ""
-    var _longitude: Double = 0
-    var _latitude: Double = 0
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _desc: String = ""
+        var _longitude: Double = 0
+        var _latitude: Double = 0
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _desc: String {
+        get { _stored?._desc ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._desc = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._desc }
+    }
+    var _longitude: Double {
+        get { _stored?._longitude ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._longitude = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._longitude }
+    }
+    var _latitude: Double {
+        get { _stored?._latitude ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._latitude = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._latitude }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

@@ -73,21 +73,66 @@ public struct MergerElem: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _title: String = ""
-    var _abstractList: [String] = []
-    var _compatibleText: String = ""
-    var _layersOverLimit: Bool = false
-    /// Storage of ``messages``, which closes the cycle MergerElem → Message → … → MergerElem: see ``NestedMessages``.
-    var _messages = NestedMessages()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _title: String = ""
+        var _abstractList: [String] = []
+        var _compatibleText: String = ""
+        var _layersOverLimit: Bool = false
+        /// Storage of ``messages``, which closes the cycle MergerElem → Message → … → MergerElem: see ``NestedMessages``.
+        var _messages: NestedMessages = NestedMessages()
+        var _jsonMsgKey: String = ""
+        var _msgNum: UInt32 = 0
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _title: String {
+        get { _stored?._title ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._title = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._title }
+    }
+    var _abstractList: [String] {
+        get { _stored?._abstractList ?? [] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._abstractList = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._abstractList }
+    }
+    var _compatibleText: String {
+        get { _stored?._compatibleText ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._compatibleText = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._compatibleText }
+    }
+    var _layersOverLimit: Bool {
+        get { _stored?._layersOverLimit ?? false }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._layersOverLimit = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._layersOverLimit }
+    }
+    var _messages: NestedMessages {
+        get { _stored?._messages ?? NestedMessages() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._messages = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._messages }
+    }
+    var _jsonMsgKey: String {
+        get { _stored?._jsonMsgKey ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._jsonMsgKey = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._jsonMsgKey }
+    }
+    var _msgNum: UInt32 {
+        get { _stored?._msgNum ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._msgNum = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._msgNum }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// ``messages`` as its storage type, for comparing and hashing without recursion.
     var _messagesStorage: NestedMessages {
         guard let a = _arena else { return _messages }
         return NestedMessages(a.messages(5, as: Message.self))
     }
-    var _jsonMsgKey: String = ""
-    var _msgNum: UInt32 = 0
-    var _unknownFields = UnknownFields()
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

@@ -199,28 +199,138 @@ public struct Message: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _msgID: String = ""
-    var _sender: String = ""
-    var _target: Target? = nil
-    var _timestampMs: UInt64 = 0
-    var _seq: UInt64 = 0
-    var _random: UInt64 = 0
-    var _priority: Priority = .default
-    var _elems: [Elem] = []
-    var _atUserList: [String] = []
-    var _targetedReceivers: [String] = []
-    var _cloudCustomData: [UInt8] = []
-    var _offlinePushInfo = Indirect<OfflinePushInfo>.none
-    var _needReadReceipt: Bool = false
-    var _excludedFromUnreadCount: Bool = false
-    var _excludedFromLastMessage: Bool = false
-    var _onlineUserOnly: Bool = false
-    var _supportMessageExtension: Bool = false
-    var _topicID: String = ""
-    var _barrage: Bool = false
-    var _signal: Signal? = nil
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _msgID: String = ""
+        var _sender: String = ""
+        var _target: Target? = nil
+        var _timestampMs: UInt64 = 0
+        var _seq: UInt64 = 0
+        var _random: UInt64 = 0
+        var _priority: Priority = .default
+        var _elems: [Elem] = []
+        var _atUserList: [String] = []
+        var _targetedReceivers: [String] = []
+        var _cloudCustomData: [UInt8] = []
+        var _offlinePushInfo: Indirect<OfflinePushInfo> = Indirect<OfflinePushInfo>.none
+        var _needReadReceipt: Bool = false
+        var _excludedFromUnreadCount: Bool = false
+        var _excludedFromLastMessage: Bool = false
+        var _onlineUserOnly: Bool = false
+        var _supportMessageExtension: Bool = false
+        var _topicID: String = ""
+        var _barrage: Bool = false
+        var _signal: Signal? = nil
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _msgID: String {
+        get { _stored?._msgID ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._msgID = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._msgID }
+    }
+    var _sender: String {
+        get { _stored?._sender ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._sender = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._sender }
+    }
+    var _target: Target? {
+        get { _stored?._target ?? nil }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._target = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._target }
+    }
+    var _timestampMs: UInt64 {
+        get { _stored?._timestampMs ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._timestampMs = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._timestampMs }
+    }
+    var _seq: UInt64 {
+        get { _stored?._seq ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._seq = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._seq }
+    }
+    var _random: UInt64 {
+        get { _stored?._random ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._random = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._random }
+    }
+    var _priority: Priority {
+        get { _stored?._priority ?? .default }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._priority = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._priority }
+    }
+    var _elems: [Elem] {
+        get { _stored?._elems ?? [] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._elems = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._elems }
+    }
+    var _atUserList: [String] {
+        get { _stored?._atUserList ?? [] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._atUserList = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._atUserList }
+    }
+    var _targetedReceivers: [String] {
+        get { _stored?._targetedReceivers ?? [] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._targetedReceivers = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._targetedReceivers }
+    }
+    var _cloudCustomData: [UInt8] {
+        get { _stored?._cloudCustomData ?? [] }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._cloudCustomData = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._cloudCustomData }
+    }
+    var _offlinePushInfo: Indirect<OfflinePushInfo> {
+        get { _stored?._offlinePushInfo ?? Indirect<OfflinePushInfo>.none }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._offlinePushInfo = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._offlinePushInfo }
+    }
+    var _needReadReceipt: Bool {
+        get { _stored?._needReadReceipt ?? false }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._needReadReceipt = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._needReadReceipt }
+    }
+    var _excludedFromUnreadCount: Bool {
+        get { _stored?._excludedFromUnreadCount ?? false }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._excludedFromUnreadCount = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._excludedFromUnreadCount }
+    }
+    var _excludedFromLastMessage: Bool {
+        get { _stored?._excludedFromLastMessage ?? false }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._excludedFromLastMessage = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._excludedFromLastMessage }
+    }
+    var _onlineUserOnly: Bool {
+        get { _stored?._onlineUserOnly ?? false }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._onlineUserOnly = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._onlineUserOnly }
+    }
+    var _supportMessageExtension: Bool {
+        get { _stored?._supportMessageExtension ?? false }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._supportMessageExtension = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._supportMessageExtension }
+    }
+    var _topicID: String {
+        get { _stored?._topicID ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._topicID = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._topicID }
+    }
+    var _barrage: Bool {
+        get { _stored?._barrage ?? false }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._barrage = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._barrage }
+    }
+    var _signal: Signal? {
+        get { _stored?._signal ?? nil }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._signal = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._signal }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

@@ -114,20 +114,90 @@ public struct OfflinePushInfo: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _title: String = ""
-    var _desc: String = ""
-    var _ext: String = ""
-    var _disablePush: Bool = false
-    var _iosSound: String = ""
-    var _androidSound: String = ""
-    var _ignoreIOSBadge: Bool = false
-    var _iosPushType: IOSPushType = .apns
-    var _iosTitle: String = ""
-    var _iosSubtitle: String = ""
-    var _iosImage: String = ""
-    var _iosMutableContent: Bool = false
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _title: String = ""
+        var _desc: String = ""
+        var _ext: String = ""
+        var _disablePush: Bool = false
+        var _iosSound: String = ""
+        var _androidSound: String = ""
+        var _ignoreIOSBadge: Bool = false
+        var _iosPushType: IOSPushType = .apns
+        var _iosTitle: String = ""
+        var _iosSubtitle: String = ""
+        var _iosImage: String = ""
+        var _iosMutableContent: Bool = false
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _title: String {
+        get { _stored?._title ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._title = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._title }
+    }
+    var _desc: String {
+        get { _stored?._desc ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._desc = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._desc }
+    }
+    var _ext: String {
+        get { _stored?._ext ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._ext = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._ext }
+    }
+    var _disablePush: Bool {
+        get { _stored?._disablePush ?? false }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._disablePush = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._disablePush }
+    }
+    var _iosSound: String {
+        get { _stored?._iosSound ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._iosSound = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._iosSound }
+    }
+    var _androidSound: String {
+        get { _stored?._androidSound ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._androidSound = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._androidSound }
+    }
+    var _ignoreIOSBadge: Bool {
+        get { _stored?._ignoreIOSBadge ?? false }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._ignoreIOSBadge = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._ignoreIOSBadge }
+    }
+    var _iosPushType: IOSPushType {
+        get { _stored?._iosPushType ?? .apns }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._iosPushType = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._iosPushType }
+    }
+    var _iosTitle: String {
+        get { _stored?._iosTitle ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._iosTitle = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._iosTitle }
+    }
+    var _iosSubtitle: String {
+        get { _stored?._iosSubtitle ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._iosSubtitle = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._iosSubtitle }
+    }
+    var _iosImage: String {
+        get { _stored?._iosImage ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._iosImage = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._iosImage }
+    }
+    var _iosMutableContent: Bool {
+        get { _stored?._iosMutableContent ?? false }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._iosMutableContent = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._iosMutableContent }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

@@ -55,13 +55,48 @@ public struct SoundElem: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _uuid: String = ""
-    var _url: String = ""
-    var _dataSize: UInt64 = 0
-    var _duration: UInt32 = 0
-    var _format: String = ""
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _uuid: String = ""
+        var _url: String = ""
+        var _dataSize: UInt64 = 0
+        var _duration: UInt32 = 0
+        var _format: String = ""
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _uuid: String {
+        get { _stored?._uuid ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._uuid = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._uuid }
+    }
+    var _url: String {
+        get { _stored?._url ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._url = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._url }
+    }
+    var _dataSize: UInt64 {
+        get { _stored?._dataSize ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._dataSize = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._dataSize }
+    }
+    var _duration: UInt32 {
+        get { _stored?._duration ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._duration = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._duration }
+    }
+    var _format: String {
+        get { _stored?._format ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._format = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._format }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 

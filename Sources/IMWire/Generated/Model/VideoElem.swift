@@ -105,19 +105,84 @@ public struct VideoElem: Sendable {
         _modify { _thaw(); yield &_unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here.
-    var _videoUUID: String = ""
-    var _videoURL: String = ""
-    var _videoSize: UInt64 = 0
-    var _videoFormat: String = ""
-    var _duration: UInt32 = 0
-    var _snapshotUUID: String = ""
-    var _snapshotURL: String = ""
-    var _snapshotSize: UInt64 = 0
-    var _snapshotWidth: UInt32 = 0
-    var _snapshotHeight: UInt32 = 0
-    var _snapshotFormat: String = ""
-    var _unknownFields = UnknownFields()
+    // Stored fields: a value built in code or changed keeps its fields here, in one optional
+    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
+    // default, as in a value that reads an arena node.
+    struct _Stored: Sendable {
+        var _videoUUID: String = ""
+        var _videoURL: String = ""
+        var _videoSize: UInt64 = 0
+        var _videoFormat: String = ""
+        var _duration: UInt32 = 0
+        var _snapshotUUID: String = ""
+        var _snapshotURL: String = ""
+        var _snapshotSize: UInt64 = 0
+        var _snapshotWidth: UInt32 = 0
+        var _snapshotHeight: UInt32 = 0
+        var _snapshotFormat: String = ""
+        var _unknownFields: UnknownFields = UnknownFields()
+    }
+    var _stored: _Stored? = nil
+    var _videoUUID: String {
+        get { _stored?._videoUUID ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._videoUUID = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._videoUUID }
+    }
+    var _videoURL: String {
+        get { _stored?._videoURL ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._videoURL = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._videoURL }
+    }
+    var _videoSize: UInt64 {
+        get { _stored?._videoSize ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._videoSize = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._videoSize }
+    }
+    var _videoFormat: String {
+        get { _stored?._videoFormat ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._videoFormat = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._videoFormat }
+    }
+    var _duration: UInt32 {
+        get { _stored?._duration ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._duration = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._duration }
+    }
+    var _snapshotUUID: String {
+        get { _stored?._snapshotUUID ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._snapshotUUID = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._snapshotUUID }
+    }
+    var _snapshotURL: String {
+        get { _stored?._snapshotURL ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._snapshotURL = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._snapshotURL }
+    }
+    var _snapshotSize: UInt64 {
+        get { _stored?._snapshotSize ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._snapshotSize = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._snapshotSize }
+    }
+    var _snapshotWidth: UInt32 {
+        get { _stored?._snapshotWidth ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._snapshotWidth = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._snapshotWidth }
+    }
+    var _snapshotHeight: UInt32 {
+        get { _stored?._snapshotHeight ?? 0 }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._snapshotHeight = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._snapshotHeight }
+    }
+    var _snapshotFormat: String {
+        get { _stored?._snapshotFormat ?? "" }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._snapshotFormat = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._snapshotFormat }
+    }
+    var _unknownFields: UnknownFields {
+        get { _stored?._unknownFields ?? UnknownFields() }
+        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
+        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
+    }
     /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
     package var _arena: ArenaRef? = nil
 
