@@ -5,7 +5,8 @@
                                          [--settings TEXT] [--command TEXT] RESULTS_FILE...
 
 Every result line carries the interleaved round it was measured in (its last column; lines without one
-count as round 1). Per corpus and operation:
+count as round 1). Per corpus and operation, for IMWire and each peer (swift-protobuf, protobuf-c, upb,
+C++, C++ arena, memcpy):
 
 - MB/s (10^6 bytes of the corpus in the operation's format, binary or JSON, per second): the median over
   the rounds of each round's figure (a round's figure is the best of its samples);
@@ -14,8 +15,10 @@ count as round 1). Per corpus and operation:
   IMWire is faster. IMWire/memcpy is the fraction of the malloc+memcpy ceiling reached.
 
 Then the routing view (binary-route) against a full binary decode, as the per-round ratio decode time /
-route time, and the performance targets of issue 14 with PASS or FAIL. FAIL does not change the exit
-status (targets are goals); a byte-identity mismatch or a harness error does (exit 1).
+route time, and the performance targets of issue 21 with PASS or FAIL (TARGETS below). FAIL does not
+change the exit status (targets are goals); a byte-identity mismatch or a harness error does (exit 1).
+A `skip` line (IMPL CORPUS OP REASON: a peer's known limit on the fixtures corpus left that operation
+untimed) is listed as a note.
 """
 
 import argparse
@@ -30,15 +33,26 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-IMPLS = ("IMWire", "swift-protobuf", "protobuf-c", "upb", "memcpy")
-PEERS = ("swift-protobuf", "protobuf-c", "upb", "memcpy")
+IMPLS = ("IMWire", "swift-protobuf", "protobuf-c", "upb", "C++", "C++ arena", "memcpy")
+PEERS = IMPLS[1:]
 OPS = ("binary-decode", "binary-encode", "json-decode", "json-encode")
 CORPORA = ("chat", "random", "merger300", "text12k", "fixtures")
-# Issue 14's targets.
-PBC_CORPORA = ("chat", "random", "merger300", "fixtures")
-PBC_MEDIAN, PBC_FLOOR = 1.0, 0.9
-JSON_TARGET = 5.0
-MEMCPY_CORPUS, MEMCPY_FACTOR = "text12k", 3.0
+
+# Issue 21's targets: (operations, peer, corpora, IMWire/peer median at least). PASS needs the median of
+# the per-round ratios at or above the target and the lowest round at or above FLOOR × the target. C++ is
+# reported as columns, not as a target: it is the bar after these.
+BINARY_OPS, JSON_OPS = ("binary-decode", "binary-encode"), ("json-decode", "json-encode")
+BINARY_CORPORA = ("chat", "random", "merger300", "fixtures")
+TARGETS = (
+    (BINARY_OPS, "upb", BINARY_CORPORA + ("text12k",), 1.0),
+    (BINARY_OPS, "protobuf-c", BINARY_CORPORA, 1.0),
+    # protobuf-c neither validates UTF-8 nor builds a String for its 12 KiB (a malloc and a memcpy):
+    # a quarter of its speed is validation plus one copy at memory speed.
+    (("binary-decode",), "protobuf-c", ("text12k",), 0.25),
+    (JSON_OPS, "swift-protobuf", CORPORA, 5.0),
+)
+FLOOR = 0.9
+# The routing view: median of decode time / route time, no floor.
 ROUTE_CORPUS, ROUTE_TARGET = "chat", 10.0
 
 def run(cmd):
@@ -80,6 +94,9 @@ def machine():
         ("swift", run(["swift", "--version"]).splitlines()[0] if run(["swift", "--version"]) else "not found"),
         ("cc", (run(["cc", "--version"]).splitlines() or ["not found"])[0] + " (-O2)"),
         ("libprotobuf-c", run(["pkg-config", "--modversion", "libprotobuf-c"]) or "not found"),
+        ("c++", (run(["g++", "--version"]).splitlines() or ["not found"])[0] + " (-O2)"),
+        ("libprotobuf", (run(["pkg-config", "--modversion", "protobuf"]) or "not found")
+         + " (C++; generated code: Tests/Conformance/testees/cpp/generated)"),
         ("python", f"{platform.python_version()}, google.protobuf {py_pb}"),
         ("swift-protobuf", "1.39.0 (Benchmarks/Package.swift)"),
         ("IMWire", f"commit {commit}"),
@@ -106,6 +123,11 @@ def fmt_x(r):
     if r < 10:
         return f"{r:.2f}"
     return f"{r:.1f}" if r < 100 else f"{r:.0f}"
+
+
+def fmt_target(x):
+    """A target or floor as written in the issue: 1.0×, 5.0×, 0.25×, 0.225×."""
+    return f"{x:.1f}×" if x == round(x, 1) else f"{x:g}×"
 
 
 def fmt_spread(stats):
@@ -189,7 +211,7 @@ def main():
     ap.add_argument("results", nargs="+", type=Path)
     args = ap.parse_args()
 
-    res, errors, verifies = Results(), [], []
+    res, errors, verifies, skips = Results(), [], [], []
     for path in args.results:
         for line in path.read_text().splitlines():
             f = line.split("\t")
@@ -201,20 +223,27 @@ def main():
                     errors.append(f[1:5])
             elif f[0] == "verify":
                 verifies.append(f[1:])
+            elif f[0] == "skip" and len(f) >= 5:
+                if f[1:5] not in skips:
+                    skips.append(f[1:5])
     manifest = json.loads(args.manifest.read_text())["corpora"]
     rounds = res.rounds()
 
     corpora = [c for c in CORPORA if any(k[1] == c for k in res.seconds)]
     headers = ["corpus", "operation"] + [f"{impl} MB/s" for impl in IMPLS] + [f"IMWire/{p}" for p in PEERS]
-    rows = []
+    # The README's table (Markdown only): IMWire's MB/s and its ratio to each codec peer, the peers of the
+    # targets first.
+    summary_peers = ("upb", "protobuf-c", "C++", "C++ arena", "swift-protobuf")
+    summary_headers = ["corpus", "operation", "IMWire MB/s"] + [f"÷ {p}" for p in summary_peers]
+    rows, summary_rows = [], []
     for corpus in corpora:
         for op in OPS:
             if not any(res.has(impl, corpus, op) for impl in IMPLS):
                 continue
-            row = [corpus, op.replace("-", " ")]
-            row += [fmt_mbs(res.mbs(impl, corpus, op)) for impl in IMPLS]
-            row += [fmt_spread(res.ratio(("IMWire", corpus, op), (p, corpus, op))) for p in PEERS]
-            rows.append(row)
+            label = [corpus, op.replace("-", " ")]
+            ratios = {p: fmt_spread(res.ratio(("IMWire", corpus, op), (p, corpus, op))) for p in PEERS}
+            rows.append(label + [fmt_mbs(res.mbs(impl, corpus, op)) for impl in IMPLS] + [ratios[p] for p in PEERS])
+            summary_rows.append(label + [fmt_mbs(res.mbs("IMWire", corpus, op))] + [ratios[p] for p in summary_peers])
 
     route_headers = ["corpus", "messages", "decode ns/msg", "route ns/msg", "route MB/s", "decode time / route time"]
     route_rows = []
@@ -233,25 +262,14 @@ def main():
     def verdict(ok):
         return "–" if ok is None else ("PASS" if ok else "FAIL")
 
-    for op in ("binary-decode", "binary-encode"):
-        for corpus in PBC_CORPORA:
-            st = res.ratio(("IMWire", corpus, op), ("protobuf-c", corpus, op))
-            ok = None if st is None else (st[0] >= PBC_MEDIAN and st[1] >= PBC_FLOOR)
-            measured = "not measured" if st is None else f"median {fmt_x(st[0])}×, min {fmt_x(st[1])}×"
-            target_rows.append([f"{op.replace('-', ' ')} IMWire/protobuf-c ≥ {PBC_MEDIAN:.1f}× (min ≥ {PBC_FLOOR:.1f}×)",
-                                corpus, measured, verdict(ok)])
-    for op in ("json-decode", "json-encode"):
-        for corpus in CORPORA:
-            st = res.ratio(("IMWire", corpus, op), ("swift-protobuf", corpus, op))
-            ok = None if st is None else st[0] >= JSON_TARGET
-            measured = "not measured" if st is None else fmt_spread(st)
-            target_rows.append([f"{op.replace('-', ' ')} IMWire/swift-protobuf ≥ {JSON_TARGET:g}×", corpus,
-                                measured, verdict(ok)])
-    # IMWire's time as a multiple of malloc+memcpy's: the inverse of IMWire/memcpy.
-    st = res.ratio(("memcpy", MEMCPY_CORPUS, "binary-decode"), ("IMWire", MEMCPY_CORPUS, "binary-decode"))
-    target_rows.append([f"binary decode time ≤ {MEMCPY_FACTOR:g}× malloc+memcpy's", MEMCPY_CORPUS,
-                        "not measured" if st is None else fmt_spread(st) + " memcpy's time",
-                        verdict(None if st is None else st[0] <= MEMCPY_FACTOR)])
+    for ops, peer, target_corpora, target in TARGETS:
+        for op in ops:
+            for corpus in target_corpora:
+                st = res.ratio(("IMWire", corpus, op), (peer, corpus, op))
+                ok = None if st is None else (st[0] >= target and st[1] >= FLOOR * target)
+                target_rows.append([f"{op.replace('-', ' ')} IMWire/{peer} ≥ {fmt_target(target)} "
+                                    f"(min ≥ {fmt_target(FLOOR * target)})",
+                                    corpus, "not measured" if st is None else fmt_spread(st), verdict(ok)])
     st = res.ratio(("IMWire", ROUTE_CORPUS, "binary-route"), ("IMWire", ROUTE_CORPUS, "binary-decode"))
     target_rows.append([f"routing view ≥ {ROUTE_TARGET:g}× faster than a full binary decode", ROUTE_CORPUS,
                         "not measured" if st is None else fmt_spread(st),
@@ -274,6 +292,8 @@ def main():
             problems.append((f"{kind}: {corpus}: {check}: {mismatches} of {checked} differ", f"; first: {first}"))
     for impl, corpus, op, message in errors:
         problems.append((f"ERROR: {impl} {corpus} {op}: {message}", ""))
+    for impl, corpus, op, message in skips:
+        problems.append((f"note (not timed, a known peer limit): {impl} {corpus} {op}", f": {message}"))
     checks = sum(1 for v in verifies if v[4] == "1" or int(v[3]) == 0)
 
     info = machine()
@@ -291,13 +311,20 @@ def main():
         else:
             out += [f"{k:15} {v}" for k, v in info]
         out.append("")
+        if markdown:
+            out.append("IMWire's throughput ÷ each peer's (the median of the per-round ratios, the lowest and "
+                       "highest round in brackets; above 1 = IMWire faster; – = not measured):")
+            out.append("")
+            out.append(table(summary_headers, summary_rows, markdown))
+            out.append("")
         out.append(table(["corpus", "messages", "binary", "JSON", "binary sha256"], corpus_rows, markdown))
         out.append("")
         out.append(table(headers, rows, markdown))
         out.append("")
         out.append("MB/s = 10^6 bytes of the corpus in the operation's format per second, the median over the "
                    "rounds; IMWire/X = the median over the rounds of IMWire MB/s ÷ X MB/s within the round "
-                   "(> 1: IMWire is faster), in brackets the lowest and highest round; – = not measured.")
+                   "(> 1: IMWire is faster), in brackets the lowest and highest round; – = not measured "
+                   "(protobuf-c and upb have no JSON here; C++ arena times binary decode only).")
         if route_rows:
             out.append("")
             out.append("Routing view (`Message.withRoutingView`: msg id, sender, target, timestamp, seq and every "
@@ -308,7 +335,7 @@ def main():
             out.append("ns/msg = median over the rounds; decode time / route time = the median of the per-round "
                        "ratios (lowest–highest round).")
         out.append("")
-        out.append(f"Targets (issue 14): {passed} of {len(target_rows)} met"
+        out.append(f"Targets (issue 21): {passed} of {len(target_rows)} met"
                    + (f" ({unmeasured} more not measured in this run)" if unmeasured else "") + ":")
         out.append("")
         out.append(table(["target", "corpus", "measured: median (min–max over rounds)", "verdict"], target_rows,
