@@ -6,8 +6,8 @@ Generated, never typed.
     python3 Scripts/conformance_results.py          # rewrite the table in Docs/conformance.md
     python3 Scripts/conformance_results.py --check  # exit 1 if the table there is stale (Scripts/test)
 
-Needs the built `imwire` (.build/release/imwire, or $IMWIRE) and builds the C++, Go and Java testees
-with their own scripts. The counts are stable: the testees' outputs are deterministic.
+Needs the built `imwire` (.build/release/imwire, or $IMWIRE) and builds the C++, Go, Java and
+swift-protobuf testees with their own scripts. The counts are stable: the testees' outputs are deterministic.
 """
 import argparse
 import os
@@ -31,6 +31,8 @@ SHIPPED = [
     ("Java", "protobuf-java 3.21.12 + JsonFormat", ".build-testees/java/imwire-testee-java", "java.txt"),
     ("Python", "google.protobuf 7.36.2 (upb)", "python3 Tests/Conformance/testees/python/testee.py", "python.txt"),
     ("C", "protobuf-c 1.4.1 (binary only)", "{build}/imwire-testee-c", "protobuf-c.txt"),
+    ("Swift", "swift-protobuf 1.39.0", ".build-testees/swift-protobuf/imwire-testee-swift-protobuf",
+     "swift-protobuf.txt"),
 ]
 LEVEL_LINE = re.compile(r"^(Required|Recommended): (\d+) passed, (\d+) failed.*?, (\d+) expected failures, (\d+) skipped$")
 
@@ -58,7 +60,7 @@ def entries(list_name):
 
 
 def table(imwire):
-    for language in ("cpp", "go", "java"):
+    for language in ("cpp", "go", "java", "swiftprotobuf"):
         subprocess.run([str(TESTEES / language / "build")], check=True, stdout=subprocess.DEVNULL)
     build = Path(imwire).parent
     rows = ["| testee | runtime | Required passed | Required failed | Required skipped | "

@@ -570,6 +570,8 @@ def generate(out_dir):
             name, where, description, level = check_case(case, src.name, names)
             entry = {"name": name, "category": category, "kind": kind, "description": description, **level}
             raw = case_input(case, where)
+            if "parse_error_allowed" in case and kind != "valid":
+                raise FixtureError(f"{where}: parse_error_allowed is for valid cases only")
 
             python_rejects = bool(case.get("python_rejects", False))
             if kind == "valid" and python_rejects:
@@ -624,6 +626,19 @@ def generate(out_dir):
                     entry["input"] = emit(f"valid_input/{name}.binpb", raw)
                 if reordered:
                     entry["python_map_order_differs"] = True
+                if "parse_error_allowed" in case:
+                    # Read as the message by IMWire and Python (upb), but a correct runtime may
+                    # refuse it instead (Docs/conformance.md, "Principles"): the Required tests
+                    # accept a parse error too, the Recommended ones want the message.
+                    why = case["parse_error_allowed"]
+                    if not isinstance(why, str) or not why.strip():
+                        raise FixtureError(f"{where}: \"parse_error_allowed\" takes the reason, a non-empty string")
+                    if raw is None:
+                        raise FixtureError(f"{where}: parse_error_allowed needs a binary input (hex or recipe)")
+                    if level:
+                        raise FixtureError(f"{where}: a recommended case needs no parse_error_allowed")
+                    entry["parse_error_allowed"] = True
+                    entry["parse_error_note"] = why.strip()
                 if category == "unknown_fields" and not unknown:
                     raise FixtureError(f"{where}: expected unknown fields, Python found none")
                 if category != "unknown_fields" and unknown:

@@ -30,7 +30,7 @@ struct ConformanceCommand: IMWireSubcommand {
     @Flag(help: "Fail the run on Recommended failures too (by default they are printed as warnings).")
     var enforceRecommended = false
 
-    @Option(help: ArgumentHelp("The testee's expected failures: `PATTERN  # reason` per line.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("The testee's expected failures: `PATTERN  # reason` per line (`?PATTERN` may also pass).", valueName: "FILE"))
     var expectedFailures: String?
 
     @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"))

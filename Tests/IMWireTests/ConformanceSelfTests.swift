@@ -66,6 +66,43 @@ import Testing
         #expect(failures.allSatisfy { unknownFixtures.contains($0.split(separator: ".")[2].description) }, "\(failures)")
     }
 
+    /// A known field with another wire type may be kept as unknown or refused: a testee that
+    /// refuses exactly those inputs passes Required and fails only the Recommended tests that want
+    /// the message; one that refuses other inputs with unknown fields fails Required.
+    @Test func refusingAKnownFieldWithAnotherWireTypePassesRequiredOnly() throws {
+        let allowed = Set(Fixtures.cases(kind: "valid").filter { $0.fields["parse_error_note"] != nil }.map(\.name))
+        #expect(allowed == ["wrong_wire_type_top", "wrong_wire_type_text_as_varint", "unknown_group_on_known_field_elem_text",
+                            "unknown_group_on_known_field_message_elems", "unknown_group_on_known_field_message_msg_id"])
+        func refusing(_ fixtures: Set<String>) -> InProcessTestee {
+            Self.broken("refuses \(fixtures.count) inputs") { request, response in
+                guard case .binaryPayload? = request.payload, fixtures.contains(request.testName.split(separator: ".")[2].description)
+                else { return response }
+                return ConformanceResponse(result: .parseError("unclassified: wire type mismatch"))
+            }
+        }
+        let results = try ConformanceSupport.run(refusing(allowed), filter: ["*.BinaryInput"])
+        #expect(results.succeeded, "\(ConformanceReport.text(results))")
+        let warnings = Set(results.results.filter { $0.status == .warning }.map(\.name))
+        let expected = allowed.flatMap { name in
+            ["BinaryOutput", "JsonOutput", "CanonicalBinaryOutput"].map { "Recommended.BinaryInput.\(name).\($0)" }
+        }
+        #expect(warnings == Set(expected))
+        #expect(ConformanceReport.text(results).contains(
+            "WARN Recommended.BinaryInput.wrong_wire_type_top.BinaryOutput: expected binary_payload "))
+
+        let tooMany = try ConformanceSupport.run(refusing(allowed.union(["unknown_varint_top"])), filter: ["*.BinaryInput"])
+        #expect(Self.failures(tooMany) == ["Required.BinaryInput.unknown_varint_top.BinaryOutput", "Required.BinaryInput.unknown_varint_top.JsonOutput"])
+        // Keeping is what Required checks when the testee does answer: a wrong message still fails.
+        let wrong = Self.broken("drops the known seq of wrong_wire_type_top") { request, response in
+            guard request.testName.contains(".wrong_wire_type_top."), case .binaryPayload? = request.payload,
+                request.requestedOutputFormat == .binary else { return response }
+            return ConformanceResponse(result: .binaryPayload([0x0A, 0x02, 0x69, 0x64]))
+        }
+        let wrongResults = try ConformanceSupport.run(wrong, filter: ["Required.BinaryInput.wrong_wire_type_top"])
+        #expect(Self.failures(wrongResults) == ["Required.BinaryInput.wrong_wire_type_top.BinaryOutput"])
+        #expect(ConformanceReport.text(wrongResults).contains("(a parse_error would pass too)"))
+    }
+
     /// Field order is free in proto3: reordered output passes Required and fails only the
     /// Recommended canonical-bytes test (a warning unless enforced).
     @Test func reorderedFieldsPassRequiredAndWarnOnCanonicalBytes() throws {

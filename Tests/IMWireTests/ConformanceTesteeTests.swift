@@ -4,7 +4,7 @@ import Testing
 
 /// The testees shipped in the repository against the whole conformance suite: the Swift codec
 /// in-process and as `imwire testee` (no list), and testees on protobuf-c, Google's C++ runtime, Go's
-/// runtime, protobuf-java and Python's upb, each with its expected-failure list
+/// runtime, protobuf-java, Python's upb and swift-protobuf, each with its expected-failure list
 /// (Tests/Conformance/expected-failures/). Each must pass, and its list must explain every failure,
 /// Recommended ones included: a run with the list has no warning and no unused entry.
 @Suite(.serialized) struct ConformanceTesteeTests {
@@ -45,15 +45,17 @@ import Testing
         #expect(results.unusedEntries.isEmpty, "entries matching nothing: \(results.unusedEntries.map(\.location))")
     }
 
-    /// A testee on one of Google's runtimes: built by its own script (incremental, quiet), then run
-    /// against the suite with its list. Only tim-rest and validation may be skipped.
-    @Test(arguments: ["cpp", "go", "java"])
-    func googleRuntimeTesteePassesWithItsExpectedFailures(_ language: String) throws {
-        let build = ConformanceSupport.path("Tests/Conformance/testees/\(language)/build")
+    /// A testee on another runtime — Google's C++, Go and Java runtimes, and swift-protobuf (a
+    /// package of its own, so IMWire's build never builds it): built by its own script
+    /// (incremental, quiet), then run against the suite with its list. Only tim-rest and validation
+    /// may be skipped.
+    @Test(arguments: [("cpp", "cpp"), ("go", "go"), ("java", "java"), ("swiftprotobuf", "swift-protobuf")])
+    func otherRuntimeTesteePassesWithItsExpectedFailures(_ folder: String, _ name: String) throws {
+        let build = ConformanceSupport.path("Tests/Conformance/testees/\(folder)/build")
         let built = try ConformanceSupport.shell("\(ConformanceSupport.shellQuoted(build)) >/dev/null")
         #expect(built.status == 0, "\(build) failed (Scripts/install-deps installs the runtime): \(built.stderr)")
-        let testee = ConformanceSupport.path(".build-testees/\(language)/imwire-testee-\(language)")
-        let list = try ExpectedFailureList.load(path: ConformanceSupport.path("Tests/Conformance/expected-failures/\(language).txt"))
+        let testee = ConformanceSupport.path(".build-testees/\(name)/imwire-testee-\(name)")
+        let list = try ExpectedFailureList.load(path: ConformanceSupport.path("Tests/Conformance/expected-failures/\(name).txt"))
         let results = try ConformanceSupport.run(SubprocessTestee(command: ConformanceSupport.shellQuoted(testee)), expectedFailures: list)
         Self.expectPasses(results)
         #expect(results.counts(.required).passed > 900)

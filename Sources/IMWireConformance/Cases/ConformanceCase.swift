@@ -56,4 +56,8 @@ public enum Expectation: Sendable, Hashable {
     /// `validation_error` whose code list (before the first `:`) holds exactly these codes, in any
     /// order (duplicates ignored).
     case validationError(codes: [String])
+    /// What the wrapped expectation asks for, or `parse_error` with any text: for an input that a
+    /// correct runtime may read or refuse (a known field with another wire type, manifest
+    /// `parse_error_allowed`).
+    indirect case orParseError(Expectation)
 }

@@ -10,7 +10,7 @@ import IMWire
 ///
 /// | manifest kind | tests (names `<Level>.<Input>.NAME.<Output>`) |
 /// |---|---|
-/// | `valid` | `L.BinaryInput.NAME.BinaryOutput`: `input` (or `binpb`) → the message of `binpb`. `L.BinaryInput.NAME.JsonOutput`: → `json`. `L.JsonInput.NAME.BinaryOutput`: `json` → `binpb` (without its unknown fields when `has_unknown_fields`: JSON cannot carry them). `L.JsonInput.NAME.JsonOutput`: `json` → `json`. `Recommended.BinaryInput.NAME.CanonicalBinaryOutput` and `Recommended.JsonInput.NAME.CanonicalBinaryOutput`: the same bytes as `binpb`. |
+/// | `valid` | `L.BinaryInput.NAME.BinaryOutput`: `input` (or `binpb`) → the message of `binpb`. `L.BinaryInput.NAME.JsonOutput`: → `json`. `L.JsonInput.NAME.BinaryOutput`: `json` → `binpb` (without its unknown fields when `has_unknown_fields`: JSON cannot carry them). `L.JsonInput.NAME.JsonOutput`: `json` → `json`. `Recommended.BinaryInput.NAME.CanonicalBinaryOutput` and `Recommended.JsonInput.NAME.CanonicalBinaryOutput`: the same bytes as `binpb`. With `parse_error_allowed`, `L.BinaryInput.NAME.BinaryOutput` and `.JsonOutput` also pass on a `parse_error`, and `Recommended.BinaryInput.NAME.BinaryOutput` and `.JsonOutput` (same names, the other level) want the message. |
 /// | `noncanonical_binary` | `L.BinaryInput.NAME.BinaryOutput` and `.JsonOutput`: `input` → `binpb` / `json`; `Recommended.BinaryInput.NAME.CanonicalBinaryOutput`. |
 /// | `invalid_binary` | `L.BinaryInput.NAME.ParseError`: any `parse_error`. `Recommended.BinaryInput.NAME.ParseErrorCode`: a `parse_error` that starts with the manifest's `error` code. |
 /// | `json_accept` | `L.JsonInput.NAME.BinaryOutput` and `.JsonOutput`: `input` → `binpb` / `json`; `Recommended.JsonInput.NAME.CanonicalBinaryOutput`. |
@@ -130,8 +130,18 @@ public struct ConformanceSuite: Sendable {
             }
             fromJSON = stripped
         }
-        addBinaryOutput(level, .binary, entry, payload: input, canonical: canonical)
-        add(level, .binary, entry, .json, payload: input, format: .json, expect: .json(json))
+        if entry.flags["parse_error_allowed"] == true && level == .required {
+            // A correct runtime may refuse the binary input: Required accepts either answer,
+            // Recommended wants the message (Docs/conformance.md, "Principles").
+            add(level, .binary, entry, .binary, payload: input, format: .binary, expect: .orParseError(.binary(canonical)))
+            add(level, .binary, entry, .json, payload: input, format: .json, expect: .orParseError(.json(json)))
+            add(.recommended, .binary, entry, .binary, payload: input, format: .binary, expect: .binary(canonical))
+            add(.recommended, .binary, entry, .json, payload: input, format: .json, expect: .json(json))
+            add(.recommended, .binary, entry, .canonicalBinary, payload: input, format: .binary, expect: .canonicalBinary(canonical))
+        } else {
+            addBinaryOutput(level, .binary, entry, payload: input, canonical: canonical)
+            add(level, .binary, entry, .json, payload: input, format: .json, expect: .json(json))
+        }
         addBinaryOutput(level, .json, entry, payload: json, canonical: fromJSON)
         add(level, .json, entry, .json, payload: json, format: .json, expect: .json(json))
     }

@@ -10,6 +10,11 @@ import Foundation
 /// The list must stay honest: an entry that matches at least one test that ran, all of which now
 /// pass, makes the run fail ("unexpected pass") until it is removed. An entry that matches no test
 /// that ran (a typo, a filtered or skipped test) only earns a note.
+///
+/// An entry whose pattern starts with `?` (`?Recommended.*.*.CanonicalBinaryOutput  # …`) is for
+/// tests whose outcome the testee does not decide: its tests may fail (an expected failure) or pass
+/// (a pass, never an unexpected one). It is meant for output that changes from run to run, such as
+/// maps written in hash order by a runtime with no deterministic mode (Docs/conformance.md).
 public struct ExpectedFailureList: Sendable {
     /// One line of the file.
     public struct Entry: Sendable {
@@ -19,6 +24,17 @@ public struct ExpectedFailureList: Sendable {
         public let reason: String
         /// `FILE:LINE`, for the report.
         public let location: String
+        /// Written with a leading `?`: its tests may pass as well as fail, and a pass is no
+        /// unexpected pass.
+        public let mayPass: Bool
+
+        /// An entry for `pattern`, with its reason and `FILE:LINE`.
+        public init(pattern: TestNamePattern, reason: String, location: String, mayPass: Bool = false) {
+            self.pattern = pattern
+            self.reason = reason
+            self.location = location
+            self.mayPass = mayPass
+        }
     }
 
     /// Where the list came from (the file path), for the report.
@@ -48,7 +64,9 @@ public struct ExpectedFailureList: Sendable {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let parts = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-            let patternText = parts[0].trimmingCharacters(in: .whitespaces)
+            var patternText = parts[0].trimmingCharacters(in: .whitespaces)
+            let mayPass = patternText.hasPrefix("?")
+            if mayPass { patternText.removeFirst() }
             let reason = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
             guard !reason.isEmpty else {
                 throw ConformanceSetupError("\(location): entry \"\(patternText)\" has no reason (write `PATTERN  # reason`)")
@@ -68,7 +86,7 @@ public struct ExpectedFailureList: Sendable {
             if let level = pattern.segments[0], TestName.Level(rawValue: level) == nil {
                 throw ConformanceSetupError("\(location): \"\(patternText)\" must start with Required, Recommended or *")
             }
-            entries.append(Entry(pattern: pattern, reason: reason, location: location))
+            entries.append(Entry(pattern: pattern, reason: reason, location: location, mayPass: mayPass))
         }
         return ExpectedFailureList(source: source, entries: entries)
     }
