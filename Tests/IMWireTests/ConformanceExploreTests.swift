@@ -182,21 +182,26 @@ import Testing
         #expect(report.contains("120 passed, 0 failed (0 findings), 0 skipped"))
     }
 
-    // MARK: The shipped testees
-
-    static func built(_ language: String) throws -> String {
-        let build = ConformanceSupport.path("Tests/Conformance/testees/\(language)/build")
-        let built = try ConformanceSupport.shell("\(ConformanceSupport.shellQuoted(build)) >/dev/null")
-        #expect(built.status == 0, "\(build) failed (Scripts/install-deps installs the runtime): \(built.stderr)")
-        return ConformanceSupport.shellQuoted(ConformanceSupport.path(".build-testees/\(language)/imwire-testee-\(language)"))
+    @Test func withOnlyATimeTheRunStopsWhenItIsUp() throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = CLITests.run(["conformance", "--explore", "--seed", "9", "--time", "0.5"])
+        let elapsed = clock.now - start
+        let report = String(decoding: result.stdout, as: UTF8.self)
+        #expect(result.status == 0, "\(report)\(result.stderr)")
+        let count = try #require(report.split(separator: "\n").first?.split(separator: ",").dropFirst().first?.split(separator: " ").first)
+        #expect((Int(count) ?? 0) > 10, "\(report)")
+        #expect(elapsed < .seconds(10))
     }
+
+    // MARK: The shipped testees
 
     /// Go's runtime agrees with every generated case but for one deviation of its own that the golden
     /// cases do not show: protojson 1.28 reads `1e` (an exponent without digits) in an integer field as
     /// 1 (its parseNumber takes `e` with no digit after it; the golden case puts `1e` in a double
     /// field, where strconv.ParseFloat refuses it).
     @Test func goTesteeDisagreesOnlyWhereProtojsonAcceptsAnExponentWithoutDigits() throws {
-        let testee = SubprocessTestee(command: try Self.built("go"))
+        let testee = SubprocessTestee(command: try ConformanceSupport.builtTestee("go").get())
         let results = try Self.explorer(seed: 0x60, count: 3_000).run(against: testee)
         let report = ExploreReport.text(results)
         #expect(results.abandoned == nil, "\(report)")
@@ -212,7 +217,7 @@ import Testing
     /// expected-failure list records: the 10-byte varint misread in the fast path, the oneof member's
     /// builder reused across a switch, and `-0.0` lost in JSON.
     @Test func javaTesteeShowsTheDeviationsItsListRecords() throws {
-        let testee = SubprocessTestee(command: try Self.built("java"))
+        let testee = SubprocessTestee(command: try ConformanceSupport.builtTestee("java").get())
         let results = try Self.explorer(seed: JavaSeed.value, count: JavaSeed.count, maxFindings: 12, shrinkAttempts: 400).run(against: testee)
         let report = ExploreReport.text(results)
         let valid = results.findings.filter { $0.name.contains(".explore_valid.") }
@@ -225,7 +230,7 @@ import Testing
 
     /// A seed and count of the Java run: chosen so that the run is short and meets the deviations early.
     enum JavaSeed {
-        static let value: UInt64 = 1
+        static let value: UInt64 = 2
         static let count = 300
     }
 }

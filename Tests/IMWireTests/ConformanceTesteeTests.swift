@@ -49,12 +49,9 @@ import Testing
     /// against the suite with its list. Only tim-rest and validation may be skipped.
     @Test(arguments: ["cpp", "go", "java"])
     func googleRuntimeTesteePassesWithItsExpectedFailures(_ language: String) throws {
-        let build = ConformanceSupport.path("Tests/Conformance/testees/\(language)/build")
-        let built = try ConformanceSupport.shell("\(ConformanceSupport.shellQuoted(build)) >/dev/null")
-        #expect(built.status == 0, "\(build) failed (Scripts/install-deps installs the runtime): \(built.stderr)")
-        let testee = ConformanceSupport.path(".build-testees/\(language)/imwire-testee-\(language)")
+        let testee = try ConformanceSupport.builtTestee(language).get()
         let list = try ExpectedFailureList.load(path: ConformanceSupport.path("Tests/Conformance/expected-failures/\(language).txt"))
-        let results = try ConformanceSupport.run(SubprocessTestee(command: ConformanceSupport.shellQuoted(testee)), expectedFailures: list)
+        let results = try ConformanceSupport.run(SubprocessTestee(command: testee), expectedFailures: list)
         Self.expectPasses(results)
         #expect(results.counts(.required).passed > 900)
         let skipped = results.results.filter { $0.status == .skipped }.map(\.name)

@@ -77,7 +77,11 @@ enum CaseGenerator {
         default: output = random.chance(60) ? .binary : .json
         }
         var ignoreUnknownFields = input == .json && random.chance(35)
-        if [.jsonUnknownField, .jsonEnumUnknownName, .jsonEnumNameLowercase].contains(kind) { ignoreUnknownFields = false }
+        // As their golden cases are sent: an unknown key or enum name must not be skipped, and a key
+        // with a raw control character is an unknown key (its Required rejection is the golden one's).
+        if [.jsonUnknownField, .jsonEnumUnknownName, .jsonEnumNameLowercase, .jsonRawControlInKey].contains(kind) {
+            ignoreUnknownFields = false
+        }
         return ExploreCase(
             seed: seed, input: input, output: output, message: message, documentFlaw: documentFlaw,
             ignoreUnknownFields: ignoreUnknownFields, timRest: timRest, variations: variations)

@@ -43,7 +43,7 @@ public struct ExploreFinding: Sendable {
     /// Later disagreements counted as this one (same check, a case using all its features).
     public internal(set) var repeats = 0
 
-    init(name: String, caseIndex: Int, caseSeed: UInt64, runSeed: UInt64, originalSize: Int, shrunk: Shrinker.Result, levels: ExploreLevels) {
+    init(name: String, caseIndex: Int, caseSeed: UInt64, runSeed: UInt64, originalSize: Int, shrunk: Shrinker.Result) {
         let explorerCase = shrunk.explorerCase
         let materialized = shrunk.materialized
         self.name = name

@@ -90,7 +90,7 @@ public struct Explorer {
             let outcome = testee.respond(to: materialized.request, timeout: options.timeout)
             let verdict = ExploreJudge.verdict(for: outcome, of: materialized)
             results.cases += 1
-            results.count(explorerCase, materialized)
+            results.classes["\(explorerCase.input.rawValue) \(explorerCase.className)", default: 0] += 1
 
             if let reason = verdict.skipped {
                 results.skipped += 1
@@ -105,7 +105,7 @@ public struct Explorer {
             if let failure = enforced.first {
                 results.failedCases += 1
                 let shrinkStart = clock.now
-                record(failure, of: explorerCase, index: index, against: testee, into: &results)
+                record(failure, of: explorerCase, size: materialized.payload.count, index: index, against: testee, into: &results)
                 shrinkTime += clock.now - shrinkStart
             } else if verdict.skipped == nil {
                 results.passed += 1
@@ -129,10 +129,12 @@ public struct Explorer {
     /// finding (while there is room for one). A finding's check name is shared by at most
     /// ``maxFindingsPerCheck`` findings.
     private func record(
-        _ failure: ExploreJudge.Failure, of explorerCase: ExploreCase, index: Int, against testee: any Testee, into results: inout ExploreResults
+        _ failure: ExploreJudge.Failure, of explorerCase: ExploreCase, size: Int, index: Int, against testee: any Testee,
+        into results: inout ExploreResults
     ) {
         let features = Set(explorerCase.features)
         var candidate = explorerCase
+        var explainedBy: Int?
         for known in results.findings.indices {
             let finding = results.findings[known]
             let telling = ExploreCase.telling(finding.features)
@@ -151,8 +153,16 @@ public struct Explorer {
                 return
             }
             candidate = candidate.removing(Array(removable))
+            explainedBy = explainedBy ?? known
         }
-        if candidate.className != explorerCase.className || !candidate.message.flawsTakeEffect() || !fails(candidate, against: testee) {
+        if let explainedBy {
+            // Several known causes at once: without all of them it passes.
+            if candidate.className == explorerCase.className, candidate.message.flawsTakeEffect(), !fails(candidate, against: testee) {
+                results.findings[explainedBy].repeats += 1
+                return
+            }
+        }
+        if candidate.className != explorerCase.className || !candidate.message.flawsTakeEffect() {
             candidate = explorerCase
         }
         guard results.findings.count < options.maxFindings,
@@ -175,7 +185,7 @@ public struct Explorer {
         }
         results.findings.append(ExploreFinding(
             name: shrunk.failure.name, caseIndex: index, caseSeed: explorerCase.seed, runSeed: options.seed,
-            originalSize: explorerCase.materialize(levels: levels).payload.count, shrunk: shrunk, levels: levels))
+            originalSize: size, shrunk: shrunk))
     }
 
     /// The most findings one check name gets in a run, so that one frequent cause does not crowd
@@ -239,10 +249,6 @@ public struct ExploreResults: Sendable {
 
     /// No enforced disagreement and the run went to its end.
     public var succeeded: Bool { failedCases == 0 && abandoned == nil }
-
-    mutating func count(_ explorerCase: ExploreCase, _ materialized: MaterializedCase) {
-        classes["\(explorerCase.input.rawValue) \(explorerCase.className)", default: 0] += 1
-    }
 }
 
 /// A class of generated cases (the third segment of their test names) and how its answers are judged.

@@ -190,7 +190,11 @@ extension GeneratedJSONWriter {
                 var random = ExploreRandom(seed: message.style.jsonNulls ?? 0)
                 if message.style.jsonNulls != nil {
                     let present = Set(message.fields.map(\.number))
-                    for info in message.schema.fields where !present.contains(info.number) && random.chance(30) {
+                    // Not for the members of a oneof a flaw gives a second value: a null for one of
+                    // them would make the flaw a duplicate key, which lenient readers resolve.
+                    let conflicted = Set(message.fields.filter { $0.flaw?.kind == .jsonOneofTwoMembers }.compactMap { message.info($0).oneof })
+                    for info in message.schema.fields
+                    where !present.contains(info.number) && !(info.oneof.map(conflicted.contains) ?? false) && random.chance(30) {
                         members.append(.null(info, protoName: info.name != info.jsonName && random.chance(50)))
                     }
                 }
@@ -511,24 +515,27 @@ extension GeneratedJSONWriter {
             }
         }
 
-        /// Another spelling of a non-zero integer below 2^53, exact as a double too: `1.5e1`, `1500e-2`,
-        /// `15.0`, `1.5E+1`, maybe inside a string.
+        /// Another spelling of a non-zero integer below 2^53, exact as a double too, as the golden
+        /// corpus spells integers (Required `y_integer_exponent_*`, `y_integer_fraction_zero`,
+        /// `y_integer_negative_exponent_integral`, `y_integer_exponent_in_string`): `1.5e1`,
+        /// `1E+1`, `1500e-2`, `15.0` as numbers; `15e0` or `15.0` inside a string.
         private func integerSpelling(_ digits: String, _ random: inout ExploreRandom) -> [UInt8] {
             let negative = digits.hasPrefix("-")
-            let magnitude = Array(negative ? digits.dropFirst() : Substring(digits))
+            let magnitude = String(negative ? digits.dropFirst() : Substring(digits))
             let sign = negative ? "-" : ""
-            var text: String
-            switch random.below(4) {
-            case 0:
-                let fraction = magnitude.count > 1 ? "." + String(magnitude.dropFirst()) : ""
-                text = "\(sign)\(magnitude[0])\(fraction)e\(magnitude.count - 1)"
-            case 1: text = "\(sign)\(String(magnitude))00e-2"
-            case 2: text = "\(sign)\(String(magnitude)).0"
-            default:
-                let fraction = magnitude.count > 1 ? "." + String(magnitude.dropFirst()) : ""
-                text = "\(sign)\(magnitude[0])\(fraction)E+\(magnitude.count - 1)"
+            if random.chance(30) {
+                return Array((random.chance(50) ? "\"\(sign)\(magnitude)e0\"" : "\"\(sign)\(magnitude).0\"").utf8)
             }
-            return Array((random.chance(30) ? "\"\(text)\"" : text).utf8)
+            let head = magnitude.prefix(1)
+            let fraction = magnitude.count > 1 ? "." + magnitude.dropFirst() : ""
+            let text: String
+            switch random.below(4) {
+            case 0: text = "\(sign)\(head)\(fraction)e\(magnitude.count - 1)"
+            case 1: text = "\(sign)\(magnitude)00e-2"
+            case 2: text = "\(sign)\(magnitude).0"
+            default: text = "\(sign)\(head)\(fraction)E+\(magnitude.count - 1)"
+            }
+            return Array(text.utf8)
         }
 
         private mutating func writeDouble(_ value: Double, styled: Bool, random: inout ExploreRandom) {

@@ -46,6 +46,9 @@ struct MessageGenerator {
     var nodeBudget: Int
     /// Recursions of the root type still to force (0: no chain).
     var chainLayers: Int
+    /// Whether a string may now and then be thousands of characters long (not in the overridden
+    /// occurrences a style adds: a shrinker cannot make those smaller).
+    var longStrings = true
     private let root: MessageSchema
     /// Per message type (by full name), the indices of its fields from which the root type can be
     /// reached again.
@@ -171,7 +174,7 @@ struct MessageGenerator {
         case .string, .bytes:
             let isString: Bool = if case .string = info.kind { true } else { false }
             func one(_ random: inout ExploreRandom) -> [UInt8] {
-                isString ? random.text(long: random.chance(2)) : random.bytes()
+                isString ? random.text(long: longStrings && random.chance(2)) : random.bytes()
             }
             if info.isRepeated {
                 field.value = .texts((0..<random.int(in: 1...4)).map { _ in one(&random) })
@@ -262,6 +265,7 @@ extension MessageGenerator {
     /// A value of `info`'s type for an occurrence that a later one overrides. A message is small
     /// and, when its type has fields, not empty (so that a reader that wrongly merges it shows it).
     mutating func junkValue(for info: FieldSchema, level: Int) -> FieldValue {
+        longStrings = false
         switch info.kind {
         case .message(let child):
             let schema = child()
