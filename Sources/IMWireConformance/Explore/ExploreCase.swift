@@ -252,17 +252,6 @@ extension GeneratedMessage {
         }
         return copy
     }
-
-    /// The number of fields, unknown fields and map entries at every level: how big the case is.
-    var size: Int {
-        fields.reduce(unknownFields.count) { total, field in
-            switch field.value {
-            case .texts(let list): total + list.count
-            case .map(let entries): total + entries.count
-            default: total + 1 + field.value.children.reduce(0) { $0 + $1.size }
-            }
-        }
-    }
 }
 
 extension FieldValue {

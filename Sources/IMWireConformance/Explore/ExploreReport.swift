@@ -17,6 +17,7 @@
 /// ran 10000 cases in 3.2 s (3100 cases/s; shrinking 0.4 s)
 /// ```
 public enum ExploreReport {
+    /// The report of `results`, ending in a newline.
     public static func text(_ results: ExploreResults) -> String {
         var lines = ["imwire conformance --explore: seed \(Explorer.hex(results.seed)), \(results.cases) cases against \(results.testee)"]
         let level = results.enforceRecommended ? "DISAGREEMENT" : "REQUIRED DISAGREEMENT"

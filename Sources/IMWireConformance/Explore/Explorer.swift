@@ -24,6 +24,7 @@ public struct Explorer {
         /// The longest one shrink runs.
         public var shrinkTime: Duration
 
+        /// Options for a run from `seed`; the defaults are the command line's.
         public init(
             seed: UInt64, count: Int? = 10_000, time: Duration? = nil, timeout: Duration = .seconds(10),
             enforceRecommended: Bool = false, maxFindings: Int = 30, shrinkAttempts: Int = 3_000, shrinkTime: Duration = .seconds(60)
@@ -39,7 +40,9 @@ public struct Explorer {
         }
     }
 
+    /// What it runs.
     public let options: Options
+    /// The levels of the classes that follow a golden case.
     let levels: ExploreLevels
 
     /// An explorer whose classes take their levels from `manifest` (the golden cases they follow).
@@ -206,7 +209,9 @@ public struct Explorer {
 public struct ExploreResults: Sendable {
     /// A class of Recommended disagreement: how often, and the first.
     public struct RecommendedCount: Sendable {
+        /// Cases that failed the check.
         public var count = 0
+        /// The first of them.
         public let example: ExploreFailure
 
         init(example: ExploreFailure) { self.example = example }
@@ -222,8 +227,9 @@ public struct ExploreResults: Sendable {
     public internal(set) var cases = 0
     /// Cases every check of which passed.
     public internal(set) var passed = 0
-    /// Cases the testee answered `skipped`, and its reasons.
+    /// Cases the testee answered `skipped`.
     public internal(set) var skipped = 0
+    /// The testee's reasons for `skipped`, with how often it gave each.
     public internal(set) var skipReasons: [String: Int] = [:]
     /// Cases with an enforced disagreement (Required, and Recommended when enforced).
     public internal(set) var failedCases = 0
@@ -237,8 +243,9 @@ public struct ExploreResults: Sendable {
     public internal(set) var classes: [String: Int] = [:]
     /// Why the run stopped early, if it did.
     public internal(set) var abandoned: String?
-    /// How long the run took, shrinking included, and how much of it was shrinking.
+    /// How long the run took, shrinking included.
     public internal(set) var duration: Duration = .zero
+    /// How much of it was shrinking (and telling repeats apart).
     public internal(set) var shrinkDuration: Duration = .zero
 
     init(testee: String, seed: UInt64, enforceRecommended: Bool) {
