@@ -41,7 +41,7 @@ public enum ExploreReport {
             lines += finding.fixtureSource.split(separator: "\n").map { "    " + $0 }
         }
         if results.unshrunk > 0 {
-            lines.append("\(results.unshrunk) more disagreeing cases not shrunk (the run keeps at most \(results.findings.count) findings)")
+            lines.append("\(results.unshrunk) more disagreeing cases not shrunk (a run shrinks at most \(results.maxFindings) findings, \(Explorer.maxFindingsPerCheck) per check)")
         }
         for (name, count) in results.recommended.sorted(by: { $0.key < $1.key }) where !results.enforceRecommended {
             lines.append("WARN \(name): \(count.count) case\(count.count == 1 ? "" : "s"), e.g. \(count.example.detail)")

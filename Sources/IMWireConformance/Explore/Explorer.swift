@@ -80,7 +80,8 @@ public struct Explorer {
         let clock = ContinuousClock()
         let started = clock.now
         let stopAt = options.time.map { started + $0 }
-        var results = ExploreResults(testee: testee.description, seed: options.seed, enforceRecommended: options.enforceRecommended)
+        var results = ExploreResults(
+            testee: testee.description, seed: options.seed, enforceRecommended: options.enforceRecommended, maxFindings: options.maxFindings)
         var seed = options.seed
         var index = 0
         var unwellInARow = 0
@@ -193,7 +194,7 @@ public struct Explorer {
 
     /// The most findings one check name gets in a run, so that one frequent cause does not crowd
     /// out the rest.
-    static let maxFindingsPerCheck = 4
+    public static let maxFindingsPerCheck = 4
 
     /// Whether `explorerCase` still gets an enforced disagreement from `testee`.
     private func fails(_ explorerCase: ExploreCase, against testee: any Testee) -> Bool {
@@ -235,8 +236,11 @@ public struct ExploreResults: Sendable {
     public internal(set) var failedCases = 0
     /// The shrunk disagreements, in the order they were found.
     public internal(set) var findings: [ExploreFinding] = []
-    /// Disagreements not shrunk because the run had found its most findings.
+    /// Disagreements not shrunk because the run, or their check, had its most findings
+    /// (``maxFindings``, ``Explorer/maxFindingsPerCheck``).
     public internal(set) var unshrunk = 0
+    /// The most findings the run shrinks.
+    public let maxFindings: Int
     /// Recommended disagreements by test name.
     public internal(set) var recommended: [String: RecommendedCount] = [:]
     /// Cases by class and input, for the report (`explore_valid` binary → json …).
@@ -248,10 +252,11 @@ public struct ExploreResults: Sendable {
     /// How much of it was shrinking (and telling repeats apart).
     public internal(set) var shrinkDuration: Duration = .zero
 
-    init(testee: String, seed: UInt64, enforceRecommended: Bool) {
+    init(testee: String, seed: UInt64, enforceRecommended: Bool, maxFindings: Int) {
         self.testee = testee
         self.seed = seed
         self.enforceRecommended = enforceRecommended
+        self.maxFindings = maxFindings
     }
 
     /// No enforced disagreement and the run went to its end.
