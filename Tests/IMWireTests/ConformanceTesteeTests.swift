@@ -51,12 +51,9 @@ import Testing
     /// may be skipped.
     @Test(arguments: [("cpp", "cpp"), ("go", "go"), ("java", "java"), ("swiftprotobuf", "swift-protobuf")])
     func otherRuntimeTesteePassesWithItsExpectedFailures(_ folder: String, _ name: String) throws {
-        let build = ConformanceSupport.path("Tests/Conformance/testees/\(folder)/build")
-        let built = try ConformanceSupport.shell("\(ConformanceSupport.shellQuoted(build)) >/dev/null")
-        #expect(built.status == 0, "\(build) failed (Scripts/install-deps installs the runtime): \(built.stderr)")
-        let testee = ConformanceSupport.path(".build-testees/\(name)/imwire-testee-\(name)")
+        let testee = try ConformanceSupport.builtTestee(folder, name: name).get()
         let list = try ExpectedFailureList.load(path: ConformanceSupport.path("Tests/Conformance/expected-failures/\(name).txt"))
-        let results = try ConformanceSupport.run(SubprocessTestee(command: ConformanceSupport.shellQuoted(testee)), expectedFailures: list)
+        let results = try ConformanceSupport.run(SubprocessTestee(command: testee), expectedFailures: list)
         Self.expectPasses(results)
         #expect(results.counts(.required).passed > 900)
         let skipped = results.results.filter { $0.status == .skipped }.map(\.name)

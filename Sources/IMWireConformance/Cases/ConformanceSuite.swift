@@ -88,8 +88,9 @@ public struct ConformanceSuite: Sendable {
         return suite
     }
 
-    /// The level of `entry`'s acceptance and meaning tests.
-    private static func level(of entry: FixtureManifest.Entry) throws(ConformanceSetupError) -> TestName.Level {
+    /// The level of `entry`'s acceptance and meaning tests (also the level of the generative mode's
+    /// classes that follow a golden case, ``ExploreLevels``).
+    static func level(of entry: FixtureManifest.Entry) throws(ConformanceSetupError) -> TestName.Level {
         switch entry.strings["level"] {
         case nil, "required": return .required
         case "recommended": return .recommended

@@ -56,26 +56,16 @@ public struct ConformanceRunner {
             let caseStart = clock.now
             let outcome = testee.respond(to: testCase.request, timeout: timeout)
             var result = CaseResult(name: testCase.name, level: testCase.level, status: .passed, detail: "", stderr: outcome.stderr)
-            switch outcome.kind {
-            case .response(let response):
+            if case .response(let response) = outcome.kind {
                 consecutiveTesteeFailures = 0
                 switch ResponseCheck.verdict(for: response, expecting: testCase.expectation) {
                 case .passed: break
                 case .failed(let detail): (result.status, result.detail) = (.failed, detail)
                 case .skipped(let reason): (result.status, result.detail) = (.skipped, reason)
                 }
-            case .crashed(let how):
-                consecutiveTesteeFailures += 1
-                (result.status, result.detail) = (.failed, "testee crashed: \(how); restarted")
-            case .timedOut(let limit):
-                consecutiveTesteeFailures += 1
-                (result.status, result.detail) = (.failed, "testee hung: no complete answer within \(Self.seconds(limit)); killed and restarted")
-            case .malformedFrame(let what):
-                consecutiveTesteeFailures += 1
-                (result.status, result.detail) = (.failed, "testee broke the framing: \(what); restarted")
-            case .invalidResponse(let what):
-                consecutiveTesteeFailures = 0
-                (result.status, result.detail) = (.failed, "testee's response breaks the protocol: \(what)")
+            } else if let failure = Self.testeeFailure(outcome.kind) {
+                consecutiveTesteeFailures = failure.testeeUnwell ? consecutiveTesteeFailures + 1 : 0
+                (result.status, result.detail) = (.failed, failure.detail)
             }
             result.duration = clock.now - caseStart
             results.append(result)
@@ -91,6 +81,19 @@ public struct ConformanceRunner {
         if let expectedFailures { summary.apply(expectedFailures) }
         if !enforceRecommended { summary.demoteRecommendedFailures() }
         return summary
+    }
+
+    /// What an outcome other than a response means for its case: the failure's detail, and whether
+    /// the testee itself is unwell (crashed, hung or broke the framing: it was restarted, and several
+    /// in a row give it up). `nil` for a response.
+    static func testeeFailure(_ kind: TesteeOutcome.Kind) -> (detail: String, testeeUnwell: Bool)? {
+        switch kind {
+        case .response: nil
+        case .crashed(let how): ("testee crashed: \(how); restarted", true)
+        case .timedOut(let limit): ("testee hung: no complete answer within \(seconds(limit)); killed and restarted", true)
+        case .malformedFrame(let what): ("testee broke the framing: \(what); restarted", true)
+        case .invalidResponse(let what): ("testee's response breaks the protocol: \(what)", false)
+        }
     }
 
     static func seconds(_ duration: Duration) -> String {

@@ -70,6 +70,33 @@ enum ConformanceSupport {
         return [UInt8](data)
     }
 
+    /// Builds the shipped testee in `folder` (`Tests/Conformance/testees/FOLDER/build`, which
+    /// installs nothing; its program is `.build-testees/NAME/imwire-testee-NAME`, NAME the folder
+    /// unless given) once per test run, and returns the shell command that runs it, or why the
+    /// build failed. Every suite that runs a testee asks here, so suites running at the same time never
+    /// build the same testee twice at once (the scripts build into one directory).
+    static func builtTestee(_ folder: String, name: String? = nil) throws -> Result<String, TesteeBuildError> {
+        let name = name ?? folder
+        buildLock.lock()
+        defer { buildLock.unlock() }
+        if let built = builds[folder] { return built }
+        let script = path("Tests/Conformance/testees/\(folder)/build")
+        let run = try shell("\(shellQuoted(script)) >/dev/null")
+        let built: Result<String, TesteeBuildError> = run.status == 0
+            ? .success(shellQuoted(path(".build-testees/\(name)/imwire-testee-\(name)")))
+            : .failure(TesteeBuildError(message: "\(script) failed (Scripts/install-deps installs the runtime): \(run.stderr)"))
+        builds[folder] = built
+        return built
+    }
+
+    struct TesteeBuildError: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    private static let buildLock = NSLock()
+    nonisolated(unsafe) private static var builds: [String: Result<String, TesteeBuildError>] = [:]
+
     /// `'path'` for a shell command line.
     static func shellQuoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
