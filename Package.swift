@@ -10,11 +10,18 @@ let package = Package(
     products: [
         // The codec library. Depends on nothing beyond the Swift toolchain.
         .library(name: "IMWire", targets: ["IMWire"]),
+        // Tencent Cloud IM webhooks: callback authentication (SHA-256 from swift-crypto) and callback
+        // responses. A product of its own, so that the codec library keeps zero dependencies.
+        .library(name: "IMWireWebhooks", targets: ["IMWireWebhooks"]),
         .executable(name: "imwire", targets: ["IMWireTool"]),
         // Conformance testee on libprotobuf-c (binary cases only): `imwire conformance --testee …`.
         .executable(name: "imwire-testee-c", targets: ["IMWireTesteeC"]),
     ],
     dependencies: [
+        // IMWireWebhooks only (SHA-256 of the callback signature). A range, not a pin: servers
+        // usually have swift-crypto already (through swift-nio-ssl, AsyncHTTPClient, JWT…), and
+        // both majors have the `SHA256` this uses.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // CLI only.
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         // Tests only.
@@ -30,6 +37,10 @@ let package = Package(
         // The vectorised UTF-8 validator under every decoder (C: SSE/AVX2 and NEON intrinsics with a
         // scalar fallback, chosen at run time; built by the toolchain's clang, nothing to install).
         .target(name: "CIMWireUTF8"),
+        .target(
+            name: "IMWireWebhooks",
+            dependencies: ["IMWire", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "IMWireCLI",
             dependencies: [
@@ -76,6 +87,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // The webhook module's tests: a target of their own, so the library's tests need no Crypto.
+        .testTarget(name: "IMWireWebhooksTests", dependencies: ["IMWireWebhooks", "IMWire"]),
     ],
     swiftLanguageModes: [.v6]
 )

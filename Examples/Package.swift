@@ -23,7 +23,10 @@ let package = Package(
             name: "WebhookServer",
             dependencies: [
                 .product(name: "IMWire", package: "IMWire"),
+                .product(name: "IMWireWebhooks", package: "IMWire"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // HTTP1Channel's configuration: the head-size limits and the idle timeout.
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -33,6 +36,7 @@ let package = Package(
             dependencies: [
                 "WebhookServer",
                 .product(name: "IMWire", package: "IMWire"),
+                .product(name: "IMWireWebhooks", package: "IMWire"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // A plain NIO HTTP/1 client: HummingbirdTesting would add AsyncHTTPClient and
                 // BoringSSL (NIOSSL) to the build, minutes on two cores, for nothing we need.
@@ -45,7 +49,11 @@ let package = Package(
         // README.md's ```swift blocks, each compiled against IMWire and run (see the test's header).
         .testTarget(
             name: "ReadmeSnippetTests",
-            dependencies: [.product(name: "IMWire", package: "IMWire")]
+            dependencies: [
+                .product(name: "IMWire", package: "IMWire"),
+                // Linked so the snippets of the webhook article find its objects in this build.
+                .product(name: "IMWireWebhooks", package: "IMWire"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

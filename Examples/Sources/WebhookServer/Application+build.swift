@@ -1,26 +1,60 @@
 import Hummingbird
+import HummingbirdCore
 import IMWire
+import IMWireWebhooks
+import Logging
 import NIOCore
 
 /// What the service enforces. The defaults suit a Tencent Cloud IM callback endpoint.
 struct WebhookSettings: Sendable {
+    /// Who may call `/webhook`: your SDKAppID, and the callback authentication token when it is on
+    /// at Tencent (`SDKAPPID`, `CALLBACK_TOKEN`). `nil` — neither set — accepts callbacks for any
+    /// app, unsigned: for trying the service out only (it says so when it starts).
+    var authenticator: CallbackAuthenticator? = nil
+    /// The word list that rewrites or refuses before-send messages (`BANNED_WORDS`).
+    var moderation = Moderation()
+    /// Where a message callback's message goes once it is answered (see `MessageRelay`).
+    var relay: MessageRelay = .log
     /// The limits every message must meet: `.tencent`, `.zim`, `.none`, or a preset you changed.
+    /// `/convert` and `/tim-rest` validate against it; on `/webhook` a rewritten message must meet it.
     var profile: ValidationProfile = .tencent
     /// The largest request body read, in bytes; a larger one is answered 413 and never decoded.
-    /// Tencent's 12 KB content limit plus the envelope fits many times over.
+    /// Tencent's 12 KB content limit plus the envelope fits many times over (`MAX_BODY_BYTES`).
     var maxBodyBytes: Int = 64 * 1024
+    /// The largest request head (request line and header fields), in bytes (`MAX_HEADER_BYTES`).
+    /// Tencent's callback URL and headers take a few hundred. A larger head is refused by the HTTP
+    /// parser: the connection is closed with 431 or 400 and nothing is handled.
+    var maxHeaderBytes: Int = 16 * 1024
+    /// How long a handler waits for the whole body, in seconds (`REQUEST_TIMEOUT`): a slower one is
+    /// answered 408. Tencent gives a callback two seconds in all.
+    var requestTimeout: Duration = .seconds(10)
+    /// A connection on which nothing is read or written for this long is closed (`IDLE_TIMEOUT`):
+    /// the bound on a client that opens connections and sends nothing, or a head byte by byte.
+    var idleTimeout: Duration = .seconds(30)
+}
+
+/// Where `/webhook` sends the message of a message callback (C2C or group, before or after send),
+/// after authentication and moderation. The example logs it (at `debug`, with the size of its
+/// canonical protobuf); a real endpoint hands it to a queue or a store. Called before the answer
+/// is sent, so keep it fast: Tencent waits two seconds at most.
+struct MessageRelay: Sendable {
+    var deliver: @Sendable (_ command: CallbackCommand, _ message: Message, _ logger: Logger) async -> Void
+
+    static let log = MessageRelay { command, message, logger in
+        logger.debug("\(command) from \(message.sender): \(message.elems.count) elem(s), \((try? message.serializedBytes())?.count ?? 0) bytes of protobuf")
+    }
 }
 
 /// The webhook service, ready to run (`try await app.runService()`) or to start from a test.
 ///
-/// - `POST /webhook`: a tim-rest body (a `C2C.CallbackAfterSendMsg` or `Group.CallbackAfterSendMsg`
-///   callback, a `sendmsg` request, …) → 200 with the canonical protobuf or proto3 JSON of the
-///   message, as the `Accept` header asks.
-/// - `POST /tim-rest`: protobuf or proto3 JSON (by `Content-Type`) → 200 with the tim-rest request
-///   that sends the message (`send_group_msg` for a group, `sendmsg` for C2C).
+/// - `POST /webhook`: a Tencent Cloud IM callback. Authenticated (`SdkAppid`, `Sign`,
+///   `RequestTime`), the message of a message callback moderated and relayed, answered with
+///   Tencent's callback JSON.
+/// - `POST /convert`: a tim-rest body → the canonical protobuf or proto3 JSON, as `Accept` asks.
+/// - `POST /tim-rest`: protobuf or proto3 JSON (by `Content-Type`) → the tim-rest request that
+///   sends the message (`send_group_msg` for a group, `sendmsg` for C2C).
 ///
-/// Either answers 400 for a body IMWire cannot decode, 413 for a body over `maxBodyBytes`, 422 for
-/// a message that breaks `settings.profile` (see `Problem` for the bodies).
+/// Statuses and bodies: Examples/README.md.
 func buildApplication(
     configuration: ApplicationConfiguration,
     settings: WebhookSettings = WebhookSettings(),
@@ -28,7 +62,11 @@ func buildApplication(
 ) -> some ApplicationProtocol {
     let router = Router()
 
-    router.post("webhook") { request, _ -> Response in
+    router.post("webhook") { request, context -> Response in
+        try await webhook(request, settings: settings, logger: context.logger)
+    }
+
+    router.post("convert") { request, _ -> Response in
         // Choose the answer format before doing any work, so a client that accepts neither learns early.
         guard let answer = Wire(accept: request.headers[.accept]) else {
             throw Problem(.notAcceptable, code: "not_acceptable",
@@ -47,19 +85,81 @@ func buildApplication(
         return try reply(message, as: .timREST)
     }
 
-    return Application(router: router, configuration: configuration, onServerRunning: onServerRunning)
+    let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
+        maxHeaderFieldSize: settings.maxHeaderBytes, maxHeaderListSize: settings.maxHeaderBytes, maxHeaderFieldCount: 100)
+    return Application(
+        router: router,
+        server: .http1(configuration: .init(idleTimeout: .nanoseconds(settings.idleTimeout.nanoseconds),
+                                            httpDecoderConfiguration: decoder)),
+        configuration: configuration,
+        onServerRunning: onServerRunning)
+}
+
+/// `/webhook`: authenticate, then answer. Nothing of the request is read before the query is
+/// trusted, and a refusal says only its code: the caller is Tencent or an impostor.
+private func webhook(_ request: Request, settings: WebhookSettings, logger: Logger) async throws -> Response {
+    let query: CallbackQuery
+    do {
+        if let authenticator = settings.authenticator {
+            query = try authenticator.verify(query: request.uri.query ?? "")
+        } else {
+            query = try CallbackQuery(query: request.uri.query ?? "")
+        }
+    } catch {
+        logger.notice("webhook refused: \(error)")
+        throw Problem(refusal: error)
+    }
+
+    let response: CallbackResponse
+    if [.c2cBeforeSendMsg, .c2cAfterSendMsg, .groupBeforeSendMsg, .groupAfterSendMsg].contains(query.command) {
+        let body = try await collect(request, settings: settings)
+        let callback: MessageCallback
+        do {
+            callback = try MessageCallback(command: query.command, body: body.readableBytesView)
+        } catch {
+            throw Problem(error.underlying ?? IMWireError(code: .invalidValue, reason: error.reason))
+        }
+        do {
+            response = try settings.moderation.answer(callback, profile: settings.profile)
+        } catch {
+            logger.error("webhook answer failed: \(error)")
+            throw Problem(refusal: error)
+        }
+        await settings.relay.deliver(query.command, callback.message, logger)
+    } else {
+        // Not a message callback (state, relationship, group events): acknowledged, body unread.
+        response = .allow
+    }
+    return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
+                    body: ResponseBody(byteBuffer: ByteBuffer(bytes: response.jsonUTF8Bytes())))
+}
+
+/// The body, up to the size limit and within the time limit.
+private func collect(_ request: Request, settings: WebhookSettings) async throws -> ByteBuffer {
+    do {
+        return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await request.body.collect(upTo: settings.maxBodyBytes) }
+            group.addTask {
+                try await Task.sleep(for: settings.requestTimeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let body = try await group.next()! else {
+                throw Problem(.requestTimeout, code: "request_timeout",
+                              reason: "the body did not arrive within \(settings.requestTimeout)")
+            }
+            return body
+        }
+    } catch is NIOTooManyBytesError {
+        throw Problem(.contentTooLarge, code: "body_too_large",
+                      reason: "the body is larger than \(settings.maxBodyBytes) bytes")
+    }
 }
 
 /// Reads the body up to the limit, decodes it and validates the message: the three ways a request
 /// can fail, each with its own status.
 private func receive(_ request: Request, as format: Wire, settings: WebhookSettings) async throws -> Message {
-    let body: ByteBuffer
-    do {
-        body = try await request.body.collect(upTo: settings.maxBodyBytes)
-    } catch is NIOTooManyBytesError {
-        throw Problem(.contentTooLarge, code: "body_too_large",
-                      reason: "the body is larger than \(settings.maxBodyBytes) bytes")
-    }
+    let body = try await collect(request, settings: settings)
 
     let message: Message
     do {
@@ -81,5 +181,11 @@ private func reply(_ message: Message, as format: Wire) throws -> Response {
                         body: ResponseBody(byteBuffer: try format.encode(message)))
     } catch {
         throw Problem(error)
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }

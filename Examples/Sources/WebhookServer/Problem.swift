@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import IMWire
+import IMWireWebhooks
 
 /// An answer other than 200: a status and a small JSON body saying what was wrong. Handlers throw
 /// it; Hummingbird turns every `HTTPResponseError` into its response.
@@ -10,7 +11,7 @@ import IMWire
 struct Problem: HTTPResponseError {
     struct Body: Encodable {
         var code: String
-        var reason: String
+        var reason: String?
         var offset: Int? = nil
         var path: String? = nil
         var violations: [ViolationBody]? = nil
@@ -44,6 +45,14 @@ struct Problem: HTTPResponseError {
                               actual: "\($0.actual)", reason: $0.reason)
             }
         )
+    }
+
+    /// A webhook request refused before anything of it is used: the status the error maps to
+    /// (400, 401, 403; 500 for an answer the server failed to build) and the code only — no reason,
+    /// nothing of the request, as the caller may be an impostor. The reason goes to the log.
+    init(refusal error: WebhookError) {
+        status = HTTPResponse.Status(code: error.httpStatus)
+        body = Body(code: error.code.name)
     }
 
     init(_ status: HTTPResponse.Status, code: String, reason: String) {

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 /// Every ```swift block of the repository's README.md and of the DocC articles
-/// (Sources/IMWire/IMWire.docc/*.md), read from those files at test time, compiled as the `main.swift`
-/// of its own little executable (top-level code, Swift 6 language mode) against the IMWire this
-/// package built, then run: it must exit 0.
+/// (Sources/IMWire/IMWire.docc/*.md, Sources/IMWireWebhooks/IMWireWebhooks.docc/*.md), read from
+/// those files at test time, compiled as the `main.swift` of its own little executable (top-level
+/// code, Swift 6 language mode) against the IMWire (and, for the webhook articles, IMWireWebhooks
+/// with swift-crypto) this package built, then run: it must exit 0.
 ///
 /// Fence info strings: ```swift  — compiled and run (the default);
 ///                     ```swift no-run  — compiled only, for a block that must not be run;
@@ -16,7 +17,9 @@ import Testing
 ///
 /// How: `swiftc -swift-version 6 main.swift -I <build>/Modules <IMWire's objects> -o snippet`, with
 /// the objects listed in SwiftPM's `IMWire.build/output-file-map.json` (the current sources only, so
-/// a stale object of a deleted file is never linked). About 1.2 s for the README's five blocks, cold
+/// a stale object of a deleted file is never linked). A webhook article's blocks also link the
+/// objects of IMWireWebhooks and of swift-crypto's targets (C and C++ objects: every `.o` of their
+/// build folders) and the C++ runtime. About 1.2 s for the README's five blocks, cold
 /// or warm, since the IMWire it links is the one this package builds anyway; a temporary SwiftPM
 /// package (one executable target per block) measured 30 s cold, as it builds IMWire a second time.
 /// `SWIFTC=/path/to/swiftc` picks the compiler (default: `swiftc` on PATH — the toolchain that built
@@ -41,10 +44,11 @@ import Testing
         try Data(snippet.code.utf8).write(to: source)
         let executable = directory.appendingPathComponent("snippet")
 
+        let objects = try snippet.isWebhookArticle ? build.webhookObjects() : build.objects
         let compile = try await run(
             compiler(),
             ["-swift-version", "6", "-module-name", "Snippet", source.path, "-I", build.modules.path]
-                + build.objects.map(\.path) + ["-o", executable.path],
+                + objects.map(\.path) + (snippet.isWebhookArticle ? ["-lstdc++"] : []) + ["-o", executable.path],
             log: directory.appendingPathComponent("compile.log")
         )
         guard compile.status == "exit 0" else {
@@ -131,12 +135,18 @@ struct Snippet: Sendable, CustomTestStringConvertible {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let readme = repository.appendingPathComponent("README.md")
-    static let catalog = "Sources/IMWire/IMWire.docc"
+    static let catalogs = ["Sources/IMWire/IMWire.docc", webhookCatalog]
+    static let webhookCatalog = "Sources/IMWireWebhooks/IMWireWebhooks.docc"
 
-    /// README.md, then the DocC articles in name order.
+    /// Whether the block is in the webhook module's catalog (it links IMWireWebhooks too).
+    var isWebhookArticle: Bool { file.hasPrefix(Self.webhookCatalog) }
+
+    /// README.md, then the DocC articles of each catalog in name order.
     static func all() throws -> [Snippet] {
-        let articles = try FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent(catalog).path)
-            .filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
+        let articles = try catalogs.flatMap { catalog in
+            try FileManager.default.contentsOfDirectory(atPath: repository.appendingPathComponent(catalog).path)
+                .filter { $0.hasSuffix(".md") }.sorted().map { "\(catalog)/\($0)" }
+        }
         return try (["README.md"] + articles).flatMap { file in
             try parse(String(contentsOf: repository.appendingPathComponent(file), encoding: .utf8), file: file)
         }
@@ -206,6 +216,24 @@ struct IMWireBuild {
             }
         }
         throw LocateError(start: CommandLine.arguments[0])
+    }
+
+    /// IMWire's objects, IMWireWebhooks' (from its output-file-map.json) and every object of
+    /// swift-crypto's targets that this build has (`Crypto` and the C/C++ targets it depends on).
+    func webhookObjects() throws -> [URL] {
+        let map = directory.appendingPathComponent("IMWireWebhooks.build/output-file-map.json")
+        let entries = try JSONSerialization.jsonObject(with: Data(contentsOf: map)) as? [String: [String: String]] ?? [:]
+        var objects = objects + entries.values.compactMap { $0["object"] }.sorted().map(URL.init(fileURLWithPath:))
+        let crypto = ["Crypto", "CryptoBoringWrapper", "CCryptoBoringSSL", "CCryptoBoringSSLShims", "CXKCP", "CXKCPShims"]
+        for target in crypto {
+            let folder = directory.appendingPathComponent("\(target).build")
+            guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { continue }
+            objects += files.compactMap { $0 as? URL }.filter { $0.pathExtension == "o" }.sorted { $0.path < $1.path }
+        }
+        guard objects.contains(where: { $0.path.contains("/Crypto.build/") }) else {
+            throw LocateError(start: "\(directory.path): no Crypto.build objects; does the Examples package still link IMWireWebhooks?")
+        }
+        return objects
     }
 
     struct LocateError: Error, CustomStringConvertible {

@@ -6,15 +6,15 @@ import Testing
 
 @testable import WebhookServer
 
-/// The service on a real loopback socket, fed the golden tim-rest callback bodies of `Fixtures/`
-/// (made by Python's google.protobuf, not by IMWire) and compared with their golden outputs.
+/// The conversion endpoints on a real loopback socket, fed the golden tim-rest callback bodies of
+/// `Fixtures/` (made by Python's google.protobuf, not by IMWire) and compared with their golden outputs.
 @Suite struct WebhookServerTests {
-    // MARK: POST /webhook
+    // MARK: POST /convert
 
     @Test func c2cCallbackAnswersTheGoldenBinary() async throws {
         let request = try fixture("tim_rest_c2c_callback_after_send_msg.input.json")
         let answer = try await withServer { port in
-            try await post(port: port, path: "/webhook", body: request, headers: [("Accept", "application/x-protobuf")])
+            try await post(port: port, path: "/convert", body: request, headers: [("Accept", "application/x-protobuf")])
         }
         #expect(answer.status == 200)
         #expect(answer.headers["Content-Type"] == ["application/x-protobuf"])
@@ -31,7 +31,7 @@ import Testing
     @Test func groupCallbackAnswersTheGoldenJSON() async throws {
         let request = try fixture("tim_rest_group_callback_after_send_msg.input.json")
         let answer = try await withServer { port in
-            try await post(port: port, path: "/webhook", body: request,
+            try await post(port: port, path: "/convert", body: request,
                            headers: [("Accept", "text/html;q=0.9, application/json")])
         }
         #expect(answer.status == 200)
@@ -46,7 +46,7 @@ import Testing
 
     @Test func noAcceptHeaderMeansJSON() async throws {
         let answer = try await withServer { port in
-            try await post(port: port, path: "/webhook", body: try fixture("tim_rest_c2c_callback_after_send_msg.input.json"))
+            try await post(port: port, path: "/convert", body: try fixture("tim_rest_c2c_callback_after_send_msg.input.json"))
         }
         #expect(answer.status == 200)
         #expect(answer.body == (try fixture("tim_rest_c2c_callback_after_send_msg.json")))
@@ -55,7 +55,7 @@ import Testing
     @Test func malformedJSONIs400WithCodeAndOffset() async throws {
         let body = Array(#"{"CallbackCommand":"C2C.CallbackAfterSendMsg","From_Account":"jared",}"#.utf8)
         let answer = try await withServer { port in
-            try await post(port: port, path: "/webhook", body: body)
+            try await post(port: port, path: "/convert", body: body)
         }
         #expect(answer.status == 400)
         let problem = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
@@ -67,7 +67,7 @@ import Testing
     @Test func missingMsgBodyIs400WithItsCode() async throws {
         let body = Array(#"{"CallbackCommand":"C2C.CallbackAfterSendMsg","From_Account":"jared"}"#.utf8)
         let answer = try await withServer { port in
-            try await post(port: port, path: "/webhook", body: body)
+            try await post(port: port, path: "/convert", body: body)
         }
         #expect(answer.status == 400)
         let problem = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
@@ -80,7 +80,7 @@ import Testing
         let text = String(decoding: try fixture("tim_rest_c2c_callback_after_send_msg.input.json"), as: UTF8.self)
         let body = Array(text.replacingOccurrences(of: #""From_Account": "jared""#, with: #""From_Account": "\#(sender)""#).utf8)
         let answer = try await withServer { port in
-            try await post(port: port, path: "/webhook", body: body, headers: [("Accept", "application/x-protobuf")])
+            try await post(port: port, path: "/convert", body: body, headers: [("Accept", "application/x-protobuf")])
         }
         #expect(answer.status == 422)
         let problem = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
@@ -100,8 +100,8 @@ import Testing
         let text = String(decoding: try fixture("tim_rest_c2c_callback_after_send_msg.input.json"), as: UTF8.self)
         let body = Array(text.replacingOccurrences(of: "red packet", with: String(repeating: "r", count: 2000)).utf8)
         let (big, small) = try await withServer(settings: settings) { port in
-            (try await post(port: port, path: "/webhook", body: body),
-             try await post(port: port, path: "/webhook", body: try fixture("tim_rest_c2c_callback_after_send_msg.input.json")))
+            (try await post(port: port, path: "/convert", body: body),
+             try await post(port: port, path: "/convert", body: try fixture("tim_rest_c2c_callback_after_send_msg.input.json")))
         }
         #expect(big.status == 413)
         let problem = try JSONSerialization.jsonObject(with: Data(big.body)) as? [String: Any]
@@ -111,7 +111,7 @@ import Testing
 
     @Test func anAcceptHeaderWeCannotServeIs406() async throws {
         let answer = try await withServer { port in
-            try await post(port: port, path: "/webhook", body: try fixture("tim_rest_c2c_callback_after_send_msg.input.json"),
+            try await post(port: port, path: "/convert", body: try fixture("tim_rest_c2c_callback_after_send_msg.input.json"),
                            headers: [("Accept", "text/html")])
         }
         #expect(answer.status == 406)
@@ -163,47 +163,3 @@ import Testing
     }
 }
 
-// MARK: - Support
-
-/// The bytes of `Fixtures/tim_rest/NAME`.
-private func fixture(_ name: String) throws -> [UInt8] {
-    let root = URL(fileURLWithPath: #filePath)  // Examples/Tests/WebhookServerTests/…
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return Array(try Data(contentsOf: root.appendingPathComponent("Fixtures/tim_rest/\(name)")))
-}
-
-/// Runs the service on 127.0.0.1, on a port the system picks, for the length of `body`, then
-/// stops it gracefully.
-private func withServer<T: Sendable>(
-    settings: WebhookSettings = WebhookSettings(),
-    _ body: @Sendable (Int) async throws -> T
-) async throws -> T {
-    let (ports, portFound) = AsyncStream.makeStream(of: Int.self)
-    let app = buildApplication(
-        configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
-        settings: settings,
-        onServerRunning: { channel in
-            portFound.yield(channel.localAddress?.port ?? 0)
-            portFound.finish()
-        }
-    )
-    let server = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: app.logger))
-    return try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask {
-            defer { portFound.finish() }  // a server that fails to start ends the wait below
-            try await server.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next(), port != 0 else {
-            try await group.waitForAll()  // rethrows the server's error
-            throw ServerDidNotStart()
-        }
-        let result: Result<T, any Error>
-        do { result = .success(try await body(port)) } catch { result = .failure(error) }
-        await server.triggerGracefulShutdown()
-        try await group.waitForAll()
-        return try result.get()
-    }
-}
-
-private struct ServerDidNotStart: Error {}

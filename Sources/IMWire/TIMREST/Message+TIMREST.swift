@@ -70,3 +70,11 @@ extension Message {
         String(decoding: try timRESTUTF8Bytes(options: options), as: UTF8.self)
     }
 }
+
+extension Message {
+    /// The message's content only, `{"MsgBody":[…],"CloudCustomData":"…"}` in canonical tim-rest:
+    /// what a before-send webhook answers with (IMWireWebhooks). The envelope is not written.
+    package func timRESTContentUTF8Bytes(options: TIMRESTEncodingOptions = .init()) throws(IMWireError) -> [UInt8] {
+        try TIMRESTEncoder.encodeContent(self, options: options)
+    }
+}

@@ -22,6 +22,20 @@ struct TIMRESTEncoder {
         return encoder.out.bytes
     }
 
+    /// The message's content only — `{"MsgBody":[…],"CloudCustomData":"…"}` (the second key only
+    /// when set) — in the canonical form, and nothing of its envelope: the shape of the message a
+    /// before-send webhook answers with (IMWireWebhooks). Fails like ``encode(_:options:)`` for
+    /// content REST cannot carry, and with `not_representable` for a signal, which has no body.
+    package static func encodeContent(_ message: Message, options: TIMRESTEncodingOptions) throws(IMWireError) -> [UInt8] {
+        var encoder = TIMRESTEncoder(options: options)
+        try encoder.checkDepth(1)
+        try encoder.checkNoSignal(message)
+        encoder.out.beginObject()
+        try encoder.content(message, depth: 1)
+        encoder.out.endObject()
+        return encoder.out.bytes
+    }
+
     private init(options: TIMRESTEncodingOptions) {
         self.options = options
         out = TIMRESTTextWriter(pretty: options.prettyPrinted)
@@ -64,21 +78,26 @@ struct TIMRESTEncoder {
         return string
     }
 
+    private func checkNoSignal(_ message: Message) throws(IMWireError) {
+        guard let signal = message.signal else { return }
+        // The documents IMWire follows give no REST or webhook body for these signals, so no REST
+        // shape is made up for them.
+        let (field, what) = switch signal {
+        case .recallNotice: ("recall_notice", "a recall notice")
+        case .groupReadReceipt: ("group_read_receipt", "a group read receipt")
+        case .c2cReadReceipt: ("c2c_read_receipt", "a one-to-one read receipt")
+        }
+        throw notRepresentable(
+            "Tencent REST writes message bodies (MsgBody); \(what) is a signal about other messages, and IMWire maps no REST form for it",
+            at: field)
+    }
+
     // MARK: - Envelope
 
     private mutating func message(_ message: Message, depth: Int, inMsgList: Bool) throws(IMWireError) {
         try checkDepth(depth)
         let isC2C = try messageHead(message, inMsgList: inMsgList)
-        out.key("MsgBody")
-        out.beginArray()
-        for (index, elem) in message.elems.enumerated() {
-            path.push("elems")
-            path.push(index)
-            try self.elem(elem, depth: depth + 1)
-            path.pop()
-            path.pop()
-        }
-        out.endArray()
+        try content(message, depth: depth)
         try messageTail(message, isC2C: isC2C, depth: depth)
         out.endObject()
     }
@@ -105,18 +124,7 @@ struct TIMRESTEncoder {
         case nil:
             break
         }
-        if let signal = message.signal {
-            // The documents IMWire follows give no REST or webhook body for these signals, so no
-            // REST shape is made up for them.
-            let (field, what) = switch signal {
-            case .recallNotice: ("recall_notice", "a recall notice")
-            case .groupReadReceipt: ("group_read_receipt", "a group read receipt")
-            case .c2cReadReceipt: ("c2c_read_receipt", "a one-to-one read receipt")
-            }
-            throw notRepresentable(
-                "Tencent REST writes message bodies (MsgBody); \(what) is a signal about other messages, and IMWire maps no REST form for it",
-                at: field)
-        }
+        try checkNoSignal(message)
         if message.barrage {
             try lossy("Tencent has no barrage message type (a ZIM room comment); REST writes only the text", at: "barrage")
         }
@@ -161,12 +169,9 @@ struct TIMRESTEncoder {
         return isC2C
     }
 
-    /// The envelope keys after `MsgBody`.
+    /// The envelope keys after `MsgBody` and `CloudCustomData`.
     @inline(never)
     private mutating func messageTail(_ message: Message, isC2C: Bool, depth: Int) throws(IMWireError) {
-        if !message.cloudCustomData.isEmpty {
-            out.member("CloudCustomData", string: try utf8(message.cloudCustomData, field: "cloud_custom_data"))
-        }
 
         if !message.atUserList.isEmpty {
             out.key("GroupAtInfo")
@@ -199,6 +204,24 @@ struct TIMRESTEncoder {
             path.push("offline_push_info")
             try offlinePushInfo(info, depth: depth + 1)
             path.pop()
+        }
+    }
+
+    /// `"MsgBody": […]` and, when set, `"CloudCustomData"`: what a message says, as opposed to where
+    /// it goes.
+    private mutating func content(_ message: Message, depth: Int) throws(IMWireError) {
+        out.key("MsgBody")
+        out.beginArray()
+        for (index, elem) in message.elems.enumerated() {
+            path.push("elems")
+            path.push(index)
+            try self.elem(elem, depth: depth + 1)
+            path.pop()
+            path.pop()
+        }
+        out.endArray()
+        if !message.cloudCustomData.isEmpty {
+            out.member("CloudCustomData", string: try utf8(message.cloudCustomData, field: "cloud_custom_data"))
         }
     }
 

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// The webhook module brings swift-crypto (and with it BoringSSL, some 500 C++ files) into the
+/// package; a package that uses only the `IMWire` product must build none of it. Checked on a
+/// package as a user writes it: it depends on this repository (a link named `IMWire`) and on one
+/// product, and SwiftPM's build plan for it (`swift build --print-manifest-job-graph`, which plans
+/// without compiling) must compile IMWire and nothing of swift-crypto. The same plan for a package
+/// that uses `IMWireWebhooks` must contain swift-crypto, or the check would prove nothing.
+@Suite(.serialized) struct DependencyFootprintTests {
+    @Test func aPackageUsingOnlyIMWireCompilesNoCrypto() throws {
+        let modules = try compiledModules(usingProduct: "IMWire")
+        #expect(modules.contains("IMWire"))
+        #expect(modules.subtracting(["IMWire", "App"]).isEmpty, "a package using only IMWire also compiles \(modules.sorted())")
+    }
+
+    @Test func aPackageUsingIMWireWebhooksCompilesCrypto() throws {
+        let modules = try compiledModules(usingProduct: "IMWireWebhooks")
+        #expect(modules.isSuperset(of: ["IMWire", "IMWireWebhooks", "Crypto", "CCryptoBoringSSL"]), "\(modules.sorted())")
+    }
+
+    /// The targets SwiftPM compiles to build the executable of a package whose one target depends
+    /// on `product`. The plan (a Graphviz graph of files and commands, `"input" -> "command"` and
+    /// `"command" -> "output"`) holds every target of the package graph; what the executable needs
+    /// is everything it is reachable from, and the targets are the `<Target>.build/` folders named
+    /// there.
+    private func compiledModules(usingProduct product: String) throws -> Set<String> {
+        let files = FileManager.default
+        let root = files.temporaryDirectory.appendingPathComponent("imwire-footprint-\(product)-\(UUID().uuidString)")
+        defer { try? files.removeItem(at: root) }
+        let app = root.appendingPathComponent("App")
+        try files.createDirectory(at: app.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
+        try files.createSymbolicLink(at: root.appendingPathComponent("IMWire"), withDestinationURL: WebhookFixtures.repository)
+        try Data("""
+            // swift-tools-version: 6.1
+            import PackageDescription
+            let package = Package(
+                name: "App",
+                platforms: [.macOS(.v15)],
+                dependencies: [.package(path: "../IMWire")],
+                targets: [.executableTarget(name: "App", dependencies: [.product(name: "\(product)", package: "IMWire")])]
+            )
+
+            """.utf8).write(to: app.appendingPathComponent("Package.swift"))
+        try Data("import \(product)\n".utf8).write(to: app.appendingPathComponent("Sources/App/main.swift"))
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "build", "--package-path", app.path, "--print-manifest-job-graph"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "swift build --print-manifest-job-graph failed:\n\(text)")
+
+        var inputs: [Substring: [Substring]] = [:]
+        for match in text.matches(of: /"([^"]*)" -> "([^"]*)"/) { inputs[match.2, default: []].append(match.1) }
+        let executable = try #require(inputs.keys.first { $0.hasSuffix("/debug/App") }, "no App executable in the plan:\n\(text.prefix(2000))")
+        var needed: Set<Substring> = [executable]
+        var work = [executable]
+        while let node = work.popLast() {
+            for input in inputs[node] ?? [] where needed.insert(input).inserted { work.append(input) }
+        }
+        var modules = Set<String>()
+        for node in needed {
+            for match in node.matches(of: /\/([A-Za-z0-9_]+)\.build\//) { modules.insert(String(match.1)) }
+        }
+        return modules
+    }
+}
