@@ -109,7 +109,7 @@ struct BinarySizer: FieldVisitor {
         guard depth < maxDepth else {
             throw IMWireError(
                 code: .depthLimitExceeded,
-                reason: "message nesting exceeds the encoder's limit of \(maxDepth) levels")
+                reason: "message nesting exceeds the encoder's limit of \(counted(maxDepth, "level"))")
         }
         depth += 1
         // The writer recurses exactly as deep, with smaller frames: checking here covers it.

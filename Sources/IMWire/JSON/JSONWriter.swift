@@ -59,7 +59,7 @@ package struct JSONWriter: FieldVisitor {
 
     private mutating func writeObject<M: ProtoMessage>(_ message: M) throws(IMWireError) {
         guard depth < maxDepth else {
-            throw IMWireError(code: .depthLimitExceeded, reason: "message nesting exceeds the encoder's limit of \(maxDepth) levels")
+            throw IMWireError(code: .depthLimitExceeded, reason: "message nesting exceeds the encoder's limit of \(counted(maxDepth, "level"))")
         }
         let outerSchema = schema
         let outerHasMember = hasMember

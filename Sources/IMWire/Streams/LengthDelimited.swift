@@ -66,7 +66,7 @@ extension IMWireMessage {
         guard plan.count <= DelimitedPrefix.maxLength else {
             throw IMWireError(
                 code: .notRepresentable,
-                reason: "a message of \(plan.count) bytes is longer than a delimited record may be (\(DelimitedPrefix.maxLength) bytes)")
+                reason: "a message of \(counted(plan.count, "byte")) is longer than a delimited record may be (\(counted(DelimitedPrefix.maxLength, "byte")))")
         }
         let prefixSize = Varint.size(plan.count)
         return [UInt8](unsafeUninitializedCapacity: prefixSize + plan.count) { record, initializedCount in
