@@ -17,7 +17,8 @@
 /// a key is skipped: a document with nothing to report decodes as fast, and allocates as much, as
 /// without a report.
 public struct DecodingReport: Hashable, Sendable {
-    /// The keys skipped, in document order.
+    /// The keys skipped, in the order the decoder met them: document order within an object, a
+    /// key that disagrees with another after the object's other keys.
     public var skippedKeys: [SkippedKey]
 
     /// A report holding `skippedKeys` (empty by default).

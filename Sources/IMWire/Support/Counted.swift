@@ -8,3 +8,11 @@ package func counted<N: BinaryInteger>(_ count: N, _ noun: String) -> String {
     }
     return "\(count) \(noun)s"
 }
+
+/// `word` after its indefinite article, chosen by the first letter: `an image`, `an ImageInfoArray
+/// entry`, `an unknown key`, but `a text`, `a UUID`, `a TIMTextElem`.
+package func withArticle(_ word: String) -> String {
+    let lowered = word.lowercased()
+    let vowel = lowered.first.map { "aeio".contains($0) } ?? false
+    return (vowel || lowered.hasPrefix("un") ? "an " : "a ") + word
+}

@@ -62,7 +62,7 @@ struct TIMRESTDecoder {
             // The lexer's limit is derived from maxDepth: say it in the terms the caller set.
             throw IMWireError(
                 code: .depthLimitExceeded,
-                reason: "nesting exceeds the depth limit of \(options.maxDepth) message levels"
+                reason: "nesting exceeds the depth limit of \(counted(options.maxDepth, "message level"))"
                     + " (within it, tim-rest JSON may nest \(jsonDepth) arrays and objects)",
                 offset: error.offset)
         }
@@ -109,10 +109,11 @@ struct TIMRESTDecoder {
             let callback = try callback(members)
             if let callback {
                 for key in callback.requiredKeys where members[key] == nil {
-                    throw missing(key.name, in: "a \(callback.rawValue) body", object: 0)
+                    throw missing(key.name, in: "a \(callback.rawValue) body", object: 0, atKey: true)
                 }
             }
             if callback != nil || members[.msgBody] != nil {
+                if auditing { try auditCallbackCommand(members) }
                 try audit(0, TIMRESTEnvelopeKey.table, object: callback.map { "a \($0.rawValue) body" })
                 return try message(members, depth: 1)
             }
@@ -139,7 +140,7 @@ struct TIMRESTDecoder {
     private mutating func checkDepth(_ depth: Int) throws(IMWireError) {
         guard depth <= maxDepth else {
             throw IMWireError(
-                code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(maxDepth) message levels",
+                code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(counted(maxDepth, "message level"))",
                 path: path.renderedOrNil)
         }
         try stackGuard.check(depth: depth, path: path.renderedOrNil)
@@ -147,27 +148,38 @@ struct TIMRESTDecoder {
 
     // MARK: - Envelope
 
-    /// The root's `CallbackCommand`: a webhook body IMWire knows the keys of, or `nil` (no
-    /// command, or one it does not know, which is reported as a value skipped).
-    @inline(never)
+    /// The root's `CallbackCommand`: a webhook body IMWire knows the keys of, or `nil` (no command,
+    /// or one it does not know: ``auditCallbackCommand(_:)`` reports it).
     private func callback(_ root: TIMRESTMembers<TIMRESTEnvelopeKey>) throws(IMWireError) -> TIMRESTCallback? {
         guard let value = root[.callbackCommand] else { return nil }
+        return TIMRESTCallback(rawValue: try string(value, key: "CallbackCommand"))
+    }
+
+    /// `CallbackCommand` in a message object: callback metadata at the root (a command IMWire does
+    /// not know is an unknown value), an unknown key anywhere else.
+    @inline(never)
+    private func auditCallbackCommand(_ object: TIMRESTMembers<TIMRESTEnvelopeKey>) throws(IMWireError) {
+        guard let value = object[.callbackCommand] else { return }
+        guard path.isRoot else {
+            try skip(
+                .unknownKey, key: "CallbackCommand", token: value - 1, path: path.rendered(appending: "CallbackCommand"),
+                detail: "\"CallbackCommand\" belongs to a webhook body, the root object, not to a message inside it")
+            return
+        }
         let command = try string(value, key: "CallbackCommand")
-        let known = TIMRESTCallback(rawValue: command)
-        guard auditing else { return known }
-        if known != nil {
+        let known = TIMRESTCallback.allCases.map(\.rawValue)
+        if known.contains(command) {
             try skip(
                 .noField, key: "CallbackCommand", token: value - 1, path: "CallbackCommand",
                 detail: "Tencent documents \"CallbackCommand\" (callback metadata: which webhook this is, here \(command)); the model has no field for it")
         } else {
-            let suggestion = KeySuggestion.best(for: command, among: TIMRESTCallback.allCases.map(\.rawValue))
+            let suggestion = KeySuggestion.best(for: command, among: known)
             try skip(
                 .unknownValue, key: "CallbackCommand", token: value, path: "CallbackCommand", suggestion: suggestion,
-                detail: "\"\(command)\" is not a webhook IMWire knows the keys of (\(TIMRESTCallback.allCases.map(\.rawValue).joined(separator: ", "))); its keys are read as a message's, none required"
+                detail: "\"\(command)\" is not a webhook IMWire knows the keys of (\(known.joined(separator: ", "))); its keys are read as a message's, none required"
                     + KeySuggestion.clause(suggestion),
                 strictCode: .invalidValue)
         }
-        return known
     }
 
     /// A message object: the envelope keys and its `MsgBody`. The keys before and after the body
@@ -237,11 +249,7 @@ struct TIMRESTDecoder {
                     .unknownKey, key: key.name, token: object[key]! - 1, path: path.rendered(appending: key.name),
                     detail: "\"\(key.name)\" is a key of a MsgBody element, not of a message envelope (which has MsgBody)")
             }
-            if let command = object[.callbackCommand], !path.isRoot {
-                try skip(
-                    .unknownKey, key: "CallbackCommand", token: command - 1, path: path.rendered(appending: "CallbackCommand"),
-                    detail: "\"CallbackCommand\" belongs to a webhook body, the root object, not to a message inside it")
-            }
+            if !path.isRoot { try auditCallbackCommand(object) }
         }
         return message
     }
@@ -495,7 +503,7 @@ struct TIMRESTDecoder {
         var content = Content()
         for (slot, field) in table.fields.enumerated() {
             guard let value = object[slot] else {
-                if field.required { throw missing(field.key, in: "a \(typeName)", object: value) }
+                if field.required { throw missing(field.key, in: withArticle(typeName), object: value) }
                 continue
             }
             switch field.kind {
@@ -696,13 +704,13 @@ struct TIMRESTDecoder {
 
     // MARK: - Errors
 
-    /// `missing_field` for `key`, at the current path (at the key itself in the root object), with
-    /// the key of `object` it was probably meant to be.
-    private func missing(_ key: String, in what: String, object: Int? = nil) -> IMWireError {
+    /// `missing_field` for `key`, at the current path (or at the key itself: `atKey`), with the key
+    /// of `object` it was probably meant to be.
+    private func missing(_ key: String, in what: String, object: Int? = nil, atKey: Bool = false) -> IMWireError {
         let meant = object.flatMap { self.suggestion(for: key, in: $0) }
         return IMWireError(
             code: .missingField, reason: "\(what) has no \"\(key)\"" + KeySuggestion.clause(meant),
-            path: path.renderedOrNil ?? (object == 0 ? key : nil))
+            path: atKey ? path.rendered(appending: key) : path.renderedOrNil)
     }
 
     private func wrongType(_ value: Int, key: String, expected: String) -> IMWireError {

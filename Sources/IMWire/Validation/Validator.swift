@@ -192,7 +192,7 @@ struct Validator {
             if profile.forbidsAtUsersWithTargetedReceivers && !targeted.isEmpty {
                 report(.atUsersWithTargetedReceivers, "at_user_list", limit: .integer(0),
                        actual: .integer(UInt64(atUsers.count)),
-                       "a targeted group message (\(targeted.count) targeted receivers) cannot carry an @ list"
+                       "a targeted group message (\(counted(targeted.count, "targeted receiver"))) cannot carry an @ list"
                            + " (\(counted(atUsers.count, "entry")))")
             }
             if profile.atUsersRequireText, message.elems.first?.kind != .text {
@@ -286,7 +286,7 @@ struct Validator {
         // One chain rule per elem: a standalone kind in a longer chain is that, not also "not appendable".
         if let kind, profile.standaloneElemKinds.contains(kind), chainLength > 1 {
             report(.elemNotStandalone, kindName, limit: .integer(1), actual: .integer(UInt64(chainLength)),
-                   "a \(kindName) elem must be the only elem of its message; the chain has \(chainLength)")
+                   "\(Self.phrase(for: elem)) must be the only elem of its message; the chain has \(chainLength)")
         } else if index > 0, let allowed = profile.appendableElemKinds, !(kind.map(allowed.contains) ?? false) {
             let actual = Self.kindName(of: elem)
             report(.elemNotAppendable, kindName, limit: .text(Self.names(of: allowed)), actual: .text(actual),
@@ -295,12 +295,12 @@ struct Validator {
         if let supported = profile.supportedElemKinds, !(kind.map(supported.contains) ?? false) {
             let actual = Self.kindName(of: elem)
             report(.elemKindNotSupported, kindName, limit: .text(Self.names(of: supported)), actual: .text(actual),
-                   "\(profile.name) has no message type for a \(actual) elem; it has \(Self.names(of: supported))")
+                   "\(profile.name) has no message type for \(Self.phrase(for: elem)); it has \(supported.isEmpty ? "none" : Self.names(of: supported))")
         }
         if insideMerger, let kind, profile.elemKindsNotAllowedInMerger.contains(kind) {
             let allowed = Set(ElemKind.allCases).subtracting(profile.elemKindsNotAllowedInMerger)
             report(.elemNotAllowedInMerger, kindName, limit: .text(Self.names(of: allowed)), actual: .text(kindName),
-                   "messages inside a merger may not contain a \(kindName) elem")
+                   "messages inside a merger may not contain \(Self.phrase(for: elem))")
         }
 
         guard let content = elem.content else { return nil }
@@ -549,6 +549,11 @@ struct Validator {
         let name = priority.description
         let prefix = "PRIORITY_"
         return name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name
+    }
+
+    /// `an image elem`, `a group_tips elem`, or `an elem without content` (a kind this schema does not know).
+    private static func phrase(for elem: Elem) -> String {
+        elem.kind.map { withArticle($0.rawValue) + " elem" } ?? "an elem without content"
     }
 
     /// The proto name of the elem's content member, or `none` (no elem, or no content this schema knows).
