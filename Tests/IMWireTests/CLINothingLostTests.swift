@@ -210,10 +210,44 @@ import Testing
         #expect(Self.run(["validate", "--profile", "zim"], #"{"receiver":"alice","elems":[{"text":{"text":"x"}}]}"#).status == 0)
     }
 
+    // MARK: - Wording
+
+    /// The issue's three sentences: "businessID is a a number", "the data is a JSON an array",
+    /// "these 1 bytes".
+    @Test func theIssuesSentencesReadRight() {
+        func tuikit(_ data: String) -> String {
+            let json = #"{"receiver":"b","elems":[{"custom":{"data":""# + Array(data.utf8).base64 + #""}}]}"#
+            return Self.run(["validate", "--profile", "tuikit"], json).stderr
+        }
+        #expect(tuikit(#"{"businessID":1}"#).contains("first: TUIKit custom data is a JSON object with a non-empty string businessID; businessID is a number, not a string (at elems[0].custom.data)"),
+                "\(tuikit(#"{"businessID":1}"#))")
+        #expect(tuikit("[1]").contains("; the data is JSON but an array, not an object (at elems[0].custom.data)"), "\(tuikit("[1]"))")
+        let notUTF8 = Self.run(["convert", "--to", "tim-rest"], #"{"receiver":"b","elems":[{"custom":{"data":"/w=="}}]}"#)
+        #expect(notUTF8.status == 1)
+        #expect(notUTF8.stderr.hasPrefix("error: not_representable: the value (1 byte) is not valid UTF-8, and Tencent REST carries it as a JSON string (at elems[0].custom.data)"),
+                "\(notUTF8.stderr)")
+    }
+
     @Test func aGroupReadReceiptRequestIsWrittenWithTheSendGroupMessageKey() {
         let group = Self.run(["convert", "--to", "tim-rest"], #"{"groupId":"g","needReadReceipt":true}"#)
         #expect(String(decoding: group.stdout, as: UTF8.self) == #"{"GroupId":"g","MsgBody":[],"NeedReadReceipt":1}"# + "\n")
         let c2c = Self.run(["convert", "--to", "tim-rest"], #"{"receiver":"b","needReadReceipt":true}"#)
         #expect(String(decoding: c2c.stdout, as: UTF8.self) == #"{"To_Account":"b","MsgBody":[],"IsNeedReadReceipt":1}"# + "\n")
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Standard base64 with padding, for building proto3 JSON bytes fields in tests.
+    fileprivate var base64: String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        var out: [UInt8] = []
+        for start in stride(from: 0, to: count, by: 3) {
+            let chunk = Array(self[start..<Swift.min(start + 3, count)]) + [0, 0]
+            let value = Int(chunk[0]) << 16 | Int(chunk[1]) << 8 | Int(chunk[2])
+            for index in 0..<4 {
+                out.append(index <= count - start ? alphabet[(value >> (18 - 6 * index)) & 63] : UInt8(ascii: "="))
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

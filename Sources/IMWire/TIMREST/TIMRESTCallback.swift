@@ -19,13 +19,24 @@ enum TIMRESTCallback: String, CaseIterable {
     /// The keys every body of this kind has, in the pages' order.
     var requiredKeys: [TIMRESTEnvelopeKey] {
         switch self {
-        case .c2cBeforeSendMsg, .c2cAfterSendMsg:
-            [.fromAccount, .toAccount, .msgSeq, .msgRandom, .msgTime, .msgKey, .msgBody]
-        case .groupBeforeSendMsg:
-            // Sent before the message has a sequence number or a time.
-            [.groupID, .fromAccount, .random, .msgBody]
-        case .groupAfterSendMsg:
-            [.groupID, .fromAccount, .random, .msgSeq, .msgTime, .msgBody]
+        case .c2cBeforeSendMsg, .c2cAfterSendMsg: Self.c2cKeys
+        case .groupBeforeSendMsg: Self.groupBeforeKeys
+        case .groupAfterSendMsg: Self.groupAfterKeys
         }
     }
+
+    private static let c2cKeys: [TIMRESTEnvelopeKey] = [.fromAccount, .toAccount, .msgSeq, .msgRandom, .msgTime, .msgKey, .msgBody]
+    /// Sent before the message has a sequence number or a time.
+    private static let groupBeforeKeys: [TIMRESTEnvelopeKey] = [.groupID, .fromAccount, .random, .msgBody]
+    private static let groupAfterKeys: [TIMRESTEnvelopeKey] = [.groupID, .fromAccount, .random, .msgSeq, .msgTime, .msgBody]
+
+    /// The command whose name is `bytes` (UTF-8), without making a `String`: a webhook body's decode
+    /// allocates nothing more for its command.
+    init?(bytes: UnsafeBufferPointer<UInt8>) {
+        guard let slot = Self.table.slot(of: bytes) else { return nil }
+        self = Self.allCases[slot]
+    }
+
+    /// The commands by their bytes, found as the reader finds keys.
+    private static let table = TIMRESTKeyTable(allCases.map(\.rawValue), object: "CallbackCommand")
 }

@@ -113,8 +113,10 @@ struct TIMRESTDecoder {
                 }
             }
             if callback != nil || members[.msgBody] != nil {
-                if auditing { try auditCallbackCommand(members) }
-                try audit(0, TIMRESTEnvelopeKey.table, object: callback.map { "a \($0.rawValue) body" })
+                if auditing {
+                    try auditCallbackCommand(members)
+                    try audit(0, TIMRESTEnvelopeKey.table, object: callback.map { "a \($0.rawValue) body" })
+                }
                 return try message(members, depth: 1)
             }
             if members[.msgType] != nil || members[.msgContent] != nil {
@@ -152,7 +154,8 @@ struct TIMRESTDecoder {
     /// or one it does not know: ``auditCallbackCommand(_:)`` reports it).
     private func callback(_ root: TIMRESTMembers<TIMRESTEnvelopeKey>) throws(IMWireError) -> TIMRESTCallback? {
         guard let value = root[.callbackCommand] else { return nil }
-        return TIMRESTCallback(rawValue: try string(value, key: "CallbackCommand"))
+        guard tape[value].kind == .string else { throw wrongType(value, key: "CallbackCommand", expected: "a string") }
+        return try tape.withBytes(value) { (bytes) throws(IMWireError) in TIMRESTCallback(bytes: bytes) }
     }
 
     /// `CallbackCommand` in a message object: callback metadata at the root (a command IMWire does

@@ -59,7 +59,7 @@ struct TIMRESTEncoder {
     private func utf8(_ bytes: [UInt8], field: String) throws(IMWireError) -> String {
         guard let string = String(validating: bytes, as: UTF8.self) else {
             throw notRepresentable(
-                "Tencent REST carries \(counted(bytes.count, "byte")) as a JSON string, but these are not valid UTF-8", at: field)
+                "the value (\(counted(bytes.count, "byte"))) is not valid UTF-8, and Tencent REST carries it as a JSON string", at: field)
         }
         return string
     }
