@@ -2,8 +2,9 @@
 // document, each key of the input is either represented in the decoded message or reported as
 // skipped (DecodingReport).
 //
-// "Represented" is tested, not assumed: a key's value is changed (a string gets a letter, a number
-// turns 0 ↔ 1, a boolean flips, null becomes a string) and the document decoded again. A key the
+// "Represented" is tested, not assumed: a key's value is changed (a string gets a letter, an integer
+// goes up by one, a flag turns 0 ↔ 1, a boolean flips, null becomes a string) and the document
+// decoded again. A key the
 // message holds changes what decodes — the message, or what the report says, or the document no
 // longer decodes. A key that is neither represented nor reported changes nothing: the property
 // fails. A key reported as unknown must really be ignored: changing it changes nothing.
@@ -118,7 +119,7 @@ struct NothingLostPropertyTests {
             // A leaf inside a reported key (its value skipped whole) is covered by that report.
             let enclosing = steps.indices.lazy.map { JSONTree.path(Array(steps[...$0])) }.first { reported[$0] != nil }
             var edited = tree
-            edited[steps] = perturbed(tree[steps])
+            edited[steps] = perturbed(tree[steps], key: steps.last)
             let outcome = try? decode(edited.bytes)
             tally.keysChecked += 1
             if let enclosing, let skipped = reported[enclosing] {
@@ -143,16 +144,48 @@ struct NothingLostPropertyTests {
         return Message.isAtAllUserID(account)
     }
 
-    /// Another value of the same kind: a string gets a letter, a number turns 0 ↔ 1, a boolean flips,
-    /// null becomes a string.
-    static func perturbed(_ value: JSONTree) -> JSONTree {
+    /// Another value of the same kind: a string gets a letter, a boolean flips, null becomes a string,
+    /// a tim-rest flag (where any non-zero number means set) turns 0 ↔ 1, an integer goes up by one,
+    /// any other number changes too. Not 0 for every number: 0 is the one value some keys give a
+    /// meaning to (`MsgLifeTime` 0 is "online only"), so changing a lifetime to 0 would prove that the
+    /// key is read without proving its value is kept.
+    static func perturbed(_ value: JSONTree, key: JSONTree.Step?) -> JSONTree {
         switch value {
-        case .string(let string): .string(string + "q")
-        case .number(let text): .number(Double(text) == 0 ? "1" : "0")
-        case .bool(let flag): .bool(!flag)
-        case .null: .string("q")
-        case .object, .array: value
+        case .string(let string): return .string(string + "q")
+        case .bool(let flag): return .bool(!flag)
+        case .null: return .string("q")
+        case .object, .array: return value
+        case .number(let text):
+            if case .member(_, let name)? = key, timRESTFlags.contains(name) { return .number(Double(text) == 0 ? "1" : "0") }
+            if let incremented = incremented(text) { return .number(incremented) }
+            let number = Double(text) ?? 0
+            return .number(String(abs(number) > 1e300 ? number / 2 : number * 2 + 1))
         }
+    }
+
+    /// The tim-rest keys whose numbers are flags: 0 is off, any other number on.
+    static let timRESTFlags: Set<String> = [
+        "OnlineOnlyFlag", "MsgOnlineOnlyFlag", "IsNeedReadReceipt", "NeedReadReceipt", "SupportMessageExtension", "PushFlag",
+        "BadgeMode", "MutableContent",
+    ]
+
+    /// A decimal integer plus one, of any size (`-3` → `-2`); `nil` for a number that is not an integer.
+    static func incremented(_ text: String) -> String? {
+        let negative = text.hasPrefix("-")
+        var digits = Array(negative ? text.dropFirst() : text[...])
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber) else { return nil }
+        if negative {
+            // -n + 1 = -(n - 1)
+            var index = digits.count - 1
+            while digits[index] == "0" { digits[index] = "9"; index -= 1 }
+            digits[index] = Character(String(digits[index].wholeNumberValue! - 1))
+            let magnitude = String(digits).drop { $0 == "0" }
+            return magnitude.isEmpty ? "0" : "-" + magnitude
+        }
+        var index = digits.count - 1
+        while index >= 0, digits[index] == "9" { digits[index] = "0"; index -= 1 }
+        if index < 0 { digits.insert("1", at: 0) } else { digits[index] = Character(String(digits[index].wholeNumberValue! + 1)) }
+        return String(digits)
     }
 
     // MARK: - Editing proto3 JSON
