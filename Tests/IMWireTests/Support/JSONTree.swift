@@ -170,23 +170,6 @@ indirect enum JSONTree: Equatable {
         case element(Int)
     }
 
-    /// Every scalar leaf (string, number, boolean, null) with the steps to it.
-    var leaves: [[Step]] {
-        var found: [[Step]] = []
-        func walk(_ value: JSONTree, _ steps: [Step]) {
-            switch value {
-            case .object(let members):
-                for (index, member) in members.enumerated() { walk(member.value, steps + [.member(index, member.key)]) }
-            case .array(let elements):
-                for (index, element) in elements.enumerated() { walk(element, steps + [.element(index)]) }
-            default:
-                found.append(steps)
-            }
-        }
-        walk(self, [])
-        return found
-    }
-
     /// Every value, the root included, with the steps to it.
     var nodes: [[Step]] {
         var found: [[Step]] = []
@@ -205,22 +188,19 @@ indirect enum JSONTree: Equatable {
         return found
     }
 
-    /// Every object, with the steps to it.
-    var objects: [[Step]] {
-        var found: [[Step]] = []
-        func walk(_ value: JSONTree, _ steps: [Step]) {
-            switch value {
-            case .object(let members):
-                found.append(steps)
-                for (index, member) in members.enumerated() { walk(member.value, steps + [.member(index, member.key)]) }
-            case .array(let elements):
-                for (index, element) in elements.enumerated() { walk(element, steps + [.element(index)]) }
-            default:
-                break
+    /// Every scalar leaf (string, number, boolean, null) with the steps to it.
+    var leaves: [[Step]] {
+        nodes.filter {
+            switch self[$0] {
+            case .object, .array: false
+            default: true
             }
         }
-        walk(self, [])
-        return found
+    }
+
+    /// Every object, with the steps to it.
+    var objects: [[Step]] {
+        nodes.filter { if case .object = self[$0] { true } else { false } }
     }
 
     /// `MsgBody[0].MsgContent.Text`: the path a decoder reports for these steps.
