@@ -139,6 +139,8 @@ VALIDATION_CODES = (
     "signal_target_mismatch",
     "signal_msg_id_missing",
     "signal_not_allowed_in_merger",
+    "merger_key_with_messages",
+    "message_to_self",
 )
 # Limit messages may nest far deeper than upb's 100-level parse limit (a 101-layer merger is about
 # 306 levels); ParseDict and our own recursive helpers get this much room instead.

@@ -228,7 +228,7 @@ func readInput(_ file: String?, input: CLIInput, limit: Int) throws -> [UInt8] {
     }
     if bytes.count > limit {
         throw IMWireError(
-            code: .inputTooLarge, reason: "input is larger than the limit of \(limit) bytes", offset: limit)
+            code: .inputTooLarge, reason: "input is larger than the limit of \(counted(limit, "byte"))", offset: limit)
     }
     return bytes
 }

@@ -7,54 +7,6 @@ enum Format: String, ExpressibleByArgument, CaseIterable {
     case json
     case timRest = "tim-rest"
 
-    /// The format `bytes` look like, for `validate` and `convert` without `--format` / `--from`:
-    ///
-    /// - text is JSON: after ASCII whitespace it starts with `{` or `[`, and it has no control
-    ///   byte but tab, line feed and carriage return (JSON allows no other outside strings and
-    ///   none raw inside them, while a binary message has tag and length bytes below 0x20);
-    /// - JSON text is tim-rest when it is an array (a bare `MsgBody`) or has a `"MsgBody"` or
-    ///   `"MsgType"` key (proto3 JSON of `imwire.v1.Message` has neither: its keys are
-    ///   lowerCamelCase, and inside a string the quotes would be escaped), proto3 JSON otherwise;
-    /// - anything else is binary, empty input too (the empty message).
-    static func detect(_ bytes: [UInt8]) -> Format {
-        guard let first = bytes.first(where: { !Self.isJSONWhitespace($0) }),
-              first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-              !bytes.contains(where: { $0 < 0x20 && !Self.isJSONWhitespace($0) })
-        else { return .binary }
-        if first == UInt8(ascii: "[") { return .timRest }
-        let keys = [Array(#""MsgBody""#.utf8), Array(#""MsgType""#.utf8)]
-        return keys.contains(where: { bytes.contains(subsequence: $0) }) ? .timRest : .json
-    }
-
-    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-    }
-
-    /// What to add to a decode error's line so that a wrong format is easy to spot: the format
-    /// the input was read as when it was detected, or the format it looks like when `--format` /
-    /// `--from` named another one. `option` is that option's name.
-    static func hint(for bytes: [UInt8], readAs format: Format, detected: Bool, option: String) -> String? {
-        if detected {
-            return "read as \(format.rawValue), detected from the input; \(option) names the format"
-        }
-        // An empty (or blank) input looks like nothing: its error says it is empty.
-        let likely = detect(bytes)
-        guard likely != format, bytes.contains(where: { !Self.isJSONWhitespace($0) }) else { return nil }
-        return "the input looks like \(likely.rawValue), not \(format.rawValue): try \(option) \(likely.rawValue)"
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// Whether `needle` occurs in this array (linear in practice: the needles are short keys).
-    fileprivate func contains(subsequence needle: [UInt8]) -> Bool {
-        guard let head = needle.first, needle.count <= count else { return false }
-        var index = startIndex
-        while let found = self[index...].firstIndex(of: head), found + needle.count <= endIndex {
-            if self[found..<(found + needle.count)].elementsEqual(needle) { return true }
-            index = found + 1
-        }
-        return false
-    }
 }
 
 /// A decode error with a hint about the input's format, printed as one line:
@@ -74,8 +26,11 @@ struct MessageInput: ParsableArguments {
     @Option(help: "Deepest message nesting accepted, in message levels.")
     var maxDepth: Int = BinaryDecodingOptions.defaultMaxDepth
 
-    @Flag(help: "JSON input: skip keys that are not fields of the schema instead of failing.")
+    @Flag(help: "JSON input: skip keys that are not fields of the schema instead of failing (a warning each on stderr).")
     var ignoreUnknownFields = false
+
+    @Flag(help: "Refuse keys the input format does not have instead of skipping them with a warning: in tim-rest a key no Tencent page documents for its object, a value the key does not define, a second spelling that disagrees (documented keys the model has no field for stay warnings); in proto3 JSON an unknown field, as without --ignore-unknown-fields.")
+    var strict = false
 
     /// The highest `--max-depth` accepted: the CLI reserves stack for it (``StackThread``).
     static let maxDepthCeiling = 20_000
@@ -85,37 +40,51 @@ struct MessageInput: ParsableArguments {
             throw ValidationError("--max-depth must be between 1 and \(Self.maxDepthCeiling)")
         }
         guard maxInputSize >= 0 else { throw ValidationError("--max-input-size must not be negative") }
+        if strict, ignoreUnknownFields {
+            throw ValidationError("--strict refuses the keys --ignore-unknown-fields skips: give one of them")
+        }
     }
 
     @Argument(help: "Input file; standard input when absent or '-'.")
     var file: String?
 
     /// Reads FILE or stdin (at most the size limit) and decodes it in `format`, or in the format
-    /// the bytes look like (``Format/detect(_:)``) when `format` is nil. A decode error carries a
-    /// hint naming the format that was read and, when another one is likely, that one; `option`
-    /// is the option that names the format (`--format`, `--from`).
-    func read(as format: Format?, option: String, from input: CLIInput) throws -> Message {
+    /// the bytes are without doubt (``FormatDetection``) when `format` is nil — a usage error when
+    /// they leave it open. Every key the decode skipped is a `warning: REASON: … (at PATH)` line on
+    /// stderr. A decode error carries a hint naming what the input is, the format that was read,
+    /// or the one it looks like; `option` is the option that names the format (`--format`, `--from`).
+    func read(as format: Format?, option: String, from input: CLIInput, output: inout CLIOutput) throws -> Message {
         let bytes = try readInput(file, input: input, limit: maxInputSize)
-        let chosen = format ?? Format.detect(bytes)
+        let chosen = try format ?? FormatDetection.detect(bytes, option: option)
+        var report = DecodingReport()
         do {
-            return try decode(bytes, as: chosen)
+            let message = try decode(bytes, as: chosen, report: &report)
+            for skipped in report.skippedKeys { output.stderr += "warning: \(skipped)\n" }
+            return message
         } catch {
             throw CLIDecodeError(
-                error: error, hint: Format.hint(for: bytes, readAs: chosen, detected: format == nil, option: option))
+                error: error, hint: FormatDetection.hint(for: bytes, readAs: chosen, detected: format == nil, option: option))
         }
     }
 
-    /// Decodes `bytes` in `format` with these limits.
-    func decode(_ bytes: [UInt8], as format: Format) throws(IMWireError) -> Message {
+    /// Decodes `bytes` in `format` with these limits, putting the keys skipped in `report`.
+    func decode<Bytes: Collection>(
+        _ bytes: Bytes, as format: Format, report: inout DecodingReport
+    ) throws(IMWireError) -> Message where Bytes.Element == UInt8 {
         switch format {
         case .binary:
+            report = DecodingReport()
             return try Message(serializedBytes: bytes, options: BinaryDecodingOptions(maxDepth: maxDepth, maxInputSize: maxInputSize))
         case .json:
             return try Message(
                 jsonUTF8Bytes: bytes,
-                options: JSONDecodingOptions(ignoreUnknownFields: ignoreUnknownFields, maxDepth: maxDepth, maxInputSize: maxInputSize))
+                options: JSONDecodingOptions(ignoreUnknownFields: ignoreUnknownFields, maxDepth: maxDepth, maxInputSize: maxInputSize),
+                report: &report)
         case .timRest:
-            return try Message(timRESTUTF8Bytes: bytes, options: TIMRESTDecodingOptions(maxDepth: maxDepth, maxInputSize: maxInputSize))
+            return try Message(
+                timRESTUTF8Bytes: bytes,
+                options: TIMRESTDecodingOptions(maxDepth: maxDepth, maxInputSize: maxInputSize, rejectsUnknownKeys: strict),
+                report: &report)
         }
     }
 }
@@ -127,9 +96,16 @@ struct ConvertCommand: IMWireSubcommand {
         commandName: "convert",
         abstract: "Decode a message (or, with --stream, a stream of messages) and write it in canonical form to stdout.",
         discussion: """
-            Without --from the input format is detected: JSON text (starting with '{' or '[') is tim-rest when it \
-            is an array or has a "MsgBody" or "MsgType" key and proto3 JSON otherwise; anything else is binary. \
-            A decode error then says which format was read.
+            Without --from the input format is detected, only where the input leaves no doubt: JSON text \
+            (starting with '{' or '[') is tim-rest when it is an array or its top-level keys are tim-rest keys, and \
+            proto3 JSON when they are fields of imwire.v1.Message; keys of both dialects, or of neither, are a usage \
+            error (format_not_detected, status 2) naming them and the --from to pass. Anything else is binary. A \
+            decode error then says which format was read.
+
+            A key the decoder skips (an unknown proto3 JSON field with --ignore-unknown-fields, a tim-rest key the \
+            model has no field for or Tencent does not document) is a line on stderr, \
+            `warning: REASON: … (at PATH)`, naming the key it was probably meant to be; --strict refuses the \
+            unknown ones instead.
 
             Binary output is the canonical encoding: fields in number order, defaults omitted, unknown fields last. \
             JSON output is canonical proto3 JSON (compact unless --pretty); unknown fields have no JSON form. \
@@ -184,7 +160,7 @@ struct ConvertCommand: IMWireSubcommand {
             try conversion.run(input: input, output: &output)
             return
         }
-        let message = try limits.read(as: from, option: "--from", from: input)
+        let message = try limits.read(as: from, option: "--from", from: input, output: &output)
         if let profile {
             let violations = message.validate(profile: profile.profile)
             if !violations.isEmpty { throw profile.failure(violations, listed: "see imwire validate") }

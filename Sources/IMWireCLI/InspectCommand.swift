@@ -21,10 +21,10 @@ struct InspectCommand: IMWireSubcommand {
         let (dump, error) = WireInspector.dump(bytes, options: BinaryDecodingOptions(maxInputSize: maxInputSize))
         output.stdout += Array(dump.utf8)
         if let error {
-            let likely = Format.detect(bytes)
-            throw CLIDecodeError(
-                error: error,
-                hint: likely == .binary ? nil : "the input looks like \(likely.rawValue): inspect reads binary (imwire convert --to binary makes it)")
+            let likely = FormatDetection.likelyFormat(bytes)
+            let hint = NonMessage.describe(bytes, readAs: .binary, option: "--from")
+                ?? likely.flatMap { $0 == .binary ? nil : "the input looks like \($0.rawValue): inspect reads binary (imwire convert --to binary makes it)" }
+            throw CLIDecodeError(error: error, hint: hint)
         }
     }
 }

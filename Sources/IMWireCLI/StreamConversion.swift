@@ -7,7 +7,8 @@ import IMWire
 /// Input is read in 64 KiB chunks through a ``RecordFramer``; output is written whenever 64 KiB
 /// have collected, so memory holds one record, one chunk and one output buffer whatever the stream's
 /// length. On standard error: `error: record N: CODE: reason (at byte OFFSET)` for each bad record,
-/// a progress line when standard error is a terminal, and a summary, `converted N records (M bad)`.
+/// `warning: record N: REASON: … (at PATH)` for each key a record's decode skipped, a progress line
+/// when standard error is a terminal, and a summary, `converted N records (M bad)`.
 struct StreamConversion {
     let from: Format
     let to: Format
@@ -70,7 +71,10 @@ struct StreamConversion {
                     stopped = true
                     break reading
                 }
-                if let error = convert(frame, framer, into: &sink.buffer) {
+                var report = DecodingReport()
+                let error = convert(frame, framer, into: &sink.buffer, report: &report)
+                for skipped in report.skippedKeys { sink.warn("warning: record \(frame.index): \(skipped)\n", output: &output) }
+                if let error {
                     sink.bad += 1
                     sink.report(error, output: &output)
                     if !continueOnError {
@@ -89,11 +93,15 @@ struct StreamConversion {
         if stopped || sink.bad > 0 { throw CLIExitStatus(status: 1) }
     }
 
-    /// Decodes one record, checks the profile and appends the output record; the error about the
-    /// record if it is bad (then nothing was appended).
-    private func convert<Framer: RecordFramer>(_ frame: StreamFrame, _ framer: Framer, into buffer: inout [UInt8]) -> StreamRecordError? {
+    /// Decodes one record (the keys skipped go to `report`), checks the profile and appends the
+    /// output record; the error about the record if it is bad (then nothing was appended).
+    private func convert<Framer: RecordFramer>(
+        _ frame: StreamFrame, _ framer: Framer, into buffer: inout [UInt8], report: inout DecodingReport
+    ) -> StreamRecordError? {
         do throws(IMWireError) {
-            let message = try framer.withBytes(of: frame) { (body) throws(IMWireError) in try decode(body) }
+            let message = try framer.withBytes(of: frame) { (body) throws(IMWireError) in
+                try limits.decode(UnsafeRawBufferPointer(body), as: from, report: &report)
+            }
             if let profile {
                 let violations = message.validate(profile: profile.profile)
                 if !violations.isEmpty {
@@ -105,23 +113,6 @@ struct StreamConversion {
             return nil
         } catch {
             return StreamRecordError(frame.streamError(error))
-        }
-    }
-
-    private func decode(_ body: UnsafeBufferPointer<UInt8>) throws(IMWireError) -> Message {
-        let bytes = UnsafeRawBufferPointer(body)
-        switch from {
-        case .binary:
-            return try Message(
-                serializedBytes: bytes, options: BinaryDecodingOptions(maxDepth: limits.maxDepth, maxInputSize: limits.maxInputSize))
-        case .json:
-            return try Message(
-                jsonUTF8Bytes: bytes,
-                options: JSONDecodingOptions(
-                    ignoreUnknownFields: limits.ignoreUnknownFields, maxDepth: limits.maxDepth, maxInputSize: limits.maxInputSize))
-        case .timRest:
-            return try Message(
-                timRESTUTF8Bytes: bytes, options: TIMRESTDecodingOptions(maxDepth: limits.maxDepth, maxInputSize: limits.maxInputSize))
         }
     }
 
@@ -205,6 +196,11 @@ struct StreamSink {
         writeError(line, &output)
     }
 
+    /// A warning line (a key a record's decode skipped).
+    mutating func warn(_ line: String, output: inout CLIOutput) {
+        writeError(line, &output)
+    }
+
     /// Redraws the progress line, at most four times a second, when standard error is a terminal.
     mutating func progress(bytesRead: Int, output: inout CLIOutput) {
         guard let live, live.standardErrorIsTerminal else { return }
@@ -214,13 +210,13 @@ struct StreamSink {
         let seconds = Self.seconds(now - start)
         let rate = seconds > 0 ? Double(bytesRead) / 1e6 / seconds : 0
         live.writeStandardError(
-            "\r\(records) records (\(bad) bad), \(Self.decimal(Double(bytesRead) / 1e6)) MB read, \(Self.decimal(rate)) MB/s")
+            "\r\(counted(records, "record")) (\(bad) bad), \(Self.decimal(Double(bytesRead) / 1e6)) MB read, \(Self.decimal(rate)) MB/s")
         progressShown = true
     }
 
     /// Prints the summary line.
     mutating func finish(_ output: inout CLIOutput) {
-        writeError("converted \(records) records (\(bad) bad)\n", &output)
+        writeError("converted \(counted(records, "record")) (\(bad) bad)\n", &output)
     }
 
     private mutating func writeError(_ text: String, _ output: inout CLIOutput) {

@@ -25,7 +25,7 @@ struct ProfileOption: ExpressibleByArgument {
     /// the first; `listed` says where the full list went.
     func failure(_ violations: [Violation], listed: String) -> CLIFailure {
         let first = violations[0]
-        let count = violations.count == 1 ? "1 violation" : "\(violations.count) violations"
+        let count = counted(violations.count, "violation")
         return CLIFailure(
             message: "\(first.code.name): \(count) of profile \(rawValue) (\(listed)); first: \(first.reason) (at \(first.path))",
             status: 1)
@@ -54,7 +54,8 @@ struct ValidateCommand: IMWireSubcommand {
             the SDK's appendElem and text-only @ rules), tuikit (tencent-sdk plus TUIKit's businessID payloads \
             in custom elems), zim (ZEGOCLOUD ZIM), none (only the rules every message must meet: location \
             ranges, one image per type). Without --format the input format is detected as for convert: JSON \
-            text is tim-rest or proto3 JSON, anything else binary.
+            text is tim-rest or proto3 JSON by its keys (a usage error when they leave it open), anything else \
+            binary. Keys the decoder skips are warnings on stderr; --strict refuses the unknown ones.
             """
     )
 
@@ -69,7 +70,7 @@ struct ValidateCommand: IMWireSubcommand {
     var maxNestingDepth: Int { limits.maxDepth }
 
     func execute(input: CLIInput, output: inout CLIOutput) throws {
-        let message = try limits.read(as: format, option: "--format", from: input)
+        let message = try limits.read(as: format, option: "--format", from: input, output: &output)
         let violations = message.validate(profile: profile.profile)
         guard !violations.isEmpty else { return }
         for violation in violations {

@@ -21,7 +21,7 @@ enum WireInspector {
         }
         // Nothing at or after the error's offset is shown: the decode checked only the bytes before it.
         let stop = error.map { min(max($0.offset ?? 0, 0), bytes.count) } ?? bytes.count
-        var lines = ["imwire.v1.Message (\(bytes.count) bytes)"]
+        var lines = ["imwire.v1.Message (\(counted(bytes.count, "byte")))"]
         bytes.withUnsafeBufferPointer { buffer in
             var walker = Walker(reader: BinaryDecoder(buffer, maxDepth: options.maxDepth), bytes: buffer, stop: stop)
             // The walk ends early, by throwing, at the first field that does not end before `stop`.
@@ -85,19 +85,19 @@ enum WireInspector {
                         try fits()
                         let nestedSchema = nested()
                         // A sub-message the error is inside: its header, then what precedes the error.
-                        lines.append("\(prefix) message \(nestedSchema.fullName) (\(reader.messageEnd - reader.offset) bytes)")
+                        lines.append("\(prefix) message \(nestedSchema.fullName) (\(counted(reader.messageEnd - reader.offset, "byte")))")
                         _ = try walk(schema: nestedSchema, indent: indent + 1, group: nil)
                         reader.leaveMessage(restoring: outer)
                     case .stringToBytesMap?:
                         let outer = try reader.enterMessage()
                         try fits(reader.messageEnd)
-                        lines.append("\(prefix) map entry (\(reader.messageEnd - reader.offset) bytes)")
+                        lines.append("\(prefix) map entry (\(counted(reader.messageEnd - reader.offset, "byte")))")
                         _ = try walk(schema: Self.mapEntrySchema, indent: indent + 1, group: nil)
                         reader.leaveMessage(restoring: outer)
                     case .string?:
                         let range = try reader.readStringRange()
                         try fits()
-                        lines.append("\(prefix) string (\(range.count) bytes) = \(quote(String(decoding: bytes[range], as: UTF8.self)))")
+                        lines.append("\(prefix) string (\(counted(range.count, "byte"))) = \(quote(String(decoding: bytes[range], as: UTF8.self)))")
                     default:
                         let range = try reader.readBytesRange()
                         try fits()

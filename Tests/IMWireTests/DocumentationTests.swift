@@ -131,6 +131,41 @@ import Testing
         }
     }
 
+    /// A ZIM text to a room: the reference (its decision, its limits table), the vendor coverage page
+    /// and the `zim` preset say the same — a Text message of `maxTextBytes` unless the barrage flag
+    /// makes it a Barrage of `maxBarrageBytes` — and a room text at and one byte past the number the
+    /// reference gives is what the preset accepts and refuses.
+    @Test func theZIMRoomTextLimitInTheReferenceIsTheProfiles() throws {
+        let textLimit = try #require(ValidationProfile.zim.maxTextBytes)
+        let barrageLimit = try #require(ValidationProfile.zim.maxBarrageBytes)
+        let article = try Self.read("ValidationProfiles.md", in: Self.catalog)
+        let decision = try #require(article.split(separator: "\n- ").first { $0.hasPrefix("**ZIM text in a room**") })
+        let numbers = decision.matches(of: /(\d+) KB/).map { Int($0.1)! * 1024 }
+        #expect(numbers.first == textLimit, "the room text's limit in the reference: \(decision)")
+        #expect(numbers.contains(barrageLimit), "\(decision)")
+        #expect(decision.contains("barrage"), "\(decision)")
+        let rows = try Self.table(after: "Limits per profile", in: article)
+        let textRow = try #require(rows.first { $0[3] == "`maxTextBytes`" })
+        #expect(textRow[0].contains("rooms included"), "\(textRow[0])")
+        #expect(Self.limit(textRow[2]) == textLimit)
+
+        let coverage = try Self.read("Docs/vendor-coverage.md")
+        let roomDecision = try #require(coverage.split(separator: "\n- ").first { $0.hasPrefix("**A text to a ZIM room.**") })
+        #expect(roomDecision.matches(of: /(\d+) KB/).map { Int($0.1)! * 1024 } == [textLimit, barrageLimit], "\(roomDecision)")
+        let textCoverage = try #require(coverage.split(separator: "\n").first { $0.hasPrefix("| ZIMTextMessage (1)") })
+        #expect(textCoverage.contains("\(textLimit / 1024) KB") && textCoverage.contains("in rooms too"), "\(textCoverage)")
+
+        func roomText(_ bytes: Int, barrage: Bool) -> Message {
+            var message = Message(sender: "alice", target: .roomID("room"), elems: [.text(String(repeating: "x", count: bytes))])
+            message.barrage = barrage
+            return message
+        }
+        let first = try #require(numbers.first)
+        #expect(roomText(first, barrage: false).validate(profile: .zim).isEmpty)
+        #expect(roomText(first + 1, barrage: false).validate(profile: .zim).map(\.code) == [.textTooLarge])
+        #expect(roomText(barrageLimit + 1, barrage: true).validate(profile: .zim).map(\.code) == [.barrageTooLarge])
+    }
+
     @Test func theAlwaysRulesAndFormatsAreThePresets() {
         #expect(ValidationProfile.zim.allowedImageFormats == [.jpg, .png, .bmp, .tiff, .gif, .webp])
         #expect(ValidationProfile.zim.allowedSoundFormats == ["mp3", "m4a"])

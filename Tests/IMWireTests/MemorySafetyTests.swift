@@ -134,8 +134,11 @@ import Glibc
         let input = Array((body + (0..<40_000).map { #","k\#($0)":\#($0)"# }.joined() + "}").utf8)
         let run = try Self.peakMemory(["convert", "--from", "tim-rest", "--to", "binary"], input: input)
         #expect(run.status == 0)
-        // Measured: about 7× (the input, its tokens at 20 bytes each, the key slots).
-        #expect(run.peak - Self.baseline < 16 * input.count, "peak \(run.peak) for \(input.count) bytes")
+        // Measured: about 7× for the decode (the input, its tokens at 20 bytes each, the key slots),
+        // 27× in all since every skipped key is reported: the CLI asks for the decoding report to
+        // print a warning per key, and each of these 14-byte keys becomes an entry of about 300
+        // bytes (its key, path and reason as strings). Linear still: what this bounds is the factor.
+        #expect(run.peak - Self.baseline < 40 * input.count, "peak \(run.peak) for \(input.count) bytes")
     }
 
     /// Deep relays: memory grows with the nesting like the input does (it was 1.8 GB for 4,444

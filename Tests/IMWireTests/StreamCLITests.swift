@@ -101,7 +101,7 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout == (try StreamTests.jsonLines([good[0]])))
         #expect(result.stderr.hasPrefix("error: record 1: invalid_utf8: "))
-        #expect(result.stderr.hasSuffix("(at byte \(offsets[1] + 3))\nconverted 1 records (1 bad)\n"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("(at byte \(offsets[1] + 3))\nconverted 1 record (1 bad)\n"), "\(result.stderr)")
     }
 
     @Test(arguments: [
@@ -117,7 +117,7 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout == Array("{\"msgId\":\"a\"}\n".utf8))
         #expect(result.stderr.hasPrefix(prefix), "\(result.stderr)")
-        #expect(result.stderr.hasSuffix("(at byte \(offset))\nconverted 1 records (1 bad)\n"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("(at byte \(offset))\nconverted 1 record (1 bad)\n"), "\(result.stderr)")
     }
 
     @Test func anOverlongLineStops() {
@@ -125,7 +125,7 @@ import Testing
         let result = Self.run(Self.toBinary + ["--max-input-size", "100"], stdin: input, chunkSize: 16)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("error: record 1: input_too_large: "), "\(result.stderr)")
-        #expect(result.stderr.hasSuffix("(at byte 15)\nconverted 1 records (1 bad)\n"))
+        #expect(result.stderr.hasSuffix("(at byte 15)\nconverted 1 record (1 bad)\n"))
     }
 
     @Test func aProfileViolationIsABadRecord() throws {

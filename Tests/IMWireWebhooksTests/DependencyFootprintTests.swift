@@ -11,7 +11,8 @@ import Testing
     @Test func aPackageUsingOnlyIMWireCompilesNoCrypto() throws {
         let modules = try compiledModules(usingProduct: "IMWire")
         #expect(modules.contains("IMWire"))
-        #expect(modules.subtracting(["IMWire", "App"]).isEmpty, "a package using only IMWire also compiles \(modules.sorted())")
+        // CIMWireUTF8 is IMWire's own C target (the vectorised UTF-8 validator), built by the toolchain.
+        #expect(modules.subtracting(["IMWire", "CIMWireUTF8", "App"]).isEmpty, "a package using only IMWire also compiles \(modules.sorted())")
     }
 
     @Test func aPackageUsingIMWireWebhooksCompilesCrypto() throws {

@@ -54,7 +54,7 @@ struct DebugDescription: FieldVisitor {
             hex.append(hexDigits[Int(byte >> 4)])
             hex.append(hexDigits[Int(byte & 0xF)])
         }
-        if value.count > Self.shownBytes { hex += Array("… \(value.count) bytes".utf8) }
+        if value.count > Self.shownBytes { hex += Array("… \(counted(value.count, "byte"))".utf8) }
         hex.append(UInt8(ascii: ">"))
         text += String(decoding: hex, as: UTF8.self)
     }
@@ -113,6 +113,6 @@ struct DebugDescription: FieldVisitor {
     mutating func visitUnknownFields(_ value: UnknownFields) {
         if !isFirst { text += ", " }
         isFirst = false
-        text += "unknownFields: \(value.bytes.count) bytes"
+        text += "unknownFields: \(counted(value.bytes.count, "byte"))"
     }
 }

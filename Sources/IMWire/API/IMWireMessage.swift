@@ -31,6 +31,7 @@ public struct _IMWireMessageCodec<M: IMWireMessage>: Sendable {
     /// Encodes and hands the bytes (valid during the call) to the closure.
     @usableFromInline let encodeBinary: @Sendable (M, BinaryEncodingOptions, (UnsafeBufferPointer<UInt8>) -> Void) throws(IMWireError) -> Void
     @usableFromInline let decodeJSON: @Sendable (UnsafeBufferPointer<UInt8>, JSONDecodingOptions) throws(IMWireError) -> M
+    @usableFromInline let decodeJSONReporting: @Sendable (UnsafeBufferPointer<UInt8>, JSONDecodingOptions, inout DecodingReport) throws(IMWireError) -> M
     @usableFromInline let encodeJSON: @Sendable (M, JSONEncodingOptions) throws(IMWireError) -> [UInt8]
     @usableFromInline let describe: @Sendable (M) -> String
 }
@@ -42,6 +43,9 @@ extension _IMWireMessageCodec where M: ProtoMessage {
             try BinaryEncoder.withEncoding(message, options: options, body)
         }
         decodeJSON = { (bytes, options) throws(IMWireError) in try JSONReader.decode(M.self, from: bytes, options: options) }
+        decodeJSONReporting = { (bytes, options, report) throws(IMWireError) in
+            try JSONReader.decode(M.self, from: bytes, options: options, report: &report)
+        }
         encodeJSON = { (message, options) throws(IMWireError) in try JSONWriter.encode(message, options: options) }
         describe = { message in DebugDescription.of(message) }
     }
@@ -137,6 +141,22 @@ extension IMWireMessage {
     where Bytes.Element == UInt8 {
         self = try withContiguousBytes(bytes) { (buffer) throws(IMWireError) in
             try Self._imwireCodec.decodeJSON(buffer, options)
+        }
+    }
+
+    /// Decodes a message from proto3 JSON as ``init(jsonUTF8Bytes:options:)-(Bytes,_)`` does, and
+    /// puts in `report` (replacing what it held) every key and enum name the decode skipped, with
+    /// its path: with ``JSONDecodingOptions/ignoreUnknownFields`` the keys that are not fields of
+    /// the schema (`reason` ``SkippedKey/Reason/unknownKey``, with the field they were probably
+    /// meant to be) and the enum names it does not know (``SkippedKey/Reason/unknownValue``, read as
+    /// the default). Without that option nothing is skipped — those are errors — and the report
+    /// comes back empty. Nothing is collected until something is skipped.
+    @inlinable
+    public init<Bytes: Collection>(
+        jsonUTF8Bytes bytes: Bytes, options: JSONDecodingOptions = .init(), report: inout DecodingReport
+    ) throws(IMWireError) where Bytes.Element == UInt8 {
+        self = try withContiguousBytes(bytes) { (buffer) throws(IMWireError) in
+            try Self._imwireCodec.decodeJSONReporting(buffer, options, &report)
         }
     }
 

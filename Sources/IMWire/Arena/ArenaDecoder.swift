@@ -43,7 +43,7 @@ package struct ArenaDecoder {
         guard buffer.count <= Int(UInt32.max) else {
             throw IMWireError(
                 code: .inputTooLarge,
-                reason: "input of \(buffer.count) bytes is larger than protobuf's limit of \(UInt32.max) bytes",
+                reason: "input of \(counted(buffer.count, "byte")) is larger than protobuf's limit of \(counted(Int(UInt32.max), "byte"))",
                 offset: 0)
         }
         var decoder = ArenaDecoder(buffer, maxDepth: options.maxDepth, layouts: M._arenaTable.layouts)
@@ -186,7 +186,7 @@ package struct ArenaDecoder {
         guard depth < maxDepth else {
             throw IMWireError(
                 code: .depthLimitExceeded,
-                reason: "message nesting exceeds the limit of \(maxDepth) levels",
+                reason: "message nesting exceeds the limit of \(counted(maxDepth, "level"))",
                 offset: lengthOffset)
         }
         let outerEnd = end
@@ -307,7 +307,7 @@ package struct ArenaDecoder {
         guard length <= UInt64(end &- position) else {
             throw IMWireError(
                 code: .lengthOutOfBounds,
-                reason: "length \(length) runs past the end of \(end == inputCount ? "input" : "the enclosing message") (\(end &- position) bytes left)",
+                reason: "length \(length) runs past the end of \(end == inputCount ? "input" : "the enclosing message") (\(counted(end &- position, "byte")) left)",
                 offset: start)
         }
         return Int(truncatingIfNeeded: length)
@@ -345,7 +345,7 @@ package struct ArenaDecoder {
         let start = position
         guard depth < maxDepth else {
             throw IMWireError(
-                code: .depthLimitExceeded, reason: "group nesting exceeds the limit of \(maxDepth) levels", offset: start)
+                code: .depthLimitExceeded, reason: "group nesting exceeds the limit of \(counted(maxDepth, "level"))", offset: start)
         }
         depth &+= 1
         try stackGuard.check(depth: depth, offset: start)
@@ -381,7 +381,7 @@ package struct ArenaDecoder {
     private func truncated(_ offset: Int, _ what: String) -> IMWireError {
         let scope = end == inputCount ? "input" : "enclosing message"
         return IMWireError(
-            code: .truncated, reason: "\(scope) ends inside \(what), \(end - offset) bytes after its start", offset: offset)
+            code: .truncated, reason: "\(scope) ends inside \(what), \(counted(end - offset, "byte")) after its start", offset: offset)
     }
 
     @inline(never)
@@ -389,7 +389,7 @@ package struct ArenaDecoder {
         let bad = start + UTF8Validation.firstInvalidIndex(bytes)
         return IMWireError(
             code: .invalidUTF8,
-            reason: "string of \(bytes.count) bytes is not valid UTF-8 (bad byte 0x\(String(base[bad], radix: 16)), \(bad - start) bytes into it)",
+            reason: "string of \(counted(bytes.count, "byte")) is not valid UTF-8 (bad byte 0x\(String(base[bad], radix: 16)), \(counted(bad - start, "byte")) into it)",
             offset: bad)
     }
 
@@ -405,7 +405,7 @@ package struct ArenaDecoder {
         }
         if position - offset > 5 {
             return IMWireError(
-                code: .varintTooLong, reason: "tag takes \(position - offset) bytes; a tag is at most 5", offset: offset)
+                code: .varintTooLong, reason: "tag takes \(counted(position - offset, "byte")); a tag is at most 5", offset: offset)
         }
         return IMWireError(
             code: .invalidWireType,

@@ -35,7 +35,7 @@ package struct BinaryDecoder {
         guard inputCount <= options.maxInputSize else {
             throw IMWireError(
                 code: .inputTooLarge,
-                reason: "input of \(inputCount) bytes is larger than the limit of \(options.maxInputSize) bytes",
+                reason: "input of \(counted(inputCount, "byte")) is larger than the limit of \(counted(options.maxInputSize, "byte"))",
                 offset: 0)
         }
         guard options.maxDepth >= 1 else {
@@ -53,7 +53,7 @@ package struct BinaryDecoder {
         guard depth < maxDepth else {
             throw IMWireError(
                 code: .depthLimitExceeded,
-                reason: "message nesting exceeds the limit of \(maxDepth) levels",
+                reason: "message nesting exceeds the limit of \(counted(maxDepth, "level"))",
                 offset: lengthOffset)
         }
         let outerEnd = end
@@ -160,7 +160,7 @@ package struct BinaryDecoder {
         guard position - start <= 5 else {
             throw IMWireError(
                 code: .varintTooLong,
-                reason: "tag takes \(position - start) bytes; a tag is at most 5",
+                reason: "tag takes \(counted(position - start, "byte")); a tag is at most 5",
                 offset: start)
         }
         guard type <= 5 else {
@@ -181,7 +181,7 @@ package struct BinaryDecoder {
         guard length <= UInt64(end - position) else {
             throw IMWireError(
                 code: .lengthOutOfBounds,
-                reason: "length \(length) runs past the end of \(end == inputCount ? "input" : "the enclosing message") (\(end - position) bytes left)",
+                reason: "length \(length) runs past the end of \(end == inputCount ? "input" : "the enclosing message") (\(counted(end - position, "byte")) left)",
                 offset: start)
         }
         return Int(length)
@@ -210,7 +210,7 @@ package struct BinaryDecoder {
     private func truncated(_ offset: Int, _ what: String) -> IMWireError {
         let scope = end == inputCount ? "input" : "enclosing message"
         return IMWireError(
-            code: .truncated, reason: "\(scope) ends inside \(what), \(end - offset) bytes after its start",
+            code: .truncated, reason: "\(scope) ends inside \(what), \(counted(end - offset, "byte")) after its start",
             offset: offset)
     }
 
@@ -257,7 +257,7 @@ package struct BinaryDecoder {
         guard depth < maxDepth else {
             throw IMWireError(
                 code: .depthLimitExceeded,
-                reason: "group nesting exceeds the limit of \(maxDepth) levels",
+                reason: "group nesting exceeds the limit of \(counted(maxDepth, "level"))",
                 offset: group.start)
         }
         depth += 1
@@ -363,7 +363,7 @@ package struct BinaryDecoder {
         let bad = start + UTF8Validation.firstInvalidIndex(bytes)
         return IMWireError(
             code: .invalidUTF8,
-            reason: "string of \(bytes.count) bytes is not valid UTF-8 (bad byte 0x\(String(base[bad], radix: 16)), \(bad - start) bytes into it)",
+            reason: "string of \(counted(bytes.count, "byte")) is not valid UTF-8 (bad byte 0x\(String(base[bad], radix: 16)), \(counted(bad - start, "byte")) into it)",
             offset: bad)
     }
 

@@ -122,7 +122,7 @@ package struct BinaryWriter {
         guard depth < maxDepth else {
             throw IMWireError(
                 code: .depthLimitExceeded,
-                reason: "message nesting exceeds the encoder's limit of \(maxDepth) levels")
+                reason: "message nesting exceeds the encoder's limit of \(counted(maxDepth, "level"))")
         }
         depth &+= 1
         try stackGuard.check(depth: depth)

@@ -22,6 +22,9 @@ package struct JSONReader {
     private var fieldName: String { fieldSchema?.fields[fieldIndex].name ?? "" }
     private var stackGuard = StackGuard()
     private let layouts: UnsafeMutablePointer<ArenaLayout>
+    /// Where skipped keys go when the caller asked for a report (``decode(_:from:options:report:)``);
+    /// `nil` otherwise. Touched only on the skip path.
+    private let skips: UnsafeMutablePointer<[JSONSkip]>?
 
     /// The nodes' words (as ``ArenaDecoder`` builds them) and the string and bytes values.
     private var arena = ArenaWords()
@@ -33,19 +36,40 @@ package struct JSONReader {
     package static func decode<M: ProtoMessage>(
         _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions
     ) throws(IMWireError) -> M {
+        try decode(type, from: buffer, options: options, skips: nil)
+    }
+
+    /// Decodes as ``decode(_:from:options:)`` and replaces `report`'s content with the keys and enum
+    /// names skipped (only with ``JSONDecodingOptions/ignoreUnknownFields``), their paths found by
+    /// a second walk of the input that runs only when something was skipped.
+    package static func decode<M: ProtoMessage>(
+        _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions, report: inout DecodingReport
+    ) throws(IMWireError) -> M {
+        var skips: [JSONSkip] = []
+        let message = try withUnsafeMutablePointer(to: &skips) { (pointer) throws(IMWireError) in
+            try decode(type, from: buffer, options: options, skips: pointer)
+        }
+        report = DecodingReport(skippedKeys: JSONSkip.resolve(skips, in: buffer))
+        return message
+    }
+
+    private static func decode<M: ProtoMessage>(
+        _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions,
+        skips: UnsafeMutablePointer<[JSONSkip]>?
+    ) throws(IMWireError) -> M {
         guard buffer.count <= options.maxInputSize else {
             throw IMWireError(
                 code: .inputTooLarge,
-                reason: "input of \(buffer.count) bytes is larger than the limit of \(options.maxInputSize) bytes",
+                reason: "input of \(counted(buffer.count, "byte")) is larger than the limit of \(counted(options.maxInputSize, "byte"))",
                 offset: 0)
         }
         guard buffer.count <= Int(UInt32.max) else {
             throw IMWireError(
                 code: .inputTooLarge,
-                reason: "input of \(buffer.count) bytes is larger than the largest message of \(UInt32.max) bytes",
+                reason: "input of \(counted(buffer.count, "byte")) is larger than the largest message of \(counted(Int(UInt32.max), "byte"))",
                 offset: 0)
         }
-        var reader = JSONReader(buffer, options: options, layouts: M._arenaTable.layouts)
+        var reader = JSONReader(buffer, options: options, layouts: M._arenaTable.layouts, skips: skips)
         do {
             let root = try reader.readDocument(M._arenaLayoutIndex)
             let storage = reader.arena.finish(bytes: UnsafeBufferPointer(start: reader.text, count: reader.textCount))
@@ -65,7 +89,7 @@ package struct JSONReader {
             guard scanner.count > 0 else {
                 throw IMWireError(code: .jsonSyntax, reason: "the input is empty; expected a JSON object", offset: 0)
             }
-            throw scanner.syntaxError("expected a JSON object")
+            throw scanner.notAnObjectError()
         }
         let root = arena.allocate(layouts[layout].slotCount)
         try readObject(layout, root)
@@ -76,7 +100,11 @@ package struct JSONReader {
         return root
     }
 
-    private init(_ buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions, layouts: UnsafeMutablePointer<ArenaLayout>) {
+    private init(
+        _ buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions, layouts: UnsafeMutablePointer<ArenaLayout>,
+        skips: UnsafeMutablePointer<[JSONSkip]>?
+    ) {
+        self.skips = skips
         scanner = JSONScanner(buffer)
         maxDepth = options.maxDepth
         ignoreUnknownFields = options.ignoreUnknownFields
@@ -133,7 +161,7 @@ package struct JSONReader {
     private mutating func enter() throws(IMWireError) {
         guard depth < maxDepth else {
             throw IMWireError(
-                code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(maxDepth) levels",
+                code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(counted(maxDepth, "level"))",
                 offset: scanner.position)
         }
         depth += 1
@@ -229,20 +257,31 @@ package struct JSONReader {
         let (key, keyOffset) = try scanner.scanKey()
         let schema = layouts[layoutIndex].schema
         guard let fieldIndex = scanner.withBytes(key, { bytes in schema.fieldIndex(named: bytes) }) else {
-            guard ignoreUnknownFields else {
-                throw IMWireError(
-                    code: .unknownField,
-                    reason: "\(schema.fullName) has no field \"\(scanner.makeString(key))\"",
-                    offset: keyOffset)
-            }
-            guard state.unknownKeys.insert(scanner.withBytes(key) { Array($0) }).inserted else {
-                throw IMWireError(code: .duplicateKey, reason: "key \"\(scanner.makeString(key))\" appears twice", offset: keyOffset)
-            }
-            var discard = JSONScanner.DiscardingSink()
-            try scanner.walkValue(depth: depth, maxDepth: maxDepth, into: &discard)
+            try skipUnknownMember(key, at: keyOffset, of: schema, state: &state)
             return -1
         }
         return fieldIndex
+    }
+
+    /// An unknown key: `unknown_field`, or with ``JSONDecodingOptions/ignoreUnknownFields`` its
+    /// value is checked and skipped (and recorded when a report was asked for).
+    @inline(never)
+    private mutating func skipUnknownMember(
+        _ key: JSONScanner.ScannedString, at keyOffset: Int, of schema: MessageSchema, state: inout ObjectState
+    ) throws(IMWireError) {
+        guard ignoreUnknownFields else {
+            throw IMWireError(code: .unknownField, reason: JSONSkip.unknownKey(scanner.makeString(key), in: schema).detail, offset: keyOffset)
+        }
+        guard state.unknownKeys.insert(scanner.withBytes(key) { Array($0) }).inserted else {
+            throw IMWireError(code: .duplicateKey, reason: "key \"\(scanner.makeString(key))\" appears twice", offset: keyOffset)
+        }
+        var discard = JSONScanner.DiscardingSink()
+        try scanner.walkValue(depth: depth, maxDepth: maxDepth, into: &discard)
+        if let skips {
+            var skip = JSONSkip.unknownKey(scanner.makeString(key), in: schema)
+            skip.offset = keyOffset
+            skips.pointee.append(skip)
+        }
     }
 
     /// A oneof member with a value: an error if another member of its oneof has one.
@@ -537,9 +576,21 @@ package struct JSONReader {
             (inner, token) throws(IMWireError) in try inner.integerValue(token)
         }
         if let numeric { return try int32(numeric.magnitude, negative: numeric.negative, offset: offset) }
-        guard ignoreUnknownFields else {
-            throw valueError(.invalidValue, "\"\(scanner.makeString(scanned))\" is not a value of \(schema.fullName)", at: offset)
-        }
+        try skipUnknownEnumName(scanner.makeString(scanned), of: schema, at: offset)
         return nil
+    }
+
+    /// An enum name the schema does not know: `invalid_value`, or with
+    /// ``JSONDecodingOptions/ignoreUnknownFields`` read as absent (and recorded when a report was
+    /// asked for).
+    @inline(never)
+    private func skipUnknownEnumName(_ name: String, of schema: EnumSchema, at offset: Int) throws(IMWireError) {
+        if ignoreUnknownFields, skips == nil { return }
+        let suggestion = KeySuggestion.best(for: name, among: schema.values.map(\.name))
+        let detail = "\"\(name)\" is not a value of \(schema.fullName)"
+        guard ignoreUnknownFields else { throw valueError(.invalidValue, detail + KeySuggestion.clause(suggestion), at: offset) }
+        skips?.pointee.append(JSONSkip(
+            reason: .unknownValue, offset: offset, suggestion: suggestion,
+            detail: "field \(fieldName): \(detail) and reads as the field's default" + KeySuggestion.clause(suggestion)))
     }
 }

@@ -34,6 +34,37 @@ package struct JSONScanner {
         return IMWireError(code: .jsonSyntax, reason: "\(reason), found \(found)", offset: at)
     }
 
+    /// The error for a document whose value at `position` is not the object expected: names a
+    /// UTF-8 byte-order mark before the text, or the JSON value found (`null`, an array, …).
+    @inline(never)
+    package func notAnObjectError() -> IMWireError {
+        if let bom = byteOrderMarkError() { return bom }
+        let found: String
+        switch peek() {
+        case UInt8(ascii: "n")?: found = "null"
+        case UInt8(ascii: "t")?: found = "true"
+        case UInt8(ascii: "f")?: found = "false"
+        case UInt8(ascii: "\"")?: found = "a string"
+        case UInt8(ascii: "[")?: found = "an array"
+        case let byte? where byte == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte):
+            found = "a number"
+        default:
+            return syntaxError("expected a JSON object")
+        }
+        return IMWireError(code: .jsonSyntax, reason: "expected a JSON object, found \(found)", offset: position)
+    }
+
+    /// `json_syntax` at byte 0 when the input starts with a UTF-8 byte-order mark (EF BB BF): JSON
+    /// text has none (RFC 8259, section 8.1), and a reader that skipped it would accept text
+    /// other JSON parsers refuse. `nil` for any other input.
+    package func byteOrderMarkError() -> IMWireError? {
+        guard count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF else { return nil }
+        return IMWireError(
+            code: .jsonSyntax,
+            reason: "the input starts with a UTF-8 byte-order mark (EF BB BF), which JSON text must not have (RFC 8259, section 8.1); remove it",
+            offset: 0)
+    }
+
     package func describeByte(_ byte: UInt8) -> String {
         if byte >= 0x20, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         return "byte 0x\(String(byte, radix: 16))"
@@ -190,7 +221,7 @@ package struct JSONScanner {
         let bytes = UnsafeBufferPointer(start: base + start, count: end - start)
         if !UTF8Validation.isValid(bytes) {
             let bad = start + UTF8Validation.firstInvalidIndex(bytes)
-            throw IMWireError(code: .invalidUTF8, reason: "string is not valid UTF-8 (bad byte 0x\(String(base[bad], radix: 16)), \(bad - start + 1) bytes after its opening quote)", offset: bad)
+            throw IMWireError(code: .invalidUTF8, reason: "string is not valid UTF-8 (bad byte 0x\(String(base[bad], radix: 16)), \(counted(bad - start + 1, "byte")) after its opening quote)", offset: bad)
         }
     }
 
@@ -494,7 +525,7 @@ package struct JSONScanner {
             case let bracket? where bracket == UInt8(ascii: "{") || bracket == UInt8(ascii: "["):
                 guard depth + open.count < maxDepth else {
                     throw IMWireError(
-                        code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(maxDepth) levels",
+                        code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(counted(maxDepth, "level"))",
                         offset: position)
                 }
                 let isObject = bracket == UInt8(ascii: "{")

@@ -38,7 +38,7 @@ package struct JSONTape {
     /// it), with containers nested at most `maxDepth` deep.
     package init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(IMWireError) {
         guard buffer.count < Int(UInt32.max) else {
-            throw IMWireError(code: .inputTooLarge, reason: "input of \(buffer.count) bytes is larger than 4 GiB", offset: 0)
+            throw IMWireError(code: .inputTooLarge, reason: "input of \(counted(buffer.count, "byte")) is larger than 4 GiB", offset: 0)
         }
         var scanner = JSONScanner(buffer)
         var builder = Builder()
@@ -49,7 +49,11 @@ package struct JSONTape {
             }
             throw scanner.syntaxError("expected a JSON value")
         }
-        try scanner.walkValue(depth: 0, maxDepth: maxDepth, into: &builder)
+        do {
+            try scanner.walkValue(depth: 0, maxDepth: maxDepth, into: &builder)
+        } catch {
+            throw scanner.byteOrderMarkError() ?? error
+        }
         scanner.skipWhitespace()
         guard scanner.position == scanner.count else {
             throw scanner.syntaxError("unexpected data after the JSON value")

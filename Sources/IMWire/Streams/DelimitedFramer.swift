@@ -54,13 +54,13 @@ package enum DelimitedPrefix {
         guard !tooLarge, value <= UInt64(maxLength) else {
             throw IMWireError(
                 code: .lengthOutOfBounds,
-                reason: "\(record(recordIndex)) claims \(tooLarge ? "more than 2^32" : String(value)) bytes; a delimited record is at most \(maxLength) bytes",
+                reason: "\(record(recordIndex)) claims \(tooLarge ? "more than 2^32 bytes" : counted(value, "byte")); a delimited record is at most \(counted(maxLength, "byte"))",
                 offset: offset, recordIndex: recordIndex)
         }
         guard value <= UInt64(max(maxRecordSize, 0)) else {
             throw IMWireError(
                 code: .inputTooLarge,
-                reason: "\(record(recordIndex)) claims \(value) bytes, more than the limit of \(maxRecordSize) bytes per record",
+                reason: "\(record(recordIndex)) claims \(counted(value, "byte")), more than the limit of \(counted(maxRecordSize, "byte")) per record",
                 offset: offset, recordIndex: recordIndex)
         }
         return Int(value)
@@ -104,7 +104,7 @@ package struct DelimitedFramer: RecordFramer {
         }
         guard available - size >= length else {
             if atEnd {
-                throw truncated("after \(available - size) of the \(length) bytes of a record", at: offset)
+                throw truncated("after \(available - size) of the \(counted(length, "byte")) of a record", at: offset)
             }
             return nil
         }

@@ -49,7 +49,7 @@ public enum JSONLines {
                 if candidate.count == window {
                     throw IMWireError(
                         code: .inputTooLarge,
-                        reason: "line of more than \(options.maxInputSize) bytes is longer than the limit per line",
+                        reason: "line of more than \(counted(options.maxInputSize, "byte")) is longer than the limit per line",
                         offset: lineOffset)
                 }
                 return nil

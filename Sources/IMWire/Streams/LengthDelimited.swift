@@ -78,7 +78,7 @@ extension IMWireMessage {
         guard tooLong == 0 else {
             throw IMWireError(
                 code: .notRepresentable,
-                reason: "a message of \(tooLong) bytes is longer than a delimited record may be (\(DelimitedPrefix.maxLength) bytes)")
+                reason: "a message of \(counted(tooLong, "byte")) is longer than a delimited record may be (\(counted(DelimitedPrefix.maxLength, "byte")))")
         }
         return record
     }

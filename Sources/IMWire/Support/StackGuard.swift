@@ -34,7 +34,7 @@ package struct StackGuard {
         if !checkStack() {
             throw IMWireError(
                 code: .depthLimitExceeded,
-                reason: "nesting of \(depth) levels needs more stack than this thread has left; decode on a thread with a larger stack or lower the depth limit",
+                reason: "nesting of \(counted(depth, "level")) needs more stack than this thread has left; decode on a thread with a larger stack or lower the depth limit",
                 offset: offset, path: path())
         }
     }

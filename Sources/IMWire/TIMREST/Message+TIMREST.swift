@@ -19,6 +19,23 @@ extension Message {
         }
     }
 
+    /// Decodes a message from tim-rest as ``init(timRESTUTF8Bytes:options:)-(Bytes,_)`` does, and
+    /// puts in `report` (replacing what it held) every key the decode skipped, with its path and,
+    /// for a misspelt key, the key it was probably meant to be: keys no Tencent page documents for
+    /// their object (``SkippedKey/Reason/unknownKey``), values a key does not define
+    /// (``SkippedKey/Reason/unknownValue``), documented keys the model has no field for
+    /// (``SkippedKey/Reason/noField``: `EventTime`, `MsgLifeTime` other than 0, …) and second
+    /// spellings that disagree with the one read (``SkippedKey/Reason/overridden``). A webhook
+    /// body's metadata (`CallbackCommand`, `EventTime`, …) is reported as `no_field`: the model
+    /// holds the message, not the callback. Nothing is collected until a key is skipped.
+    public init<Bytes: Collection>(
+        timRESTUTF8Bytes bytes: Bytes, options: TIMRESTDecodingOptions = .init(), report: inout DecodingReport
+    ) throws(IMWireError) where Bytes.Element == UInt8 {
+        self = try withContiguousBytes(bytes) { (buffer) throws(IMWireError) in
+            try TIMRESTDecoder.decode(buffer, options: options, report: &report)
+        }
+    }
+
     /// Decodes a message from borrowed tim-rest bytes.
     public init(timRESTUTF8Bytes bytes: UnsafeRawBufferPointer, options: TIMRESTDecodingOptions = .init()) throws(IMWireError) {
         self = try TIMRESTDecoder.decode(bytes.assumingMemoryBound(to: UInt8.self), options: options)

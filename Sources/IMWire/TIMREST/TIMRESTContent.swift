@@ -6,20 +6,20 @@ enum TIMRESTContent {
     /// `TIMTextElem`.
     static let text = TIMRESTContentTable<TextElem>([
         .string("Text", "text", \.text, required: true),
-    ])
+    ], object: "a TIMTextElem's MsgContent")
 
     /// `TIMLocationElem`.
     static let location = TIMRESTContentTable<LocationElem>([
         .string("Desc", "desc", \.desc),
         .double("Latitude", "latitude", \.latitude, required: true),
         .double("Longitude", "longitude", \.longitude, required: true),
-    ])
+    ], object: "a TIMLocationElem's MsgContent")
 
     /// `TIMFaceElem`.
     static let face = TIMRESTContentTable<FaceElem>([
         .int32("Index", "index", \.index, required: true),
         .utf8Bytes("Data", "data", \.data),
-    ])
+    ], object: "a TIMFaceElem's MsgContent")
 
     /// `TIMCustomElem`.
     static let custom = TIMRESTContentTable<CustomElem>([
@@ -27,7 +27,7 @@ enum TIMRESTContent {
         .string("Desc", "desc", \.desc),
         .string("Ext", "ext", \.ext),
         .string("Sound", "sound", \.sound),
-    ])
+    ], object: "a TIMCustomElem's MsgContent")
 
     /// `TIMSoundElem`. SDK 2.x/3.x clients send only `UUID`, `Size` and `Second`.
     static let sound = TIMRESTContentTable<SoundElem>([
@@ -36,7 +36,7 @@ enum TIMRESTContent {
         .uint64("Size", "data_size", \.dataSize),
         .uint32("Second", "duration", \.duration),
         .downloadFlag("Download_Flag"),
-    ])
+    ], object: "a TIMSoundElem's MsgContent")
 
     /// One entry of a `TIMImageElem`'s `ImageInfoArray` (note `URL`, not `Url`).
     static let image = TIMRESTContentTable<Image>([
@@ -45,7 +45,7 @@ enum TIMRESTContent {
         .uint32("Width", "width", \.width),
         .uint32("Height", "height", \.height),
         .string("URL", "url", \.url),
-    ])
+    ], object: "an ImageInfoArray entry")
 
     /// `TIMFileElem`.
     static let file = TIMRESTContentTable<FileElem>([
@@ -54,7 +54,7 @@ enum TIMRESTContent {
         .uint64("FileSize", "file_size", \.fileSize),
         .string("FileName", "file_name", \.fileName),
         .downloadFlag("Download_Flag"),
-    ])
+    ], object: "a TIMFileElem's MsgContent")
 
     /// `TIMVideoFileElem`.
     static let video = TIMRESTContentTable<VideoElem>([
@@ -71,7 +71,7 @@ enum TIMRESTContent {
         .uint32("ThumbHeight", "snapshot_height", \.snapshotHeight),
         .string("ThumbFormat", "snapshot_format", \.snapshotFormat),
         .downloadFlag("ThumbDownloadFlag"),
-    ])
+    ], object: "a TIMVideoFileElem's MsgContent")
 }
 
 extension Image {

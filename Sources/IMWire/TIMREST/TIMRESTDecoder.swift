@@ -8,19 +8,50 @@
 ///
 /// Accepted shapes: a bare `MsgBody` array, a single `{"MsgType", "MsgContent"}` element, or any
 /// object holding `MsgBody` (a `sendmsg` / `send_group_msg` request, a `*.CallbackAfterSendMsg`
-/// webhook body, a history entry, a `MsgList` entry). Keys the model has no field for, and keys
-/// Tencent does not document, are ignored (Docs/tim-rest-keys.md lists them).
+/// webhook body, a history entry, a `MsgList` entry). A webhook body (`CallbackCommand`) must have
+/// the keys Tencent always sends for its kind (``TIMRESTCallback``). Keys the model has no field
+/// for, and keys Tencent does not document, are skipped: reported when the caller asks for a
+/// ``DecodingReport`` (or refused with ``TIMRESTDecodingOptions/rejectsUnknownKeys``), with the key
+/// a misspelt one was probably meant to be. Docs/tim-rest-keys.md lists every documented key.
+///
+/// The report costs nothing until it is asked for: objects are read through their key tables as
+/// always, and only a reporting (or strict) decode walks each object's keys a second time for the
+/// ones no table holds.
 struct TIMRESTDecoder {
     private let tape: JSONTape
     private let maxDepth: Int
     private var path = TIMRESTPath()
     private var stackGuard = StackGuard()
+    /// Where skipped keys go when the caller asked for a report; `nil` otherwise.
+    private let skips: UnsafeMutablePointer<[SkippedKey]>?
+    /// ``TIMRESTDecodingOptions/rejectsUnknownKeys``.
+    private let rejectsUnknownKeys: Bool
+    /// Whether skipped keys are looked for: for a report, or to refuse them.
+    private var auditing: Bool { skips != nil || rejectsUnknownKeys }
 
     static func decode(_ buffer: UnsafeBufferPointer<UInt8>, options: TIMRESTDecodingOptions) throws(IMWireError) -> Message {
+        try decode(buffer, options: options, skips: nil)
+    }
+
+    /// Decodes as ``decode(_:options:)`` and replaces `report`'s content with the keys skipped.
+    static func decode(
+        _ buffer: UnsafeBufferPointer<UInt8>, options: TIMRESTDecodingOptions, report: inout DecodingReport
+    ) throws(IMWireError) -> Message {
+        var skips: [SkippedKey] = []
+        let message = try withUnsafeMutablePointer(to: &skips) { (pointer) throws(IMWireError) in
+            try decode(buffer, options: options, skips: pointer)
+        }
+        report = DecodingReport(skippedKeys: skips)
+        return message
+    }
+
+    private static func decode(
+        _ buffer: UnsafeBufferPointer<UInt8>, options: TIMRESTDecodingOptions, skips: UnsafeMutablePointer<[SkippedKey]>?
+    ) throws(IMWireError) -> Message {
         guard buffer.count <= options.maxInputSize else {
             throw IMWireError(
                 code: .inputTooLarge,
-                reason: "input of \(buffer.count) bytes is larger than the limit of \(options.maxInputSize) bytes",
+                reason: "input of \(counted(buffer.count, "byte")) is larger than the limit of \(counted(options.maxInputSize, "byte"))",
                 offset: 0)
         }
         let jsonDepth = Self.jsonDepth(forMessageDepth: options.maxDepth)
@@ -31,11 +62,11 @@ struct TIMRESTDecoder {
             // The lexer's limit is derived from maxDepth: say it in the terms the caller set.
             throw IMWireError(
                 code: .depthLimitExceeded,
-                reason: "nesting exceeds the depth limit of \(options.maxDepth) message levels"
+                reason: "nesting exceeds the depth limit of \(counted(options.maxDepth, "message level"))"
                     + " (within it, tim-rest JSON may nest \(jsonDepth) arrays and objects)",
                 offset: error.offset)
         }
-        var decoder = TIMRESTDecoder(tape: tape, maxDepth: options.maxDepth)
+        var decoder = TIMRESTDecoder(tape: tape, options: options, skips: skips)
         do {
             return try decoder.document()
         } catch {
@@ -55,9 +86,11 @@ struct TIMRESTDecoder {
         return depth > Int.max / 8 ? Int.max : depth * 5 / 3 + 8
     }
 
-    private init(tape: JSONTape, maxDepth: Int) {
+    private init(tape: JSONTape, options: TIMRESTDecodingOptions, skips: UnsafeMutablePointer<[SkippedKey]>?) {
         self.tape = tape
-        self.maxDepth = maxDepth
+        self.maxDepth = options.maxDepth
+        self.skips = skips
+        self.rejectsUnknownKeys = options.rejectsUnknownKeys
     }
 
     // MARK: - Shapes
@@ -70,8 +103,20 @@ struct TIMRESTDecoder {
             message.elems = try elems(0, depth: 2)
             return message
         case .object:
-            let members = self.members(0, TIMRESTEnvelopeKey.self)
-            if members[.msgBody] != nil {
+            // Read before the shape is known: the keys no table holds are looked for below, once
+            // the object's kind is.
+            let members = TIMRESTMembers<TIMRESTEnvelopeKey>(slots: slots(0, TIMRESTEnvelopeKey.table), index: 0)
+            let callback = try callback(members)
+            if let callback {
+                for key in callback.requiredKeys where members[key] == nil {
+                    throw missing(key.name, in: "a \(callback.rawValue) body", object: 0, atKey: true)
+                }
+            }
+            if callback != nil || members[.msgBody] != nil {
+                if auditing {
+                    try auditCallbackCommand(members)
+                    try audit(0, TIMRESTEnvelopeKey.table, object: callback.map { "a \($0.rawValue) body" })
+                }
                 return try message(members, depth: 1)
             }
             if members[.msgType] != nil || members[.msgContent] != nil {
@@ -80,9 +125,11 @@ struct TIMRESTDecoder {
                 message.elems = [try elem(0, depth: 2)]
                 return message
             }
+            let meant = suggestion(for: "MsgBody", in: 0) ?? suggestion(for: "MsgType", in: 0)
             throw IMWireError(
                 code: .missingField,
-                reason: "the input object has neither \"MsgBody\" (a message) nor \"MsgType\" (a single element)",
+                reason: "the input object has neither \"MsgBody\" (a message) nor \"MsgType\" (a single element)"
+                    + KeySuggestion.clause(meant),
                 offset: 0)
         default:
             throw IMWireError(
@@ -95,13 +142,48 @@ struct TIMRESTDecoder {
     private mutating func checkDepth(_ depth: Int) throws(IMWireError) {
         guard depth <= maxDepth else {
             throw IMWireError(
-                code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(maxDepth) message levels",
+                code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(counted(maxDepth, "message level"))",
                 path: path.renderedOrNil)
         }
         try stackGuard.check(depth: depth, path: path.renderedOrNil)
     }
 
     // MARK: - Envelope
+
+    /// The root's `CallbackCommand`: a webhook body IMWire knows the keys of, or `nil` (no command,
+    /// or one it does not know: ``auditCallbackCommand(_:)`` reports it).
+    private func callback(_ root: TIMRESTMembers<TIMRESTEnvelopeKey>) throws(IMWireError) -> TIMRESTCallback? {
+        guard let value = root[.callbackCommand] else { return nil }
+        guard tape[value].kind == .string else { throw wrongType(value, key: "CallbackCommand", expected: "a string") }
+        return try tape.withBytes(value) { (bytes) throws(IMWireError) in TIMRESTCallback(bytes: bytes) }
+    }
+
+    /// `CallbackCommand` in a message object: callback metadata at the root (a command IMWire does
+    /// not know is an unknown value), an unknown key anywhere else.
+    @inline(never)
+    private func auditCallbackCommand(_ object: TIMRESTMembers<TIMRESTEnvelopeKey>) throws(IMWireError) {
+        guard let value = object[.callbackCommand] else { return }
+        guard path.isRoot else {
+            try skip(
+                .unknownKey, key: "CallbackCommand", token: value - 1, path: path.rendered(appending: "CallbackCommand"),
+                detail: "\"CallbackCommand\" belongs to a webhook body, the root object, not to a message inside it")
+            return
+        }
+        let command = try string(value, key: "CallbackCommand")
+        let known = TIMRESTCallback.allCases.map(\.rawValue)
+        if known.contains(command) {
+            try skip(
+                .noField, key: "CallbackCommand", token: value - 1, path: "CallbackCommand",
+                detail: "Tencent documents \"CallbackCommand\" (callback metadata: which webhook this is, here \(command)); the model has no field for it")
+        } else {
+            let suggestion = KeySuggestion.best(for: command, among: known)
+            try skip(
+                .unknownValue, key: "CallbackCommand", token: value, path: "CallbackCommand", suggestion: suggestion,
+                detail: "\"\(command)\" is not a webhook IMWire knows the keys of (\(known.joined(separator: ", "))); its keys are read as a message's, none required"
+                    + KeySuggestion.clause(suggestion),
+                strictCode: .invalidValue)
+        }
+    }
 
     /// A message object: the envelope keys and its `MsgBody`. The keys before and after the body
     /// are read by non-inlined helpers, so that this frame, one per message level on the recursive
@@ -141,7 +223,7 @@ struct TIMRESTDecoder {
                 guard groupID != nil else {
                     throw IMWireError(
                         code: .notRepresentable,
-                        reason: "a To_Account array without GroupId is a batch C2C send (batchsendmsg) to \(receivers.count) users; a message has one receiver",
+                        reason: "a To_Account array without GroupId is a batch C2C send (batchsendmsg) to \(counted(receivers.count, "user")); a message has one receiver",
                         path: path.rendered(appending: "To_Account"))
                 }
                 message.targetedReceivers = receivers
@@ -162,7 +244,30 @@ struct TIMRESTDecoder {
         message.timestampMs = (stamp ?? time ?? 0) * 1000
         message.msgID = try string(object, .msgKey) ?? ""
         message.priority = try priority(object) ?? .default
+        if auditing {
+            try disagreement(object, .random, random, .msgRandom, msgRandom)
+            try disagreement(object, .msgTime, time, .msgTimeStamp, stamp)
+            for key in [TIMRESTEnvelopeKey.msgType, .msgContent] where object[key] != nil {
+                try skip(
+                    .unknownKey, key: key.name, token: object[key]! - 1, path: path.rendered(appending: key.name),
+                    detail: "\"\(key.name)\" is a key of a MsgBody element, not of a message envelope (which has MsgBody)")
+            }
+            if !path.isRoot { try auditCallbackCommand(object) }
+        }
         return message
+    }
+
+    /// Reports `other` as overridden when both spellings of one field came with different values
+    /// (`Random` next to a different `MsgRandom`): the value of `read` is the one the model holds.
+    private func disagreement<Value: Equatable>(
+        _ object: TIMRESTMembers<TIMRESTEnvelopeKey>, _ other: TIMRESTEnvelopeKey, _ otherValue: Value?,
+        _ read: TIMRESTEnvelopeKey, _ readValue: Value?
+    ) throws(IMWireError) {
+        guard let otherValue, let readValue, otherValue != readValue, let token = object[other] else { return }
+        try skip(
+            .overridden, key: other.name, token: token - 1, path: path.rendered(appending: other.name),
+            detail: "\"\(other.name)\" (\(otherValue)) disagrees with \"\(read.name)\" (\(readValue)), which is read",
+            strictCode: .duplicateKey)
     }
 
     /// The envelope keys after `MsgBody`: custom data, @ list, controls, flags, push info.
@@ -181,6 +286,7 @@ struct TIMRESTDecoder {
         if let controls = try strings(object, .sendMsgControl) {
             message.excludedFromUnreadCount = controls.contains("NoUnread")
             message.excludedFromLastMessage = controls.contains("NoLastMsg")
+            if auditing { try auditSendMsgControl(controls, object[.sendMsgControl]!) }
         }
         // Group requests and all callbacks say OnlineOnlyFlag (old group docs MsgOnlineOnlyFlag);
         // a C2C sendmsg request says MsgLifeTime 0 ("online users only, not stored").
@@ -191,12 +297,59 @@ struct TIMRESTDecoder {
         let isNeedReadReceipt = try flag(object, .isNeedReadReceipt)
         let needReadReceipt = try flag(object, .needReadReceipt)
         message.needReadReceipt = isNeedReadReceipt ?? needReadReceipt ?? false
+        if auditing {
+            try disagreement(object, .msgOnlineOnlyFlag, msgOnlineOnly, .onlineOnlyFlag, onlineOnly)
+            try disagreement(object, .needReadReceipt, needReadReceipt, .isNeedReadReceipt, isNeedReadReceipt)
+            try auditLifeTime(object, lifeTime, flags: [(.onlineOnlyFlag, onlineOnly), (.msgOnlineOnlyFlag, msgOnlineOnly)])
+        }
         message.supportMessageExtension = try flag(object, .supportMessageExtension) ?? false
         if let push = object[.offlinePushInfo] {
             path.push("OfflinePushInfo")
             try checkDepth(depth + 1)
             message.offlinePushInfo = try offlinePushInfo(try self.object(push, what: "OfflinePushInfo", TIMRESTPushKey.self))
             path.pop()
+        }
+    }
+
+    /// `MsgLifeTime`: 0 means online users only and is read; another lifetime is the offline
+    /// storage time, which the model has no field for; and a flag that says "not online only" next
+    /// to lifetime 0 is overridden by it.
+    private func auditLifeTime(
+        _ object: TIMRESTMembers<TIMRESTEnvelopeKey>, _ lifeTime: UInt64?, flags: [(TIMRESTEnvelopeKey, Bool?)]
+    ) throws(IMWireError) {
+        guard let lifeTime, let token = object[.msgLifeTime] else { return }
+        if lifeTime != 0 {
+            try skip(
+                .noField, key: "MsgLifeTime", token: token - 1, path: path.rendered(appending: "MsgLifeTime"),
+                detail: "Tencent documents \"MsgLifeTime\" \(lifeTime) (offline storage time in seconds: delivery control of one request); only 0, online users only, has a field (online_user_only)")
+            return
+        }
+        for (key, value) in flags where value == false {
+            try skip(
+                .overridden, key: key.name, token: object[key]! - 1, path: path.rendered(appending: key.name),
+                detail: "\"\(key.name)\" 0 disagrees with \"MsgLifeTime\" 0 (online users only), which is read",
+                strictCode: .invalidValue)
+        }
+    }
+
+    /// `SendMsgControl` entries the model has no flag for: `WithMuteNotifications` (documented,
+    /// delivery control) and any other (unknown).
+    private func auditSendMsgControl(_ controls: [String], _ array: Int) throws(IMWireError) {
+        let documented = ["NoUnread", "NoLastMsg", "WithMuteNotifications"]
+        for (index, (token, control)) in zip(tape.elements(of: array), controls).enumerated()
+        where control != "NoUnread" && control != "NoLastMsg" {
+            let at = path.rendered(appending: "SendMsgControl") + "[\(index)]"
+            if control == "WithMuteNotifications" {
+                try skip(
+                    .noField, key: "SendMsgControl", token: token, path: at,
+                    detail: "Tencent documents \"WithMuteNotifications\" (honour the receiver's do-not-disturb: delivery control of one request); the model has no field for it")
+            } else {
+                let suggestion = KeySuggestion.best(for: control, among: documented)
+                try skip(
+                    .unknownValue, key: "SendMsgControl", token: token, path: at, suggestion: suggestion,
+                    detail: "\"\(control)\" is not a SendMsgControl value (\(documented.joined(separator: ", ")))" + KeySuggestion.clause(suggestion),
+                    strictCode: .invalidValue)
+            }
         }
     }
 
@@ -229,9 +382,16 @@ struct TIMRESTDecoder {
             switch try unsigned(object, .groupAtAllFlag) ?? 0 {
             case 1:
                 list.append(Message.atAllUserID)
+                if auditing, let account = try string(object, .groupAtAccount), !Message.isAtAllUserID(account) {
+                    try skip(
+                        .overridden, key: "GroupAt_Account", token: object[.groupAtAccount]! - 1,
+                        path: path.rendered(appending: "GroupAt_Account"),
+                        detail: "\"GroupAt_Account\" (\(account)) is not read: \"GroupAtAllFlag\" 1 mentions everyone",
+                        strictCode: .invalidValue)
+                }
             case 0:
                 guard let id = try string(object, .groupAtAccount) else {
-                    throw missing("GroupAt_Account", in: "a GroupAtInfo entry with GroupAtAllFlag 0")
+                    throw missing("GroupAt_Account", in: "a GroupAtInfo entry with GroupAtAllFlag 0", object: entry)
                 }
                 list.append(Message.isAtAllUserID(id) ? Message.atAllUserID : id)
             case let flag:
@@ -299,15 +459,19 @@ struct TIMRESTDecoder {
     /// A `MsgBody` element's type and the tape index of its `MsgContent` object.
     @inline(never)
     private func elemType(_ value: Int) throws(IMWireError) -> (TIMRESTMsgType, Int) {
-        let object = try self.object(value, what: "a MsgBody element", TIMRESTElementKey.self)
-        guard let typeName = try string(object, .msgType) else { throw missing("MsgType", in: "a MsgBody element") }
+        // The root object read as a single element: its envelope keys, if any, are not read.
+        let name = value == 0 ? "a single MsgBody element (an object without MsgBody)" : nil
+        let object = try self.object(value, what: "a MsgBody element", TIMRESTElementKey.self, object: name)
+        guard let typeName = try string(object, .msgType) else { throw missing("MsgType", in: "a MsgBody element", object: value) }
         guard let type = TIMRESTMsgType(rawValue: typeName) else {
+            let names = TIMRESTMsgType.allCases.map(\.rawValue)
             throw IMWireError(
                 code: .unknownMsgType,
-                reason: "MsgType \"\(typeName)\" is not one of \(TIMRESTMsgType.allCases.map(\.rawValue).joined(separator: ", "))",
+                reason: "MsgType \"\(typeName)\" is not one of \(names.joined(separator: ", "))"
+                    + KeySuggestion.clause(KeySuggestion.best(for: typeName, among: names)),
                 path: path.rendered(appending: "MsgType"))
         }
-        guard let contentValue = object[.msgContent] else { throw missing("MsgContent", in: "a \(typeName) element") }
+        guard let contentValue = object[.msgContent] else { throw missing("MsgContent", in: "a \(typeName) element", object: value) }
         guard tape[contentValue].kind == .object else {
             throw IMWireError(
                 code: .invalidValue,
@@ -338,10 +502,11 @@ struct TIMRESTDecoder {
         _ table: TIMRESTContentTable<Content>, _ value: Int, _ typeName: String
     ) throws(IMWireError) -> Content {
         let object = slots(value, table.keys)
+        if auditing { try audit(value, table.keys) }
         var content = Content()
         for (slot, field) in table.fields.enumerated() {
             guard let value = object[slot] else {
-                if field.required { throw missing(field.key, in: "a \(typeName)") }
+                if field.required { throw missing(field.key, in: withArticle(typeName), object: value) }
                 continue
             }
             switch field.kind {
@@ -358,18 +523,23 @@ struct TIMRESTDecoder {
             case .double(let keyPath):
                 content[keyPath: keyPath] = try double(value, key: field.key)
             case .downloadFlag:
-                _ = try unsigned(value, key: field.key, max: .max)
+                let flag = try unsigned(value, key: field.key, max: .max)
+                if auditing, flag != UInt64(timRESTDownloadFlag) {
+                    try skip(
+                        .noField, key: field.key, token: value - 1, path: path.rendered(appending: field.key),
+                        detail: "\"\(field.key)\" is \(flag); Tencent REST documents only \(timRESTDownloadFlag) (download from the URL), which is written back, and the model has no field for it")
+                }
             }
         }
         return content
     }
 
     private mutating func image(_ value: Int, depth: Int) throws(IMWireError) -> ImageElem {
-        let object = members(value, TIMRESTImageKey.self)
+        let object = try members(value, TIMRESTImageKey.self)
         var image = ImageElem()
-        guard let uuid = try string(object, .uuid) else { throw missing("UUID", in: "a TIMImageElem") }
+        guard let uuid = try string(object, .uuid) else { throw missing("UUID", in: "a TIMImageElem", object: value) }
         if let format = try int32(object, .imageFormat) { image.format = ImageFormat(rawValue: format) }
-        guard let infos = object[.imageInfoArray] else { throw missing("ImageInfoArray", in: "a TIMImageElem") }
+        guard let infos = object[.imageInfoArray] else { throw missing("ImageInfoArray", in: "a TIMImageElem", object: value) }
         guard tape[infos].kind == .array else { throw wrongType(infos, key: "ImageInfoArray", expected: "an array") }
         path.push("ImageInfoArray")
         defer { path.pop() }
@@ -398,7 +568,7 @@ struct TIMRESTDecoder {
     }
 
     private mutating func relay(_ value: Int, depth: Int) throws(IMWireError) -> MergerElem {
-        let object = members(value, TIMRESTRelayKey.self)
+        let object = try members(value, TIMRESTRelayKey.self)
         var merger = try relayHead(object)
         if let list = object[.msgList] {
             path.push("MsgList")
@@ -430,6 +600,13 @@ struct TIMRESTDecoder {
         switch (object[.msgList], key) {
         case (let list?, nil):
             guard tape[list].kind == .array else { throw wrongType(list, key: "MsgList", expected: "an array") }
+            // MsgNum next to MsgList counts it: the list is read, a count that disagrees is not.
+            if auditing, let messageCount, messageCount != UInt64(tape[list].count) {
+                try skip(
+                    .overridden, key: "MsgNum", token: object[.msgNum]! - 1, path: path.rendered(appending: "MsgNum"),
+                    detail: "\"MsgNum\" (\(messageCount)) disagrees with the \(counted(tape[list].count, "message")) of \"MsgList\", which are read",
+                    strictCode: .invalidValue)
+            }
         case (nil, let key?):
             // An empty key would read back as a merger with neither key nor messages.
             guard !key.isEmpty else {
@@ -441,7 +618,10 @@ struct TIMRESTDecoder {
             merger.msgNum = UInt32(messageCount ?? 0)
         case (nil, nil):
             throw IMWireError(
-                code: .missingField, reason: "a TIMRelayElem has neither \"MsgList\" nor \"JsonMsgKey\"", path: path.renderedOrNil)
+                code: .missingField,
+                reason: "a TIMRelayElem has neither \"MsgList\" nor \"JsonMsgKey\""
+                    + KeySuggestion.clause(suggestion(for: "MsgList", in: object.index) ?? suggestion(for: "JsonMsgKey", in: object.index)),
+                path: path.renderedOrNil)
         case (_?, _?):
             throw IMWireError(
                 code: .invalidValue, reason: "a TIMRelayElem has both \"MsgList\" and \"JsonMsgKey\"; Tencent sends one or the other",
@@ -463,23 +643,77 @@ struct TIMRESTDecoder {
         return TIMRESTSlots(values: values)
     }
 
-    /// The members of the object at `index`, by `Key`.
-    private func members<Key: TIMRESTObjectKey>(_ index: Int, _ keys: Key.Type) -> TIMRESTMembers<Key> {
-        TIMRESTMembers(slots: slots(index, Key.table))
+    /// The members of the object at `index` (the current path), by `Key`; its other keys audited.
+    private func members<Key: TIMRESTObjectKey>(_ index: Int, _ keys: Key.Type, object name: String? = nil) throws(IMWireError) -> TIMRESTMembers<Key> {
+        if auditing { try audit(index, Key.table, object: name) }
+        return TIMRESTMembers(slots: slots(index, Key.table), index: index)
     }
 
     /// `index` as an object of `Key`s; `invalid_value` (at the current path) otherwise.
-    private func object<Key: TIMRESTObjectKey>(_ index: Int, what: String, _ keys: Key.Type) throws(IMWireError) -> TIMRESTMembers<Key> {
+    private func object<Key: TIMRESTObjectKey>(
+        _ index: Int, what: String, _ keys: Key.Type, object name: String? = nil
+    ) throws(IMWireError) -> TIMRESTMembers<Key> {
         guard tape[index].kind == .object else {
             throw IMWireError(code: .invalidValue, reason: "expected \(what) as a JSON object, found \(typeName(index))", path: path.renderedOrNil)
         }
-        return members(index, keys)
+        return try members(index, keys, object: name)
+    }
+
+    // MARK: - Skipped keys
+
+    /// The keys of the object at `index` (the current path) that `table` does not hold: each a
+    /// documented key the model has no field for, or an unknown one (with the key it was probably
+    /// meant to be). Runs only when auditing.
+    @inline(never)
+    private func audit(_ index: Int, _ table: TIMRESTKeyTable, object name: String? = nil) throws(IMWireError) {
+        for (key, _) in tape.members(of: index) {
+            let slot = try? tape.withBytes(key) { (bytes) throws(IMWireError) in table.slot(of: bytes) }
+            guard (slot ?? nil) == nil else { continue }
+            let keyName = tape.string(key)
+            let at = path.rendered(appending: keyName)
+            if let note = table.documented[keyName] {
+                try skip(.noField, key: keyName, token: key, path: at,
+                         detail: "Tencent documents \"\(keyName)\" (\(note)); the model has no field for it")
+            } else {
+                let suggestion = KeySuggestion.best(for: keyName, among: table.documentedNames)
+                try skip(.unknownKey, key: keyName, token: key, path: at, suggestion: suggestion,
+                         detail: "\"\(keyName)\" is not a key of \(name ?? table.object)" + KeySuggestion.clause(suggestion))
+            }
+        }
+    }
+
+    /// Records a skipped key (or value) when a report was asked for; refuses it with `strictCode`
+    /// instead under ``TIMRESTDecodingOptions/rejectsUnknownKeys`` when its reason is one strict
+    /// decoding refuses. `token` is the tape index of the key (or value), for its offset.
+    private func skip(
+        _ reason: SkippedKey.Reason, key: String, token: Int, path: String, suggestion: String? = nil, detail: String,
+        strictCode: IMWireError.Code = .unknownField
+    ) throws(IMWireError) {
+        if rejectsUnknownKeys, reason.isRefusedWhenStrict {
+            throw IMWireError(code: strictCode, reason: detail, path: path)
+        }
+        guard let skips else { return }
+        let found = tape[token]
+        // A string's bytes start after its quote; an escaped one's are not in the input.
+        let offset: Int? = found.isUnescaped ? nil : Int(found.start) - (found.kind == .string ? 1 : 0)
+        skips.pointee.append(SkippedKey(reason: reason, key: key, path: path, offset: offset, suggestion: suggestion, detail: detail))
+    }
+
+    /// A key of the object at `index` that differs from `key` only by ASCII case or underscores.
+    private func suggestion(for key: String, in index: Int) -> String? {
+        guard tape[index].kind == .object else { return nil }
+        return KeySuggestion.best(for: key, among: tape.members(of: index).lazy.map { self.tape.string($0.key) })
     }
 
     // MARK: - Errors
 
-    private func missing(_ key: String, in what: String) -> IMWireError {
-        IMWireError(code: .missingField, reason: "\(what) has no \"\(key)\"", path: path.renderedOrNil)
+    /// `missing_field` for `key`, at the current path (or at the key itself: `atKey`), with the key
+    /// of `object` it was probably meant to be.
+    private func missing(_ key: String, in what: String, object: Int? = nil, atKey: Bool = false) -> IMWireError {
+        let meant = object.flatMap { self.suggestion(for: key, in: $0) }
+        return IMWireError(
+            code: .missingField, reason: "\(what) has no \"\(key)\"" + KeySuggestion.clause(meant),
+            path: atKey ? path.rendered(appending: key) : path.renderedOrNil)
     }
 
     private func wrongType(_ value: Int, key: String, expected: String) -> IMWireError {

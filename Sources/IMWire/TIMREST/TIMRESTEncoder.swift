@@ -56,14 +56,14 @@ struct TIMRESTEncoder {
 
     private func checkUnknownFields(_ fields: UnknownFields) throws(IMWireError) {
         if !fields.isEmpty {
-            try lossy("Tencent REST has no form for the \(fields.bytes.count) bytes of fields this schema does not know")
+            try lossy("Tencent REST has no form for fields this schema does not know (\(counted(fields.bytes.count, "byte")))")
         }
     }
 
     private mutating func checkDepth(_ depth: Int) throws(IMWireError) {
         guard depth <= options.maxDepth else {
             throw IMWireError(
-                code: .depthLimitExceeded, reason: "message nesting exceeds the encoder's limit of \(options.maxDepth) levels",
+                code: .depthLimitExceeded, reason: "message nesting exceeds the encoder's limit of \(counted(options.maxDepth, "level"))",
                 path: path.renderedOrNil)
         }
         try stackGuard.check(depth: depth, path: path.renderedOrNil)
@@ -73,7 +73,7 @@ struct TIMRESTEncoder {
     private func utf8(_ bytes: [UInt8], field: String) throws(IMWireError) -> String {
         guard let string = String(validating: bytes, as: UTF8.self) else {
             throw notRepresentable(
-                "Tencent REST carries these \(bytes.count) bytes as a JSON string, but they are not valid UTF-8", at: field)
+                "the value (\(counted(bytes.count, "byte"))) is not valid UTF-8, and Tencent REST carries it as a JSON string", at: field)
         }
         return string
     }
@@ -198,7 +198,11 @@ struct TIMRESTEncoder {
             // sendmsg has no online-only flag: a lifetime of 0 means "online users only, not stored".
             if isC2C { out.member("MsgLifeTime", number: 0) } else { out.member("OnlineOnlyFlag", number: 1) }
         }
-        if message.needReadReceipt { out.member("IsNeedReadReceipt", number: 1) }
+        // send_group_msg spells it NeedReadReceipt, sendmsg IsNeedReadReceipt (each page's request fields).
+        if message.needReadReceipt {
+            let isGroup = if case .groupID? = message.target { true } else { false }
+            out.member(isGroup ? "NeedReadReceipt" : "IsNeedReadReceipt", number: 1)
+        }
         if message.supportMessageExtension { out.member("SupportMessageExtension", number: 1) }
         if let info = message.offlinePushInfo {
             path.push("offline_push_info")
@@ -423,7 +427,7 @@ struct TIMRESTEncoder {
         let hasKey = !merger.jsonMsgKey.isEmpty
         if hasKey, !merger.messages.isEmpty {
             throw notRepresentable(
-                "a TIMRelayElem has either MsgList or JsonMsgKey; this merger has \(merger.messages.count) inline messages and a JsonMsgKey",
+                "a TIMRelayElem has either MsgList or JsonMsgKey; this merger has \(counted(merger.messages.count, "inline message")) and a JsonMsgKey",
                 at: "messages")
         }
         if !hasKey, merger.msgNum != 0 {

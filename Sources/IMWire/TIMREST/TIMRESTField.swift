@@ -70,8 +70,9 @@ struct TIMRESTContentTable<Content>: Sendable {
     let fields: [TIMRESTField<Content>]
     let keys: TIMRESTKeyTable
 
-    init(_ fields: [TIMRESTField<Content>]) {
+    /// `object` names it in messages: `a TIMTextElem's MsgContent`.
+    init(_ fields: [TIMRESTField<Content>], object: String) {
         self.fields = fields
-        self.keys = TIMRESTKeyTable(fields.map(\.key))
+        self.keys = TIMRESTKeyTable(fields.map(\.key), object: object)
     }
 }

@@ -7,25 +7,40 @@ protocol TIMRESTObjectKey: CaseIterable, RawRepresentable where RawValue == Int 
 }
 
 /// Finds the slot of a key by its UTF-8 bytes: the candidates of the key's length only, compared
-/// with `memcmp`. No allocation, no `String`.
+/// with `memcmp`. No allocation, no `String`. Knows, for the skip path, what the object is called,
+/// the keys Tencent documents for it that IMWire does not read (and why), and its key names, to
+/// suggest the key a misspelt one was meant to be.
 struct TIMRESTKeyTable: Sendable {
     /// How many keys (slots) there are.
     let count: Int
     /// `byLength[n]`: the keys of `n` bytes and their slots.
     private let byLength: [[(bytes: [UInt8], slot: Int)]]
+    /// The keys read, by slot.
+    let names: [String]
+    /// What the object is, for messages: `a TIMTextElem's MsgContent`.
+    let object: String
+    /// The keys Tencent documents for this object that the model has no field for, with what each
+    /// is (Docs/tim-rest-keys.md): reported as ``SkippedKey/Reason/noField``.
+    let documented: [String: String]
 
-    init(_ names: [String]) {
+    init(_ names: [String], object: String, documented: [String: String] = [:]) {
         count = names.count
         var byLength = [[(bytes: [UInt8], slot: Int)]](repeating: [], count: (names.map(\.utf8.count).max() ?? 0) + 1)
         for (slot, name) in names.enumerated() {
             byLength[name.utf8.count].append((Array(name.utf8), slot))
         }
         self.byLength = byLength
+        self.names = names
+        self.object = object
+        self.documented = documented
     }
 
-    init<K: TIMRESTObjectKey>(_ keys: K.Type) {
-        self.init(K.allCases.sorted { $0.rawValue < $1.rawValue }.map(\.name))
+    init<K: TIMRESTObjectKey>(_ keys: K.Type, object: String, documented: [String: String] = [:]) {
+        self.init(K.allCases.sorted { $0.rawValue < $1.rawValue }.map(\.name), object: object, documented: documented)
     }
+
+    /// Every key Tencent documents for this object, read or not: the candidates of a suggestion.
+    var documentedNames: [String] { names + documented.keys.sorted() }
 
     func slot(of key: UnsafeBufferPointer<UInt8>) -> Int? {
         guard key.count < byLength.count, let base = key.baseAddress else { return nil }
@@ -48,9 +63,10 @@ struct TIMRESTSlots {
     }
 }
 
-/// ``TIMRESTSlots`` addressed by an object kind's keys.
+/// ``TIMRESTSlots`` addressed by an object kind's keys, and the tape index of the object.
 struct TIMRESTMembers<Key: TIMRESTObjectKey> {
     let slots: TIMRESTSlots
+    let index: Int
 
     subscript(key: Key) -> Int? { slots[key.rawValue] }
 }
@@ -64,12 +80,13 @@ import Darwin
 // MARK: - The object kinds
 
 /// A message: send requests, webhook bodies, history entries, `MsgList` entries; and the root
-/// object, which may also be a single element (`MsgType`, `MsgContent`).
+/// object, which may also be a single element (`MsgType`, `MsgContent`: keys of the element, so
+/// in an envelope they are reported as unknown) or a webhook body (`CallbackCommand`).
 enum TIMRESTEnvelopeKey: Int, TIMRESTObjectKey {
     case fromAccount, toAccount, groupID, topicID, msgSeq, msgRandom, random, msgTimeStamp, msgTime, msgKey
     case msgPriority, msgBody, cloudCustomData, groupAtInfo, sendMsgControl, onlineOnlyFlag, msgOnlineOnlyFlag
     case msgLifeTime, isNeedReadReceipt, needReadReceipt, supportMessageExtension, offlinePushInfo
-    case msgType, msgContent
+    case callbackCommand, msgType, msgContent
 
     var name: String {
         switch self {
@@ -95,12 +112,34 @@ enum TIMRESTEnvelopeKey: Int, TIMRESTObjectKey {
         case .needReadReceipt: "NeedReadReceipt"
         case .supportMessageExtension: "SupportMessageExtension"
         case .offlinePushInfo: "OfflinePushInfo"
+        case .callbackCommand: "CallbackCommand"
         case .msgType: "MsgType"
         case .msgContent: "MsgContent"
         }
     }
 
-    static let table = TIMRESTKeyTable(Self.self)
+    static let table = TIMRESTKeyTable(Self.self, object: "a message envelope", documented: [
+        "EventTime": "callback metadata: when the webhook fired",
+        "Type": "the group's type, a property of the group and not of the message",
+        "Operator_Account": "callback metadata: who made the request",
+        "SendMsgResult": "callback metadata: the delivery result",
+        "ErrorInfo": "callback metadata: the delivery error text",
+        "UnreadMsgNum": "read state: the receiver's unread count",
+        "MsgClientTime": "the sender's client clock; the model keeps the server time",
+        "MsgId": "the client's message ID; msg_id is read from MsgKey",
+        "SyncOtherMachine": "delivery control of one request",
+        "ForbidCallbackControl": "delivery control of one request",
+        "MsgFlagBits": "message state: recalled or not",
+        "IsPeerRead": "read state",
+        "IsPlaceMsg": "storage state of a history entry",
+        "IsSystemMsg": "a history entry's system flag",
+    ])
+}
+
+/// The keys Tencent documents for a tim-rest root object — every envelope key, read or not, and a
+/// single element's `MsgType` and `MsgContent` — for `imwire`'s format detection.
+package enum TIMRESTRootKeys {
+    package static let all: Set<String> = Set(TIMRESTEnvelopeKey.table.documentedNames)
 }
 
 /// A `MsgBody` element.
@@ -114,7 +153,7 @@ enum TIMRESTElementKey: Int, TIMRESTObjectKey {
         }
     }
 
-    static let table = TIMRESTKeyTable(Self.self)
+    static let table = TIMRESTKeyTable(Self.self, object: "a MsgBody element")
 }
 
 /// A `GroupAtInfo` entry.
@@ -128,7 +167,7 @@ enum TIMRESTGroupAtKey: Int, TIMRESTObjectKey {
         }
     }
 
-    static let table = TIMRESTKeyTable(Self.self)
+    static let table = TIMRESTKeyTable(Self.self, object: "a GroupAtInfo entry")
 }
 
 /// `OfflinePushInfo`.
@@ -146,7 +185,7 @@ enum TIMRESTPushKey: Int, TIMRESTObjectKey {
         }
     }
 
-    static let table = TIMRESTKeyTable(Self.self)
+    static let table = TIMRESTKeyTable(Self.self, object: "OfflinePushInfo")
 }
 
 /// `OfflinePushInfo.AndroidInfo` (the vendor channel keys are not read).
@@ -155,7 +194,11 @@ enum TIMRESTAndroidKey: Int, TIMRESTObjectKey {
 
     var name: String { "Sound" }
 
-    static let table = TIMRESTKeyTable(Self.self)
+    static let table = TIMRESTKeyTable(Self.self, object: "AndroidInfo", documented: Dictionary(uniqueKeysWithValues: [
+        "XiaoMiChannelID", "OPPOChannelID", "OPPOCategory", "OPPOPrivateMsgTemplateId", "VIVOCategory", "HuaWeiCategory",
+        "HonorImportance", "MeiZuNoticeMsgType", "HuaWeiChannelID", "GoogleChannelID", "VIVOClassification",
+        "HuaWeiImportance", "ExtAsHuaweiIntentParam", "HuaWeiImage", "HonorImage", "GoogleImage", "PushStyle",
+    ].map { ($0, "a vendor push-channel setting") }))
 }
 
 /// `OfflinePushInfo.ApnsInfo`, in Tencent's documented order (the canonical output order).
@@ -173,7 +216,10 @@ enum TIMRESTApnsKey: Int, TIMRESTObjectKey {
         }
     }
 
-    static let table = TIMRESTKeyTable(Self.self)
+    static let table = TIMRESTKeyTable(Self.self, object: "ApnsInfo", documented: [
+        "InterruptionLevel": "the iOS 15 interruption level",
+        "ContentAvailable": "a silent (background) push",
+    ])
 }
 
 /// A `TIMImageElem`'s `MsgContent` (its entries are the flat ``TIMRESTContent/image``).
@@ -188,7 +234,7 @@ enum TIMRESTImageKey: Int, TIMRESTObjectKey {
         }
     }
 
-    static let table = TIMRESTKeyTable(Self.self)
+    static let table = TIMRESTKeyTable(Self.self, object: "a TIMImageElem's MsgContent")
 }
 
 /// A `TIMRelayElem`'s `MsgContent`, in the canonical output order.
@@ -206,5 +252,5 @@ enum TIMRESTRelayKey: Int, TIMRESTObjectKey {
         }
     }
 
-    static let table = TIMRESTKeyTable(Self.self)
+    static let table = TIMRESTKeyTable(Self.self, object: "a TIMRelayElem's MsgContent")
 }

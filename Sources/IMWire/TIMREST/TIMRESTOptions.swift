@@ -9,14 +9,26 @@ public struct TIMRESTDecodingOptions: Sendable, Hashable {
     public var maxDepth: Int
     /// The largest input accepted, in bytes. Default 8 MiB.
     public var maxInputSize: Int
+    /// Refuse a document instead of skipping a key no Tencent page documents for its object (a
+    /// misspelling such as `From_account`: `unknown_field`, with the key it was meant to be), a
+    /// value the key does not define (a `SendMsgControl` entry, an unknown `CallbackCommand`:
+    /// `invalid_value`) or a second spelling that disagrees with the one read (`Random` next to a
+    /// different `MsgRandom`: `duplicate_key`; `MsgNum` next to a `MsgList` of another length:
+    /// `invalid_value`). Keys Tencent documents that the model has no field for (`EventTime`,
+    /// `SyncOtherMachine`, …) are never refused: every real webhook body has some. Off by default:
+    /// skipped keys are then reported to a caller that passes a ``DecodingReport`` and otherwise
+    /// dropped (``SkippedKey/Reason`` lists the kinds).
+    public var rejectsUnknownKeys: Bool
 
     /// Limits for reading tim-rest; the defaults suit a server.
     public init(
         maxDepth: Int = BinaryDecodingOptions.defaultMaxDepth,
-        maxInputSize: Int = BinaryDecodingOptions.defaultMaxInputSize
+        maxInputSize: Int = BinaryDecodingOptions.defaultMaxInputSize,
+        rejectsUnknownKeys: Bool = false
     ) {
         self.maxDepth = maxDepth
         self.maxInputSize = maxInputSize
+        self.rejectsUnknownKeys = rejectsUnknownKeys
     }
 }
 

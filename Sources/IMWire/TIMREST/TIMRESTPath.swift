@@ -40,6 +40,9 @@ struct TIMRESTPath {
         return text
     }
 
+    /// At the root object: nothing pushed.
+    var isRoot: Bool { components.isEmpty }
+
     /// ``rendered``, or `nil` at the root (an error without a path).
     var renderedOrNil: String? {
         components.isEmpty ? nil : rendered

@@ -126,11 +126,11 @@ public struct TUIKitCustomPayload: Hashable, Sendable {
                 return ("not_json", "the data is not JSON: \(error.reason)")
             }
             guard tape[0].kind == .object else {
-                return ("not_an_object", "the data is a JSON \(TUIKitPayloadReader.describe(tape[0].kind)), not an object")
+                return ("not_an_object", "the data is JSON but \(TUIKitPayloadReader.describe(tape[0].kind)), not an object")
             }
             for (key, value) in tape.members(of: 0) where tape.string(key) == "businessID" {
                 guard tape[value].kind == .string else {
-                    return ("no_business_id", "businessID is a \(TUIKitPayloadReader.describe(tape[value].kind)), not a string")
+                    return ("no_business_id", "businessID is \(TUIKitPayloadReader.describe(tape[value].kind)), not a string")
                 }
                 return tape[value].start == tape[value].end ? ("no_business_id", "businessID is empty") : nil
             }

@@ -110,8 +110,14 @@ public struct ValidationProfile: Hashable, Sendable, CustomStringConvertible {
 
     // MARK: Merger
 
-    /// Most `messages` in one merger elem (``Violation/Code/tooManyMergerMessages``). `tencent`: 300.
+    /// Most messages in one merger elem (``Violation/Code/tooManyMergerMessages``): its inline
+    /// `messages`, and for a merger sent by download key (`json_msg_key`) the `msg_num` the key
+    /// stands for. `tencent`: 300.
     public var maxMergerMessages: Int? = nil
+    /// A merger sent by download key (`json_msg_key`) carries no inline `messages`
+    /// (``Violation/Code/mergerKeyWithMessages``): Tencent REST's `TIMRelayElem` has `MsgList` or
+    /// `JsonMsgKey`, never both, so tim-rest cannot write such a merger. `tencent`: on.
+    public var forbidsMergerKeyWithMessages: Bool = false
     /// Most `abstract_list` entries in one merger elem (``Violation/Code/tooManyMergerAbstracts``).
     /// `tencent`: 5.
     public var maxMergerAbstracts: Int? = nil
@@ -149,6 +155,10 @@ public struct ValidationProfile: Hashable, Sendable, CustomStringConvertible {
 
     // MARK: Envelope
 
+    /// A one-to-one message may not go to its own sender: `receiver` equal to a non-empty `sender`
+    /// (``Violation/Code/messageToSelf``). `zim`: on (ZIM's `sendMessage` fails with error
+    /// 6000001). An empty sender — a message still being built — is not compared.
+    public var forbidsMessageToSelf: Bool = false
     /// A `room_id` target is refused (``Violation/Code/targetNotSupported``). `tencent`: on —
     /// Tencent's live rooms (AVChatRoom) are groups, addressed by `group_id`.
     public var forbidsRoomTarget: Bool = false
@@ -212,7 +222,8 @@ public struct ValidationProfile: Hashable, Sendable, CustomStringConvertible {
 
     /// What Tencent Cloud IM's server accepts, from any client and from the REST API, and delivers
     /// in webhook bodies: 12 KB content, standalone group tips / group system / merger elems, one
-    /// custom elem, merger limits, @ and targeted-receiver rules, 28 MB / 100 MB files, 32-byte user
+    /// custom elem, merger limits (300 messages, inline or behind a download key, never both), @ and
+    /// targeted-receiver rules, 28 MB / 100 MB files, 32-byte user
     /// IDs, group profile values and platforms, no room target, the signal rules. It does not hold
     /// the V2TIM SDK's own rules (``tencentSDK``): a `Group.CallbackAfterSendMsg` body with a text
     /// and an image passes.
@@ -227,6 +238,7 @@ public struct ValidationProfile: Hashable, Sendable, CustomStringConvertible {
         profile.maxVideoBytes = 100 * megabyte
         profile.maxFileBytes = 100 * megabyte
         profile.maxMergerMessages = 300
+        profile.forbidsMergerKeyWithMessages = true
         profile.maxMergerAbstracts = 5
         profile.maxMergerAbstractLength = 100
         profile.maxMergerLayers = 100
@@ -271,7 +283,8 @@ public struct ValidationProfile: Hashable, Sendable, CustomStringConvertible {
 
     /// ZEGOCLOUD ZIM: only the elem kinds ZIM has message types for, 32 KB text (in rooms too), 5 KB
     /// barrages (room only, one text) and custom data, media sizes, formats and sound duration, the
-    /// "multiple" message composition, ZIM's priorities, the signal rules, 32-byte user IDs.
+    /// "multiple" message composition, ZIM's priorities, no one-to-one message to its own sender,
+    /// the signal rules, 32-byte user IDs.
     public static let zim: ValidationProfile = {
         var profile = ValidationProfile(name: "zim")
         profile.requiresElems = true
@@ -295,6 +308,7 @@ public struct ValidationProfile: Hashable, Sendable, CustomStringConvertible {
         profile.allowedSoundFormats = ["mp3", "m4a"]
         profile.allowedVideoFormats = ["mp4", "mov"]
         profile.allowedPriorities = [.default, .high, .normal, .low]
+        profile.forbidsMessageToSelf = true
         profile.signalsStandAlone = true
         profile.signalsRequireMsgID = true
         profile.receiptsRequireMatchingTarget = true

@@ -109,6 +109,11 @@ struct Validator {
         switch message.target {
         case .receiver(let receiver)?:
             checkUserID(receiver, "receiver")
+            // The sender may be empty while a message is built; when both are set they can be compared.
+            if profile.forbidsMessageToSelf, !receiver.isEmpty, receiver == message.sender {
+                report(.messageToSelf, "receiver", limit: .text("other_than_sender"), actual: .text(receiver),
+                       "a one-to-one message to its own sender; \(profile.name) refuses it (ZIM error 6000001)")
+            }
         case .roomID? where profile.forbidsRoomTarget:
             report(.targetNotSupported, "room_id", limit: .text("receiver|group_id"), actual: .text("room_id"),
                    "\(profile.name) has no room target; a live room (Tencent AVChatRoom) is a group: use group_id")
@@ -143,9 +148,9 @@ struct Validator {
         if isRoot, let limit = profile.maxContentBytes {
             checkAtMost(ContentSize.of(message), limit, .contentTooLarge, "elems",
                         subject: "message content (string and bytes fields of every elem, merged messages included) is",
-                        unit: "bytes")
+                        unit: "byte")
         }
-        checkAtMost(elems.count, profile.maxElems, .tooManyElems, "elems", subject: "the chain has", unit: "elems")
+        checkAtMost(elems.count, profile.maxElems, .tooManyElems, "elems", subject: "the chain has", unit: "elem")
 
         var custom = 0, image = 0, file = 0, sound = 0, video = 0
         for elem in elems {
@@ -159,11 +164,11 @@ struct Validator {
             }
         }
         let counts: [(Int, Int?, Violation.Code, String)] = [
-            (custom, profile.maxCustomElems, .tooManyCustomElems, "custom elems"),
-            (image, profile.maxImageElems, .tooManyImageElems, "image elems"),
-            (file, profile.maxFileElems, .tooManyFileElems, "file elems"),
-            (sound, profile.maxSoundElems, .tooManySoundElems, "sound elems"),
-            (video, profile.maxVideoElems, .tooManyVideoElems, "video elems"),
+            (custom, profile.maxCustomElems, .tooManyCustomElems, "custom elem"),
+            (image, profile.maxImageElems, .tooManyImageElems, "image elem"),
+            (file, profile.maxFileElems, .tooManyFileElems, "file elem"),
+            (sound, profile.maxSoundElems, .tooManySoundElems, "sound elem"),
+            (video, profile.maxVideoElems, .tooManyVideoElems, "video elem"),
         ]
         for (count, limit, code, unit) in counts {
             checkAtMost(count, limit, code, "elems", subject: "the chain has", unit: unit)
@@ -183,12 +188,12 @@ struct Validator {
                        "an @ list needs a group message; the target is \(target)")
             }
             checkAtMost(atUsers.count, profile.maxAtUsers, .tooManyAtUsers, "at_user_list",
-                        subject: "the @ list (@all included) has", unit: "entries")
+                        subject: "the @ list (@all included) has", unit: "entry")
             if profile.forbidsAtUsersWithTargetedReceivers && !targeted.isEmpty {
                 report(.atUsersWithTargetedReceivers, "at_user_list", limit: .integer(0),
                        actual: .integer(UInt64(atUsers.count)),
-                       "a targeted group message (\(targeted.count) targeted receivers) cannot carry an @ list"
-                           + " (\(atUsers.count) entries)")
+                       "a targeted group message (\(counted(targeted.count, "targeted receiver"))) cannot carry an @ list"
+                           + " (\(counted(atUsers.count, "entry")))")
             }
             if profile.atUsersRequireText, message.elems.first?.kind != .text {
                 let actual = Self.kindName(of: message.elems.first)
@@ -207,7 +212,7 @@ struct Validator {
                        actual: .text(target), "targeted receivers need a group message; the target is \(target)")
             }
             checkAtMost(targeted.count, profile.maxTargetedReceivers, .tooManyTargetedReceivers,
-                        "targeted_receivers", subject: "the targeted receiver list has", unit: "entries")
+                        "targeted_receivers", subject: "the targeted receiver list has", unit: "entry")
             for (index, id) in targeted.enumerated() { checkUserID(id, "targeted_receivers", index: index) }
         }
     }
@@ -281,7 +286,7 @@ struct Validator {
         // One chain rule per elem: a standalone kind in a longer chain is that, not also "not appendable".
         if let kind, profile.standaloneElemKinds.contains(kind), chainLength > 1 {
             report(.elemNotStandalone, kindName, limit: .integer(1), actual: .integer(UInt64(chainLength)),
-                   "a \(kindName) elem must be the only elem of its message; the chain has \(chainLength)")
+                   "\(Self.phrase(for: elem)) must be the only elem of its message; the chain has \(chainLength)")
         } else if index > 0, let allowed = profile.appendableElemKinds, !(kind.map(allowed.contains) ?? false) {
             let actual = Self.kindName(of: elem)
             report(.elemNotAppendable, kindName, limit: .text(Self.names(of: allowed)), actual: .text(actual),
@@ -290,12 +295,12 @@ struct Validator {
         if let supported = profile.supportedElemKinds, !(kind.map(supported.contains) ?? false) {
             let actual = Self.kindName(of: elem)
             report(.elemKindNotSupported, kindName, limit: .text(Self.names(of: supported)), actual: .text(actual),
-                   "\(profile.name) has no message type for a \(actual) elem; it has \(Self.names(of: supported))")
+                   "\(profile.name) has no message type for \(Self.phrase(for: elem)); it has \(supported.isEmpty ? "none" : Self.names(of: supported))")
         }
         if insideMerger, let kind, profile.elemKindsNotAllowedInMerger.contains(kind) {
             let allowed = Set(ElemKind.allCases).subtracting(profile.elemKindsNotAllowedInMerger)
             report(.elemNotAllowedInMerger, kindName, limit: .text(Self.names(of: allowed)), actual: .text(kindName),
-                   "messages inside a merger may not contain a \(kindName) elem")
+                   "messages inside a merger may not contain \(Self.phrase(for: elem))")
         }
 
         guard let content = elem.content else { return nil }
@@ -310,13 +315,13 @@ struct Validator {
             let bytes = text.text.utf8.count
             if message.barrage {
                 checkAtMost(bytes, profile.maxBarrageBytes, .barrageTooLarge, "text",
-                            subject: "the text of a barrage is", unit: "bytes")
+                            subject: "the text of a barrage is", unit: "byte")
             } else {
-                checkAtMost(bytes, profile.maxTextBytes, .textTooLarge, "text", subject: "the text is", unit: "bytes")
+                checkAtMost(bytes, profile.maxTextBytes, .textTooLarge, "text", subject: "the text is", unit: "byte")
             }
         case .custom(let custom):
             checkAtMost(custom.data.count, profile.maxCustomDataBytes, .customDataTooLarge, "data",
-                        subject: "custom data is", unit: "bytes")
+                        subject: "custom data is", unit: "byte")
             if profile.requiresTUIKitCustomData, let problem = TUIKitCustomPayload.problem(inCustomData: custom.data) {
                 report(.customDataNotTUIKit, "data", limit: .text("businessID"), actual: .text(problem.code),
                        "TUIKit custom data is a JSON object with a non-empty string businessID; \(problem.reason)")
@@ -325,18 +330,18 @@ struct Validator {
             validateImage(image)
         case .sound(let sound):
             checkAtMost(sound.dataSize, profile.maxSoundBytes, .soundTooLarge, "data_size",
-                        subject: "the sound is", unit: "bytes")
+                        subject: "the sound is", unit: "byte")
             checkAtMost(sound.duration, profile.maxSoundSeconds, .soundTooLong, "duration",
-                        subject: "the sound lasts", unit: "seconds")
+                        subject: "the sound lasts", unit: "second")
             checkFormat(sound.format, profile.allowedSoundFormats, .soundFormatNotAllowed, "format", subject: "sound")
         case .video(let video):
             checkAtMost(video.videoSize, profile.maxVideoBytes, .videoTooLarge, "video_size",
-                        subject: "the video is", unit: "bytes")
+                        subject: "the video is", unit: "byte")
             checkFormat(video.videoFormat, profile.allowedVideoFormats, .videoFormatNotAllowed, "video_format",
                         subject: "video")
         case .file(let file):
             checkAtMost(file.fileSize, profile.maxFileBytes, .fileTooLarge, "file_size",
-                        subject: "the file is", unit: "bytes")
+                        subject: "the file is", unit: "byte")
         case .location(let location):
             checkRange(location.longitude, bound: 180, .longitudeOutOfRange, "longitude")
             checkRange(location.latitude, bound: 90, .latitudeOutOfRange, "latitude")
@@ -367,13 +372,13 @@ struct Validator {
         var seen: Set<ImageType> = []
         for (index, info) in image.images.enumerated() {
             checkAtMost(info.size, profile.maxImageBytes, .imageTooLarge, "images", index: index, leaf: "size",
-                        subject: "image \(index) is", unit: "bytes")
+                        subject: "image \(index) is", unit: "byte")
             // Reported once per type: the second Image of a type is the first duplicate.
             if !seen.insert(info.type).inserted, let count = counts.removeValue(forKey: info.type) {
                 violations.append(Violation(
                     code: .duplicateImageType, path: path.rendered("images", index: index) + ".type",
                     limit: .integer(1), actual: .integer(UInt64(count)),
-                    reason: "an image elem may hold one Image per type; type \(info.type) appears \(count) times"))
+                    reason: "an image elem may hold one Image per type; type \(info.type) appears \(counted(count, "time"))"))
             }
         }
     }
@@ -402,13 +407,13 @@ struct Validator {
                 continue
             }
             checkAtMost(change.value.utf8.count, limit, code, "group_change_list", index: index, leaf: "value",
-                        subject: subject, unit: "bytes")
+                        subject: subject, unit: "byte")
         }
         for (index, change) in tips.memberChangeList.enumerated() {
             checkUserID(change.userID, "member_change_list", index: index, leaf: "user_id")
         }
         checkAtMost(tips.groupName.utf8.count, profile.maxGroupNameBytes, .groupNameTooLong, "group_name",
-                    subject: "the group name is", unit: "bytes")
+                    subject: "the group name is", unit: "byte")
         checkPlatform(tips.platform)
         if let userInfo = tips.opUserInfo { checkUserID(userInfo.userID, "op_user_info", leaf: "user_id") }
         for (index, changed) in tips.changedUserInfoList.enumerated() {
@@ -427,15 +432,26 @@ struct Validator {
         let nestingSlot = violations.count
 
         checkAtMost(merger.abstractList.count, profile.maxMergerAbstracts, .tooManyMergerAbstracts, "abstract_list",
-                    subject: "the abstract list has", unit: "abstracts")
+                    subject: "the abstract list has", unit: "abstract")
         if let limit = profile.maxMergerAbstractLength {
             for (index, abstract) in merger.abstractList.enumerated() {
                 checkAtMost(abstract.utf16.count, limit, .mergerAbstractTooLong, "abstract_list", index: index,
-                            subject: "abstract \(index) is", unit: "UTF-16 code units")
+                            subject: "abstract \(index) is", unit: "UTF-16 code unit")
             }
         }
         checkAtMost(merger.messages.count, profile.maxMergerMessages, .tooManyMergerMessages, "messages",
-                    subject: "the merger has", unit: "messages")
+                    subject: "the merger has", unit: "message")
+        // A merger sent by download key carries its count in msg_num: the same limit applies.
+        if !merger.jsonMsgKey.isEmpty {
+            checkAtMost(merger.msgNum, profile.maxMergerMessages, .tooManyMergerMessages, "msg_num",
+                        subject: "the merger's download key stands for", unit: "message")
+            if profile.forbidsMergerKeyWithMessages, !merger.messages.isEmpty {
+                let count = merger.messages.count
+                report(.mergerKeyWithMessages, "messages", limit: .integer(0), actual: .integer(UInt64(count)),
+                       "a merger sent by download key (json_msg_key) carries no inline messages, as Tencent REST's"
+                           + " TIMRelayElem has MsgList or JsonMsgKey; this one has \(counted(count, "message"))")
+            }
+        }
 
         return MergerFrame(messages: merger.messages, isTopLevel: isTopLevel, nestingSlot: nestingSlot)
     }
@@ -448,7 +464,7 @@ struct Validator {
             let violation = Violation(
                 code: .mergerNestingTooDeep, path: path.rendered(), limit: .integer(UInt64(max(0, limit))),
                 actual: .integer(UInt64(layers)),
-                reason: "merger elems are nested \(layers) layers deep; \(profile.name) allows at most \(limit)")
+                reason: "merger elems are nested \(counted(layers, "layer")) deep; \(profile.name) allows at most \(limit)")
             violations.insert(violation, at: frame.nestingSlot)
         }
         return layers
@@ -467,12 +483,12 @@ struct Validator {
 
     private mutating func checkUserID(_ id: String, _ field: String, index: Int? = nil, leaf: String? = nil) {
         checkAtMost(id.utf8.count, profile.maxUserIDBytes, .userIDTooLong, field, index: index, leaf: leaf,
-                    subject: "the user ID is", unit: "bytes")
+                    subject: "the user ID is", unit: "byte")
     }
 
     /// Reports `code` at `field[index].leaf` when `actual` is above `limit` (nothing when `limit`
     /// is `nil`; a negative limit allows nothing above 0). `subject` ends with its verb: "the text
-    /// is", "the chain has".
+    /// is", "the chain has"; `unit` is the noun of one (`byte`), made plural as the count needs.
     private mutating func checkAtMost(
         _ actual: some BinaryInteger, _ limit: Int?, _ code: Violation.Code, _ field: String, index: Int? = nil,
         leaf: String? = nil, subject: String, unit: String
@@ -485,7 +501,7 @@ struct Validator {
         if let leaf { location += "." + leaf }
         violations.append(Violation(
             code: code, path: location, limit: .integer(bound), actual: .integer(value),
-            reason: "\(subject) \(value) \(unit); \(profile.name) allows at most \(bound)"))
+            reason: "\(subject) \(counted(value, unit)); \(profile.name) allows at most \(bound)"))
     }
 
     /// Reports `code` when `format`, ASCII-lowercased, is not in `allowed` (an empty format never is).
@@ -515,6 +531,7 @@ struct Validator {
 
     // MARK: Names
 
+
     /// `text|custom|…` in ``ElemKind`` declaration order.
     private static func names(of kinds: Set<ElemKind>) -> String {
         ElemKind.allCases.filter(kinds.contains).map(\.rawValue).joined(separator: "|")
@@ -532,6 +549,11 @@ struct Validator {
         let name = priority.description
         let prefix = "PRIORITY_"
         return name.hasPrefix(prefix) ? String(name.dropFirst(prefix.count)) : name
+    }
+
+    /// `an image elem`, `a group_tips elem`, or `an elem without content` (a kind this schema does not know).
+    private static func phrase(for elem: Elem) -> String {
+        elem.kind.map { withArticle($0.rawValue) + " elem" } ?? "an elem without content"
     }
 
     /// The proto name of the elem's content member, or `none` (no elem, or no content this schema knows).

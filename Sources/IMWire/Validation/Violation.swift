@@ -72,6 +72,8 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
             case signalTargetMismatch = "signal_target_mismatch"
             case signalMsgIDMissing = "signal_msg_id_missing"
             case signalNotAllowedInMerger = "signal_not_allowed_in_merger"
+            case mergerKeyWithMessages = "merger_key_with_messages"
+            case messageToSelf = "message_to_self"
         }
 
         private let backing: Backing
@@ -161,9 +163,14 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
 
         // MARK: Merger
 
-        /// A merger elem carries more `messages` than ``ValidationProfile/maxMergerMessages``
-        /// (`tencent`: 300).
+        /// A merger elem carries more messages than ``ValidationProfile/maxMergerMessages``
+        /// (`tencent`: 300): more inline `messages` (reported at `messages`), or, sent by download
+        /// key, a `msg_num` above it (reported at `msg_num`).
         public static let tooManyMergerMessages = Code(.tooManyMergerMessages)
+        /// A merger elem has a `json_msg_key` and inline `messages` too
+        /// (``ValidationProfile/forbidsMergerKeyWithMessages``, `tencent`): Tencent REST sends one
+        /// or the other. Reported at `messages`, limit 0, actual the count.
+        public static let mergerKeyWithMessages = Code(.mergerKeyWithMessages)
         /// A merger elem carries more `abstract_list` entries than
         /// ``ValidationProfile/maxMergerAbstracts`` (`tencent`: 5).
         public static let tooManyMergerAbstracts = Code(.tooManyMergerAbstracts)
@@ -208,6 +215,10 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
         /// live rooms, AVChatRoom, are groups and take `group_id`). Reported at the target's field
         /// with limit `receiver|group_id`.
         public static let targetNotSupported = Code(.targetNotSupported)
+        /// A one-to-one message whose `receiver` is its non-empty `sender`
+        /// (``ValidationProfile/forbidsMessageToSelf``, `zim`: ZIM error 6000001). Reported at
+        /// `receiver`, limit `other_than_sender`, actual the receiver.
+        public static let messageToSelf = Code(.messageToSelf)
         /// `priority` is not in ``ValidationProfile/allowedPriorities`` (`zim`: ZIM's Low, Medium and
         /// High are LOW, NORMAL and HIGH here, and DEFAULT leaves the choice to the sender; LOWEST
         /// and unrecognized numbers have no ZIM value).

@@ -35,7 +35,7 @@ enum CaseGenerator {
             // What tim-rest can carry of a small message, as IMWire writes it (lossy: fields Tencent
             // has no key for are left out); a message it cannot carry at all is tried again.
             for _ in 0..<20 {
-                if let decoded = try? Message(serializedBytes: BinaryWriter.canonical(message)),
+                if let decoded = try? Message(serializedBytes: GeneratedBinaryWriter.canonical(message)),
                     let text = try? decoded.timRESTUTF8Bytes(options: TIMRESTEncodingOptions(allowsLossyConversion: true))
                 {
                     timRest = text

@@ -55,7 +55,7 @@ extension ExploreCase {
     func request(levels: ExploreLevels) -> ConformanceRequest {
         let member: ConformanceRequest.Payload
         switch input {
-        case .binary: member = .binaryPayload(BinaryWriter.styled(message).bytes)
+        case .binary: member = .binaryPayload(GeneratedBinaryWriter.styled(message).bytes)
         case .json: member = .jsonPayload(GeneratedJSONWriter.styled(message, ignoreUnknownFields: ignoreUnknownFields, documentFlaw: documentFlaw))
         case .timRest: member = .timRestPayload(timRest ?? [])
         }
@@ -68,14 +68,14 @@ extension ExploreCase {
     /// case.
     func materialize(levels: ExploreLevels) -> MaterializedCase {
         let sent = input == .json ? message.strippingUnknownFields() : message
-        let expectedBinary = BinaryWriter.canonical(sent)
+        let expectedBinary = GeneratedBinaryWriter.canonical(sent)
         let expectedJSON = GeneratedJSONWriter.canonical(sent)
         var payload: [UInt8]
         var parts: [(range: Range<Int>, label: String)] = []
         let member: ConformanceRequest.Payload
         switch input {
         case .binary:
-            (payload, parts) = BinaryWriter.styled(message)
+            (payload, parts) = GeneratedBinaryWriter.styled(message)
             member = .binaryPayload(payload)
         case .json:
             payload = GeneratedJSONWriter.styled(message, ignoreUnknownFields: ignoreUnknownFields, documentFlaw: documentFlaw)
@@ -123,7 +123,7 @@ extension ExploreCase {
             var accepted = [exact]
             if let rounded = message.roundingBeyondDoublePrecision() {
                 let sentRounded = rounded.strippingUnknownFields()
-                accepted.append(meaning(BinaryWriter.canonical(sentRounded), GeneratedJSONWriter.canonical(sentRounded)))
+                accepted.append(meaning(GeneratedBinaryWriter.canonical(sentRounded), GeneratedJSONWriter.canonical(sentRounded)))
             }
             checks.append(check(.required, outputName, accepted + [.parseError]))
             checks.append(check(.recommended, outputName, [exact]))

@@ -408,7 +408,7 @@ extension GeneratedJSONWriter {
             case .jsonLoneHighSurrogate: return Array("\\ud800".utf8)
             case .jsonLoneLowSurrogate: return Array("\\udc00".utf8)
             case .jsonRawTabInString: return [0x09]
-            case .jsonInvalidUTF8: return BinaryWriter.breakUTF8([], variant: flaw.variant)
+            case .jsonInvalidUTF8: return GeneratedBinaryWriter.breakUTF8([], variant: flaw.variant)
             default: return []
             }
         }

@@ -12,7 +12,7 @@ import IMWire
 /// A writer of its own, on purpose: the expectation must not come from the codec under test, and
 /// the suite's comparison decodes both sides with IMWire, so a bug shared by this writer and IMWire's
 /// reader would have to be the same bug twice.
-struct BinaryWriter {
+struct GeneratedBinaryWriter {
     /// One field occurrence (or unknown field, or inserted flaw) of a message being written, with
     /// the group whose order it must keep.
     private struct Item {
