@@ -398,7 +398,10 @@ package struct JSONReader {
             if scanner.peek() == UInt8(ascii: "n") {
                 throw valueError(.invalidValue, "a map value cannot be null", at: scanner.position)
             }
-            let keyWord = scanner.withBytes(key) { bytes in appendText(bytes) }
+            let unescaped = scanner.unescaped
+            let keyWord = key.isUnescaped
+                ? unescaped.withUnsafeBufferPointer { all in appendText(UnsafeBufferPointer(rebasing: all[key.start..<key.end])) }
+                : appendText(UnsafeBufferPointer(start: scanner.base + key.start, count: key.end &- key.start))
             let value = try readBytes()
             let entry = appendRepeated(slot: slot, valueWords: 2)
             words[entry] = keyWord
@@ -425,7 +428,13 @@ package struct JSONReader {
     private mutating func readString() throws(IMWireError) -> UInt64 {
         guard scanner.peek() == UInt8(ascii: "\"") else { throw mismatch("a string") }
         let scanned = try scanner.scanString()
-        return scanner.withBytes(scanned) { bytes in appendText(bytes) }
+        // Not through `scanner.withBytes`: a closure that changes `self` while the scanner lends
+        // its bytes makes Swift copy the scanner (and retain its arrays) on every string.
+        if !scanned.isUnescaped {
+            return appendText(UnsafeBufferPointer(start: scanner.base + scanned.start, count: scanned.end &- scanned.start))
+        }
+        let unescaped = scanner.unescaped
+        return unescaped.withUnsafeBufferPointer { all in appendText(UnsafeBufferPointer(rebasing: all[scanned.start..<scanned.end])) }
     }
 
     @inline(never)
