@@ -522,4359 +522,4362 @@ static const unsigned char file172[] = {
 #embed "../../Fixtures/json/n_number_exponent_without_digits.input.json"
 };
 static const unsigned char file173[] = {
-#embed "../../Fixtures/json/n_number_for_bool.input.json"
+#embed "../../Fixtures/json/n_number_exponent_without_digits_integer.input.json"
 };
 static const unsigned char file174[] = {
-#embed "../../Fixtures/json/n_number_for_bytes.input.json"
+#embed "../../Fixtures/json/n_number_for_bool.input.json"
 };
 static const unsigned char file175[] = {
-#embed "../../Fixtures/json/n_number_for_map_value.input.json"
+#embed "../../Fixtures/json/n_number_for_bytes.input.json"
 };
 static const unsigned char file176[] = {
-#embed "../../Fixtures/json/n_number_for_message_element.input.json"
+#embed "../../Fixtures/json/n_number_for_map_value.input.json"
 };
 static const unsigned char file177[] = {
-#embed "../../Fixtures/json/n_number_for_string.input.json"
+#embed "../../Fixtures/json/n_number_for_message_element.input.json"
 };
 static const unsigned char file178[] = {
-#embed "../../Fixtures/json/n_number_hex.input.json"
+#embed "../../Fixtures/json/n_number_for_string.input.json"
 };
 static const unsigned char file179[] = {
-#embed "../../Fixtures/json/n_number_infinity_literal.input.json"
+#embed "../../Fixtures/json/n_number_hex.input.json"
 };
 static const unsigned char file180[] = {
-#embed "../../Fixtures/json/n_number_leading_dot.input.json"
+#embed "../../Fixtures/json/n_number_infinity_literal.input.json"
 };
 static const unsigned char file181[] = {
-#embed "../../Fixtures/json/n_number_leading_plus.input.json"
+#embed "../../Fixtures/json/n_number_leading_dot.input.json"
 };
 static const unsigned char file182[] = {
-#embed "../../Fixtures/json/n_number_leading_zero.input.json"
+#embed "../../Fixtures/json/n_number_leading_plus.input.json"
 };
 static const unsigned char file183[] = {
-#embed "../../Fixtures/json/n_number_leading_zero_in_ignored_unknown_value.input.json"
+#embed "../../Fixtures/json/n_number_leading_zero.input.json"
 };
 static const unsigned char file184[] = {
-#embed "../../Fixtures/json/n_number_minus_only.input.json"
+#embed "../../Fixtures/json/n_number_leading_zero_in_ignored_unknown_value.input.json"
 };
 static const unsigned char file185[] = {
-#embed "../../Fixtures/json/n_number_nan_in_ignored_unknown_value.input.json"
+#embed "../../Fixtures/json/n_number_minus_only.input.json"
 };
 static const unsigned char file186[] = {
-#embed "../../Fixtures/json/n_number_nan_literal.input.json"
+#embed "../../Fixtures/json/n_number_nan_in_ignored_unknown_value.input.json"
 };
 static const unsigned char file187[] = {
-#embed "../../Fixtures/json/n_number_trailing_dot.input.json"
+#embed "../../Fixtures/json/n_number_nan_literal.input.json"
 };
 static const unsigned char file188[] = {
-#embed "../../Fixtures/json/n_object_for_double.input.json"
+#embed "../../Fixtures/json/n_number_trailing_dot.input.json"
 };
 static const unsigned char file189[] = {
-#embed "../../Fixtures/json/n_object_for_enum.input.json"
+#embed "../../Fixtures/json/n_object_for_double.input.json"
 };
 static const unsigned char file190[] = {
-#embed "../../Fixtures/json/n_object_for_repeated.input.json"
+#embed "../../Fixtures/json/n_object_for_enum.input.json"
 };
 static const unsigned char file191[] = {
-#embed "../../Fixtures/json/n_object_for_string.input.json"
+#embed "../../Fixtures/json/n_object_for_repeated.input.json"
 };
 static const unsigned char file192[] = {
-#embed "../../Fixtures/json/n_oneof_two_elem_kinds.input.json"
+#embed "../../Fixtures/json/n_object_for_string.input.json"
 };
 static const unsigned char file193[] = {
-#embed "../../Fixtures/json/n_oneof_two_members.input.json"
+#embed "../../Fixtures/json/n_oneof_two_elem_kinds.input.json"
 };
 static const unsigned char file194[] = {
-#embed "../../Fixtures/json/n_oneof_two_members_defaults.input.json"
+#embed "../../Fixtures/json/n_oneof_two_members.input.json"
 };
 static const unsigned char file195[] = {
-#embed "../../Fixtures/json/n_oneof_two_members_snake_case.input.json"
+#embed "../../Fixtures/json/n_oneof_two_members_defaults.input.json"
 };
 static const unsigned char file196[] = {
-#embed "../../Fixtures/json/n_raw_control_in_key.input.json"
+#embed "../../Fixtures/json/n_oneof_two_members_snake_case.input.json"
 };
 static const unsigned char file197[] = {
-#embed "../../Fixtures/json/n_raw_newline_in_string.input.json"
+#embed "../../Fixtures/json/n_raw_control_in_key.input.json"
 };
 static const unsigned char file198[] = {
-#embed "../../Fixtures/json/n_raw_nul_in_string.input.json"
+#embed "../../Fixtures/json/n_raw_newline_in_string.input.json"
 };
 static const unsigned char file199[] = {
-#embed "../../Fixtures/json/n_raw_tab_in_string.input.json"
+#embed "../../Fixtures/json/n_raw_nul_in_string.input.json"
 };
 static const unsigned char file200[] = {
-#embed "../../Fixtures/json/n_single_quotes.input.json"
+#embed "../../Fixtures/json/n_raw_tab_in_string.input.json"
 };
 static const unsigned char file201[] = {
-#embed "../../Fixtures/json/n_string_for_bool.input.json"
+#embed "../../Fixtures/json/n_single_quotes.input.json"
 };
 static const unsigned char file202[] = {
-#embed "../../Fixtures/json/n_string_for_message.input.json"
+#embed "../../Fixtures/json/n_string_for_bool.input.json"
 };
 static const unsigned char file203[] = {
-#embed "../../Fixtures/json/n_string_for_message_element.input.json"
+#embed "../../Fixtures/json/n_string_for_message.input.json"
 };
 static const unsigned char file204[] = {
-#embed "../../Fixtures/json/n_string_for_repeated.input.json"
+#embed "../../Fixtures/json/n_string_for_message_element.input.json"
 };
 static const unsigned char file205[] = {
-#embed "../../Fixtures/json/n_surrogates_reversed.input.json"
+#embed "../../Fixtures/json/n_string_for_repeated.input.json"
 };
 static const unsigned char file206[] = {
-#embed "../../Fixtures/json/n_top_level_array.input.json"
+#embed "../../Fixtures/json/n_surrogates_reversed.input.json"
 };
 static const unsigned char file207[] = {
-#embed "../../Fixtures/json/n_top_level_null.input.json"
+#embed "../../Fixtures/json/n_top_level_array.input.json"
 };
 static const unsigned char file208[] = {
-#embed "../../Fixtures/json/n_top_level_number.input.json"
+#embed "../../Fixtures/json/n_top_level_null.input.json"
 };
 static const unsigned char file209[] = {
-#embed "../../Fixtures/json/n_top_level_string.input.json"
+#embed "../../Fixtures/json/n_top_level_number.input.json"
 };
 static const unsigned char file210[] = {
-#embed "../../Fixtures/json/n_trailing_close_brace.input.json"
+#embed "../../Fixtures/json/n_top_level_string.input.json"
 };
 static const unsigned char file211[] = {
-#embed "../../Fixtures/json/n_trailing_comma_array.input.json"
+#embed "../../Fixtures/json/n_trailing_close_brace.input.json"
 };
 static const unsigned char file212[] = {
-#embed "../../Fixtures/json/n_trailing_comma_ignored_unknown_array.input.json"
+#embed "../../Fixtures/json/n_trailing_comma_array.input.json"
 };
 static const unsigned char file213[] = {
-#embed "../../Fixtures/json/n_trailing_comma_ignored_unknown_object.input.json"
+#embed "../../Fixtures/json/n_trailing_comma_ignored_unknown_array.input.json"
 };
 static const unsigned char file214[] = {
-#embed "../../Fixtures/json/n_trailing_comma_map.input.json"
+#embed "../../Fixtures/json/n_trailing_comma_ignored_unknown_object.input.json"
 };
 static const unsigned char file215[] = {
-#embed "../../Fixtures/json/n_trailing_comma_message_array.input.json"
+#embed "../../Fixtures/json/n_trailing_comma_map.input.json"
 };
 static const unsigned char file216[] = {
-#embed "../../Fixtures/json/n_trailing_comma_nested_object.input.json"
+#embed "../../Fixtures/json/n_trailing_comma_message_array.input.json"
 };
 static const unsigned char file217[] = {
-#embed "../../Fixtures/json/n_trailing_comma_object.input.json"
+#embed "../../Fixtures/json/n_trailing_comma_nested_object.input.json"
 };
 static const unsigned char file218[] = {
-#embed "../../Fixtures/json/n_trailing_comment.input.json"
+#embed "../../Fixtures/json/n_trailing_comma_object.input.json"
 };
 static const unsigned char file219[] = {
-#embed "../../Fixtures/json/n_trailing_garbage.input.json"
+#embed "../../Fixtures/json/n_trailing_comment.input.json"
 };
 static const unsigned char file220[] = {
-#embed "../../Fixtures/json/n_trailing_garbage_after_whitespace.input.json"
+#embed "../../Fixtures/json/n_trailing_garbage.input.json"
 };
 static const unsigned char file221[] = {
-#embed "../../Fixtures/json/n_trailing_nul.input.json"
+#embed "../../Fixtures/json/n_trailing_garbage_after_whitespace.input.json"
 };
 static const unsigned char file222[] = {
-#embed "../../Fixtures/json/n_trailing_second_object.input.json"
+#embed "../../Fixtures/json/n_trailing_nul.input.json"
 };
 static const unsigned char file223[] = {
-#embed "../../Fixtures/json/n_truncated_literal.input.json"
+#embed "../../Fixtures/json/n_trailing_second_object.input.json"
 };
 static const unsigned char file224[] = {
-#embed "../../Fixtures/json/n_truncated_null.input.json"
+#embed "../../Fixtures/json/n_truncated_literal.input.json"
 };
 static const unsigned char file225[] = {
-#embed "../../Fixtures/json/n_two_high_surrogates.input.json"
+#embed "../../Fixtures/json/n_truncated_null.input.json"
 };
 static const unsigned char file226[] = {
-#embed "../../Fixtures/json/n_uint32_negative.input.json"
+#embed "../../Fixtures/json/n_two_high_surrogates.input.json"
 };
 static const unsigned char file227[] = {
-#embed "../../Fixtures/json/n_uint32_out_of_range.input.json"
+#embed "../../Fixtures/json/n_uint32_negative.input.json"
 };
 static const unsigned char file228[] = {
-#embed "../../Fixtures/json/n_uint32_out_of_range_exponent.input.json"
+#embed "../../Fixtures/json/n_uint32_out_of_range.input.json"
 };
 static const unsigned char file229[] = {
-#embed "../../Fixtures/json/n_uint32_out_of_range_string.input.json"
+#embed "../../Fixtures/json/n_uint32_out_of_range_exponent.input.json"
 };
 static const unsigned char file230[] = {
-#embed "../../Fixtures/json/n_uint64_huge_exponent.input.json"
+#embed "../../Fixtures/json/n_uint32_out_of_range_string.input.json"
 };
 static const unsigned char file231[] = {
-#embed "../../Fixtures/json/n_uint64_many_digits.input.json"
+#embed "../../Fixtures/json/n_uint64_huge_exponent.input.json"
 };
 static const unsigned char file232[] = {
-#embed "../../Fixtures/json/n_uint64_negative.input.json"
+#embed "../../Fixtures/json/n_uint64_many_digits.input.json"
 };
 static const unsigned char file233[] = {
-#embed "../../Fixtures/json/n_uint64_negative_string.input.json"
+#embed "../../Fixtures/json/n_uint64_negative.input.json"
 };
 static const unsigned char file234[] = {
-#embed "../../Fixtures/json/n_uint64_out_of_range.input.json"
+#embed "../../Fixtures/json/n_uint64_negative_string.input.json"
 };
 static const unsigned char file235[] = {
-#embed "../../Fixtures/json/n_uint64_out_of_range_string.input.json"
+#embed "../../Fixtures/json/n_uint64_out_of_range.input.json"
 };
 static const unsigned char file236[] = {
-#embed "../../Fixtures/json/n_unknown_field.input.json"
+#embed "../../Fixtures/json/n_uint64_out_of_range_string.input.json"
 };
 static const unsigned char file237[] = {
-#embed "../../Fixtures/json/n_unknown_field_after_known.input.json"
+#embed "../../Fixtures/json/n_unknown_field.input.json"
 };
 static const unsigned char file238[] = {
-#embed "../../Fixtures/json/n_unknown_field_case.input.json"
+#embed "../../Fixtures/json/n_unknown_field_after_known.input.json"
 };
 static const unsigned char file239[] = {
-#embed "../../Fixtures/json/n_unknown_field_empty_key.input.json"
+#embed "../../Fixtures/json/n_unknown_field_case.input.json"
 };
 static const unsigned char file240[] = {
-#embed "../../Fixtures/json/n_unknown_field_lowercase.input.json"
+#embed "../../Fixtures/json/n_unknown_field_empty_key.input.json"
 };
 static const unsigned char file241[] = {
-#embed "../../Fixtures/json/n_unknown_field_nested.input.json"
+#embed "../../Fixtures/json/n_unknown_field_lowercase.input.json"
 };
 static const unsigned char file242[] = {
-#embed "../../Fixtures/json/n_unknown_field_null.input.json"
+#embed "../../Fixtures/json/n_unknown_field_nested.input.json"
 };
 static const unsigned char file243[] = {
-#embed "../../Fixtures/json/n_unknown_field_reserved_name.input.json"
+#embed "../../Fixtures/json/n_unknown_field_null.input.json"
 };
 static const unsigned char file244[] = {
-#embed "../../Fixtures/json/n_unquoted_key.input.json"
+#embed "../../Fixtures/json/n_unknown_field_reserved_name.input.json"
 };
 static const unsigned char file245[] = {
-#embed "../../Fixtures/json/n_unterminated_array.input.json"
+#embed "../../Fixtures/json/n_unquoted_key.input.json"
 };
 static const unsigned char file246[] = {
-#embed "../../Fixtures/json/n_unterminated_escape.input.json"
+#embed "../../Fixtures/json/n_unterminated_array.input.json"
 };
 static const unsigned char file247[] = {
-#embed "../../Fixtures/json/n_unterminated_object.input.json"
+#embed "../../Fixtures/json/n_unterminated_escape.input.json"
 };
 static const unsigned char file248[] = {
-#embed "../../Fixtures/json/n_unterminated_string.input.json"
+#embed "../../Fixtures/json/n_unterminated_object.input.json"
 };
 static const unsigned char file249[] = {
-#embed "../../Fixtures/json/n_utf8_above_max.input.json"
+#embed "../../Fixtures/json/n_unterminated_string.input.json"
 };
 static const unsigned char file250[] = {
-#embed "../../Fixtures/json/n_utf8_byte_ff.input.json"
+#embed "../../Fixtures/json/n_utf8_above_max.input.json"
 };
 static const unsigned char file251[] = {
-#embed "../../Fixtures/json/n_utf8_in_bytes_field.input.json"
+#embed "../../Fixtures/json/n_utf8_byte_ff.input.json"
 };
 static const unsigned char file252[] = {
-#embed "../../Fixtures/json/n_utf8_in_ignored_unknown_value.input.json"
+#embed "../../Fixtures/json/n_utf8_in_bytes_field.input.json"
 };
 static const unsigned char file253[] = {
-#embed "../../Fixtures/json/n_utf8_in_key.input.json"
+#embed "../../Fixtures/json/n_utf8_in_ignored_unknown_value.input.json"
 };
 static const unsigned char file254[] = {
-#embed "../../Fixtures/json/n_utf8_in_map_key.input.json"
+#embed "../../Fixtures/json/n_utf8_in_key.input.json"
 };
 static const unsigned char file255[] = {
-#embed "../../Fixtures/json/n_utf8_in_string_with_escapes.input.json"
+#embed "../../Fixtures/json/n_utf8_in_map_key.input.json"
 };
 static const unsigned char file256[] = {
-#embed "../../Fixtures/json/n_utf8_lone_continuation.input.json"
+#embed "../../Fixtures/json/n_utf8_in_string_with_escapes.input.json"
 };
 static const unsigned char file257[] = {
-#embed "../../Fixtures/json/n_utf8_overlong.input.json"
+#embed "../../Fixtures/json/n_utf8_lone_continuation.input.json"
 };
 static const unsigned char file258[] = {
-#embed "../../Fixtures/json/n_utf8_overlong_three_byte.input.json"
+#embed "../../Fixtures/json/n_utf8_overlong.input.json"
 };
 static const unsigned char file259[] = {
-#embed "../../Fixtures/json/n_utf8_surrogate.input.json"
+#embed "../../Fixtures/json/n_utf8_overlong_three_byte.input.json"
 };
 static const unsigned char file260[] = {
-#embed "../../Fixtures/json/n_utf8_truncated_sequence.input.json"
+#embed "../../Fixtures/json/n_utf8_surrogate.input.json"
 };
 static const unsigned char file261[] = {
-#embed "../../Fixtures/json/n_whitespace_only.input.json"
+#embed "../../Fixtures/json/n_utf8_truncated_sequence.input.json"
 };
 static const unsigned char file262[] = {
-#embed "../../Fixtures/json/y_bytes_empty.binpb"
+#embed "../../Fixtures/json/n_whitespace_only.input.json"
 };
 static const unsigned char file263[] = {
-#embed "../../Fixtures/json/y_bytes_empty.input.json"
+#embed "../../Fixtures/json/y_bytes_empty.binpb"
 };
 static const unsigned char file264[] = {
-#embed "../../Fixtures/json/y_bytes_empty.json"
+#embed "../../Fixtures/json/y_bytes_empty.input.json"
 };
 static const unsigned char file265[] = {
-#embed "../../Fixtures/json/y_bytes_escaped_base64.binpb"
+#embed "../../Fixtures/json/y_bytes_empty.json"
 };
 static const unsigned char file266[] = {
-#embed "../../Fixtures/json/y_bytes_escaped_base64.input.json"
+#embed "../../Fixtures/json/y_bytes_escaped_base64.binpb"
 };
 static const unsigned char file267[] = {
-#embed "../../Fixtures/json/y_bytes_escaped_base64.json"
+#embed "../../Fixtures/json/y_bytes_escaped_base64.input.json"
 };
 static const unsigned char file268[] = {
-#embed "../../Fixtures/json/y_bytes_in_map_values.binpb"
+#embed "../../Fixtures/json/y_bytes_escaped_base64.json"
 };
 static const unsigned char file269[] = {
-#embed "../../Fixtures/json/y_bytes_in_map_values.input.json"
+#embed "../../Fixtures/json/y_bytes_in_map_values.binpb"
 };
 static const unsigned char file270[] = {
-#embed "../../Fixtures/json/y_bytes_in_map_values.json"
+#embed "../../Fixtures/json/y_bytes_in_map_values.input.json"
 };
 static const unsigned char file271[] = {
-#embed "../../Fixtures/json/y_bytes_mixed_alphabets.binpb"
+#embed "../../Fixtures/json/y_bytes_in_map_values.json"
 };
 static const unsigned char file272[] = {
-#embed "../../Fixtures/json/y_bytes_mixed_alphabets.input.json"
+#embed "../../Fixtures/json/y_bytes_mixed_alphabets.binpb"
 };
 static const unsigned char file273[] = {
-#embed "../../Fixtures/json/y_bytes_mixed_alphabets.json"
+#embed "../../Fixtures/json/y_bytes_mixed_alphabets.input.json"
 };
 static const unsigned char file274[] = {
-#embed "../../Fixtures/json/y_bytes_nonzero_trailing_bits.binpb"
+#embed "../../Fixtures/json/y_bytes_mixed_alphabets.json"
 };
 static const unsigned char file275[] = {
-#embed "../../Fixtures/json/y_bytes_nonzero_trailing_bits.input.json"
+#embed "../../Fixtures/json/y_bytes_nonzero_trailing_bits.binpb"
 };
 static const unsigned char file276[] = {
-#embed "../../Fixtures/json/y_bytes_nonzero_trailing_bits.json"
+#embed "../../Fixtures/json/y_bytes_nonzero_trailing_bits.input.json"
 };
 static const unsigned char file277[] = {
-#embed "../../Fixtures/json/y_bytes_standard_padded.binpb"
+#embed "../../Fixtures/json/y_bytes_nonzero_trailing_bits.json"
 };
 static const unsigned char file278[] = {
-#embed "../../Fixtures/json/y_bytes_standard_padded.input.json"
+#embed "../../Fixtures/json/y_bytes_standard_padded.binpb"
 };
 static const unsigned char file279[] = {
-#embed "../../Fixtures/json/y_bytes_standard_padded.json"
+#embed "../../Fixtures/json/y_bytes_standard_padded.input.json"
 };
 static const unsigned char file280[] = {
-#embed "../../Fixtures/json/y_bytes_standard_unpadded.binpb"
+#embed "../../Fixtures/json/y_bytes_standard_padded.json"
 };
 static const unsigned char file281[] = {
-#embed "../../Fixtures/json/y_bytes_standard_unpadded.input.json"
+#embed "../../Fixtures/json/y_bytes_standard_unpadded.binpb"
 };
 static const unsigned char file282[] = {
-#embed "../../Fixtures/json/y_bytes_standard_unpadded.json"
+#embed "../../Fixtures/json/y_bytes_standard_unpadded.input.json"
 };
 static const unsigned char file283[] = {
-#embed "../../Fixtures/json/y_bytes_url_safe_padded.binpb"
+#embed "../../Fixtures/json/y_bytes_standard_unpadded.json"
 };
 static const unsigned char file284[] = {
-#embed "../../Fixtures/json/y_bytes_url_safe_padded.input.json"
+#embed "../../Fixtures/json/y_bytes_url_safe_padded.binpb"
 };
 static const unsigned char file285[] = {
-#embed "../../Fixtures/json/y_bytes_url_safe_padded.json"
+#embed "../../Fixtures/json/y_bytes_url_safe_padded.input.json"
 };
 static const unsigned char file286[] = {
-#embed "../../Fixtures/json/y_bytes_url_safe_unpadded.binpb"
+#embed "../../Fixtures/json/y_bytes_url_safe_padded.json"
 };
 static const unsigned char file287[] = {
-#embed "../../Fixtures/json/y_bytes_url_safe_unpadded.input.json"
+#embed "../../Fixtures/json/y_bytes_url_safe_unpadded.binpb"
 };
 static const unsigned char file288[] = {
-#embed "../../Fixtures/json/y_bytes_url_safe_unpadded.json"
+#embed "../../Fixtures/json/y_bytes_url_safe_unpadded.input.json"
 };
 static const unsigned char file289[] = {
-#embed "../../Fixtures/json/y_camel_case_names.binpb"
+#embed "../../Fixtures/json/y_bytes_url_safe_unpadded.json"
 };
 static const unsigned char file290[] = {
-#embed "../../Fixtures/json/y_camel_case_names.input.json"
+#embed "../../Fixtures/json/y_camel_case_names.binpb"
 };
 static const unsigned char file291[] = {
-#embed "../../Fixtures/json/y_camel_case_names.json"
+#embed "../../Fixtures/json/y_camel_case_names.input.json"
 };
 static const unsigned char file292[] = {
-#embed "../../Fixtures/json/y_double_extremes.binpb"
+#embed "../../Fixtures/json/y_camel_case_names.json"
 };
 static const unsigned char file293[] = {
-#embed "../../Fixtures/json/y_double_extremes.input.json"
+#embed "../../Fixtures/json/y_double_extremes.binpb"
 };
 static const unsigned char file294[] = {
-#embed "../../Fixtures/json/y_double_extremes.json"
+#embed "../../Fixtures/json/y_double_extremes.input.json"
 };
 static const unsigned char file295[] = {
-#embed "../../Fixtures/json/y_double_forms.binpb"
+#embed "../../Fixtures/json/y_double_extremes.json"
 };
 static const unsigned char file296[] = {
-#embed "../../Fixtures/json/y_double_forms.input.json"
+#embed "../../Fixtures/json/y_double_forms.binpb"
 };
 static const unsigned char file297[] = {
-#embed "../../Fixtures/json/y_double_forms.json"
+#embed "../../Fixtures/json/y_double_forms.input.json"
 };
 static const unsigned char file298[] = {
-#embed "../../Fixtures/json/y_double_negative_zero.binpb"
+#embed "../../Fixtures/json/y_double_forms.json"
 };
 static const unsigned char file299[] = {
-#embed "../../Fixtures/json/y_double_negative_zero.input.json"
+#embed "../../Fixtures/json/y_double_negative_zero.binpb"
 };
 static const unsigned char file300[] = {
-#embed "../../Fixtures/json/y_double_negative_zero.json"
+#embed "../../Fixtures/json/y_double_negative_zero.input.json"
 };
 static const unsigned char file301[] = {
-#embed "../../Fixtures/json/y_double_special_strings.binpb"
+#embed "../../Fixtures/json/y_double_negative_zero.json"
 };
 static const unsigned char file302[] = {
-#embed "../../Fixtures/json/y_double_special_strings.input.json"
+#embed "../../Fixtures/json/y_double_special_strings.binpb"
 };
 static const unsigned char file303[] = {
-#embed "../../Fixtures/json/y_double_special_strings.json"
+#embed "../../Fixtures/json/y_double_special_strings.input.json"
 };
 static const unsigned char file304[] = {
-#embed "../../Fixtures/json/y_empty_containers.binpb"
+#embed "../../Fixtures/json/y_double_special_strings.json"
 };
 static const unsigned char file305[] = {
-#embed "../../Fixtures/json/y_empty_containers.input.json"
+#embed "../../Fixtures/json/y_empty_containers.binpb"
 };
 static const unsigned char file306[] = {
+#embed "../../Fixtures/json/y_empty_containers.input.json"
+};
+static const unsigned char file307[] = {
 #embed "../../Fixtures/json/y_empty_containers.json"
 };
-static const unsigned char file308[] = {
+static const unsigned char file309[] = {
 #embed "../../Fixtures/json/y_empty_object.input.json"
 };
-static const unsigned char file309[] = {
+static const unsigned char file310[] = {
 #embed "../../Fixtures/json/y_empty_object.json"
 };
-static const unsigned char file310[] = {
+static const unsigned char file311[] = {
 #embed "../../Fixtures/json/y_enum_by_known_number.binpb"
 };
-static const unsigned char file311[] = {
+static const unsigned char file312[] = {
 #embed "../../Fixtures/json/y_enum_by_known_number.input.json"
 };
-static const unsigned char file312[] = {
+static const unsigned char file313[] = {
 #embed "../../Fixtures/json/y_enum_by_known_number.json"
 };
-static const unsigned char file313[] = {
+static const unsigned char file314[] = {
 #embed "../../Fixtures/json/y_enum_by_name.binpb"
 };
-static const unsigned char file314[] = {
+static const unsigned char file315[] = {
 #embed "../../Fixtures/json/y_enum_by_name.input.json"
 };
-static const unsigned char file315[] = {
+static const unsigned char file316[] = {
 #embed "../../Fixtures/json/y_enum_by_name.json"
 };
-static const unsigned char file316[] = {
+static const unsigned char file317[] = {
 #embed "../../Fixtures/json/y_enum_by_unknown_number.binpb"
 };
-static const unsigned char file317[] = {
+static const unsigned char file318[] = {
 #embed "../../Fixtures/json/y_enum_by_unknown_number.input.json"
 };
-static const unsigned char file318[] = {
+static const unsigned char file319[] = {
 #embed "../../Fixtures/json/y_enum_by_unknown_number.json"
 };
-static const unsigned char file319[] = {
+static const unsigned char file320[] = {
 #embed "../../Fixtures/json/y_enum_default_name.binpb"
 };
-static const unsigned char file320[] = {
+static const unsigned char file321[] = {
 #embed "../../Fixtures/json/y_enum_default_name.input.json"
 };
-static const unsigned char file321[] = {
+static const unsigned char file322[] = {
 #embed "../../Fixtures/json/y_enum_default_name.json"
 };
-static const unsigned char file322[] = {
+static const unsigned char file323[] = {
 #embed "../../Fixtures/json/y_enum_number_as_string.binpb"
 };
-static const unsigned char file323[] = {
+static const unsigned char file324[] = {
 #embed "../../Fixtures/json/y_enum_number_as_string.input.json"
 };
-static const unsigned char file324[] = {
+static const unsigned char file325[] = {
 #embed "../../Fixtures/json/y_enum_number_as_string.json"
 };
-static const unsigned char file325[] = {
+static const unsigned char file326[] = {
 #embed "../../Fixtures/json/y_enum_number_integral_forms.binpb"
 };
-static const unsigned char file326[] = {
+static const unsigned char file327[] = {
 #embed "../../Fixtures/json/y_enum_number_integral_forms.input.json"
 };
-static const unsigned char file327[] = {
+static const unsigned char file328[] = {
 #embed "../../Fixtures/json/y_enum_number_integral_forms.json"
 };
-static const unsigned char file328[] = {
+static const unsigned char file329[] = {
 #embed "../../Fixtures/json/y_escape_mixed_with_raw.binpb"
 };
-static const unsigned char file329[] = {
+static const unsigned char file330[] = {
 #embed "../../Fixtures/json/y_escape_mixed_with_raw.input.json"
 };
-static const unsigned char file330[] = {
+static const unsigned char file331[] = {
 #embed "../../Fixtures/json/y_escape_mixed_with_raw.json"
 };
-static const unsigned char file331[] = {
+static const unsigned char file332[] = {
 #embed "../../Fixtures/json/y_escape_u_bmp.binpb"
 };
-static const unsigned char file332[] = {
+static const unsigned char file333[] = {
 #embed "../../Fixtures/json/y_escape_u_bmp.input.json"
 };
-static const unsigned char file333[] = {
+static const unsigned char file334[] = {
 #embed "../../Fixtures/json/y_escape_u_bmp.json"
 };
-static const unsigned char file334[] = {
+static const unsigned char file335[] = {
 #embed "../../Fixtures/json/y_escape_u_surrogate_pair.binpb"
 };
-static const unsigned char file335[] = {
+static const unsigned char file336[] = {
 #embed "../../Fixtures/json/y_escape_u_surrogate_pair.input.json"
 };
-static const unsigned char file336[] = {
+static const unsigned char file337[] = {
 #embed "../../Fixtures/json/y_escape_u_surrogate_pair.json"
 };
-static const unsigned char file337[] = {
+static const unsigned char file338[] = {
 #embed "../../Fixtures/json/y_escaped_enum_name.binpb"
 };
-static const unsigned char file338[] = {
+static const unsigned char file339[] = {
 #embed "../../Fixtures/json/y_escaped_enum_name.input.json"
 };
-static const unsigned char file339[] = {
+static const unsigned char file340[] = {
 #embed "../../Fixtures/json/y_escaped_enum_name.json"
 };
-static const unsigned char file340[] = {
+static const unsigned char file341[] = {
 #embed "../../Fixtures/json/y_escaped_field_name.binpb"
 };
-static const unsigned char file341[] = {
+static const unsigned char file342[] = {
 #embed "../../Fixtures/json/y_escaped_field_name.input.json"
 };
-static const unsigned char file342[] = {
+static const unsigned char file343[] = {
 #embed "../../Fixtures/json/y_escaped_field_name.json"
 };
-static const unsigned char file343[] = {
+static const unsigned char file344[] = {
 #embed "../../Fixtures/json/y_escaped_solidus.binpb"
 };
-static const unsigned char file344[] = {
+static const unsigned char file345[] = {
 #embed "../../Fixtures/json/y_escaped_solidus.input.json"
 };
-static const unsigned char file345[] = {
+static const unsigned char file346[] = {
 #embed "../../Fixtures/json/y_escaped_solidus.json"
 };
-static const unsigned char file346[] = {
+static const unsigned char file347[] = {
 #embed "../../Fixtures/json/y_escapes_short.binpb"
 };
-static const unsigned char file347[] = {
+static const unsigned char file348[] = {
 #embed "../../Fixtures/json/y_escapes_short.input.json"
 };
-static const unsigned char file348[] = {
+static const unsigned char file349[] = {
 #embed "../../Fixtures/json/y_escapes_short.json"
 };
-static const unsigned char file349[] = {
+static const unsigned char file350[] = {
 #embed "../../Fixtures/json/y_int32_extremes.binpb"
 };
-static const unsigned char file350[] = {
+static const unsigned char file351[] = {
 #embed "../../Fixtures/json/y_int32_extremes.input.json"
 };
-static const unsigned char file351[] = {
+static const unsigned char file352[] = {
 #embed "../../Fixtures/json/y_int32_extremes.json"
 };
-static const unsigned char file352[] = {
+static const unsigned char file353[] = {
 #embed "../../Fixtures/json/y_int32_negative_as_string.binpb"
 };
-static const unsigned char file353[] = {
+static const unsigned char file354[] = {
 #embed "../../Fixtures/json/y_int32_negative_as_string.input.json"
 };
-static const unsigned char file354[] = {
+static const unsigned char file355[] = {
 #embed "../../Fixtures/json/y_int32_negative_as_string.json"
 };
-static const unsigned char file355[] = {
+static const unsigned char file356[] = {
 #embed "../../Fixtures/json/y_int32_negative_exponent.binpb"
 };
-static const unsigned char file356[] = {
+static const unsigned char file357[] = {
 #embed "../../Fixtures/json/y_int32_negative_exponent.input.json"
 };
-static const unsigned char file357[] = {
+static const unsigned char file358[] = {
 #embed "../../Fixtures/json/y_int32_negative_exponent.json"
 };
-static const unsigned char file358[] = {
+static const unsigned char file359[] = {
 #embed "../../Fixtures/json/y_integer_exponent_1_5e1.binpb"
 };
-static const unsigned char file359[] = {
+static const unsigned char file360[] = {
 #embed "../../Fixtures/json/y_integer_exponent_1_5e1.input.json"
 };
-static const unsigned char file360[] = {
+static const unsigned char file361[] = {
 #embed "../../Fixtures/json/y_integer_exponent_1_5e1.json"
 };
-static const unsigned char file361[] = {
+static const unsigned char file362[] = {
 #embed "../../Fixtures/json/y_integer_exponent_1e3.binpb"
 };
-static const unsigned char file362[] = {
+static const unsigned char file363[] = {
 #embed "../../Fixtures/json/y_integer_exponent_1e3.input.json"
 };
-static const unsigned char file363[] = {
+static const unsigned char file364[] = {
 #embed "../../Fixtures/json/y_integer_exponent_1e3.json"
 };
-static const unsigned char file364[] = {
+static const unsigned char file365[] = {
 #embed "../../Fixtures/json/y_integer_exponent_capital_e_plus.binpb"
 };
-static const unsigned char file365[] = {
+static const unsigned char file366[] = {
 #embed "../../Fixtures/json/y_integer_exponent_capital_e_plus.input.json"
 };
-static const unsigned char file366[] = {
+static const unsigned char file367[] = {
 #embed "../../Fixtures/json/y_integer_exponent_capital_e_plus.json"
 };
-static const unsigned char file367[] = {
+static const unsigned char file368[] = {
 #embed "../../Fixtures/json/y_integer_exponent_in_string.binpb"
 };
-static const unsigned char file368[] = {
+static const unsigned char file369[] = {
 #embed "../../Fixtures/json/y_integer_exponent_in_string.input.json"
 };
-static const unsigned char file369[] = {
+static const unsigned char file370[] = {
 #embed "../../Fixtures/json/y_integer_exponent_in_string.json"
 };
-static const unsigned char file370[] = {
+static const unsigned char file371[] = {
 #embed "../../Fixtures/json/y_integer_fraction_zero.binpb"
 };
-static const unsigned char file371[] = {
+static const unsigned char file372[] = {
 #embed "../../Fixtures/json/y_integer_fraction_zero.input.json"
 };
-static const unsigned char file372[] = {
+static const unsigned char file373[] = {
 #embed "../../Fixtures/json/y_integer_fraction_zero.json"
 };
-static const unsigned char file373[] = {
+static const unsigned char file374[] = {
 #embed "../../Fixtures/json/y_integer_negative_exponent_integral.binpb"
 };
-static const unsigned char file374[] = {
+static const unsigned char file375[] = {
 #embed "../../Fixtures/json/y_integer_negative_exponent_integral.input.json"
 };
-static const unsigned char file375[] = {
+static const unsigned char file376[] = {
 #embed "../../Fixtures/json/y_integer_negative_exponent_integral.json"
 };
-static const unsigned char file376[] = {
+static const unsigned char file377[] = {
 #embed "../../Fixtures/json/y_integer_zero_forms.binpb"
 };
-static const unsigned char file377[] = {
+static const unsigned char file378[] = {
 #embed "../../Fixtures/json/y_integer_zero_forms.input.json"
 };
-static const unsigned char file378[] = {
+static const unsigned char file379[] = {
 #embed "../../Fixtures/json/y_integer_zero_forms.json"
 };
-static const unsigned char file379[] = {
+static const unsigned char file380[] = {
 #embed "../../Fixtures/json/y_long_string.binpb"
 };
-static const unsigned char file380[] = {
+static const unsigned char file381[] = {
 #embed "../../Fixtures/json/y_long_string.input.json"
 };
-static const unsigned char file381[] = {
+static const unsigned char file382[] = {
 #embed "../../Fixtures/json/y_long_string.json"
 };
-static const unsigned char file382[] = {
+static const unsigned char file383[] = {
 #embed "../../Fixtures/json/y_map_keys_canonically_equivalent.binpb"
 };
-static const unsigned char file383[] = {
+static const unsigned char file384[] = {
 #embed "../../Fixtures/json/y_map_keys_canonically_equivalent.input.json"
 };
-static const unsigned char file384[] = {
+static const unsigned char file385[] = {
 #embed "../../Fixtures/json/y_map_keys_canonically_equivalent.json"
 };
-static const unsigned char file385[] = {
+static const unsigned char file386[] = {
 #embed "../../Fixtures/json/y_mixed_name_styles.binpb"
 };
-static const unsigned char file386[] = {
+static const unsigned char file387[] = {
 #embed "../../Fixtures/json/y_mixed_name_styles.input.json"
 };
-static const unsigned char file387[] = {
+static const unsigned char file388[] = {
 #embed "../../Fixtures/json/y_mixed_name_styles.json"
 };
-static const unsigned char file388[] = {
+static const unsigned char file389[] = {
 #embed "../../Fixtures/json/y_nested_merger_100_layers.binpb"
 };
-static const unsigned char file389[] = {
+static const unsigned char file390[] = {
 #embed "../../Fixtures/json/y_nested_merger_100_layers.input.json"
 };
-static const unsigned char file390[] = {
+static const unsigned char file391[] = {
 #embed "../../Fixtures/json/y_nested_merger_100_layers.json"
 };
-static const unsigned char file391[] = {
+static const unsigned char file392[] = {
 #embed "../../Fixtures/json/y_null_message_fields.binpb"
 };
-static const unsigned char file392[] = {
+static const unsigned char file393[] = {
 #embed "../../Fixtures/json/y_null_message_fields.input.json"
 };
-static const unsigned char file393[] = {
+static const unsigned char file394[] = {
 #embed "../../Fixtures/json/y_null_message_fields.json"
 };
-static const unsigned char file394[] = {
+static const unsigned char file395[] = {
 #embed "../../Fixtures/json/y_null_oneof_members.binpb"
 };
-static const unsigned char file395[] = {
+static const unsigned char file396[] = {
 #embed "../../Fixtures/json/y_null_oneof_members.input.json"
 };
-static const unsigned char file396[] = {
+static const unsigned char file397[] = {
 #embed "../../Fixtures/json/y_null_oneof_members.json"
 };
-static const unsigned char file397[] = {
+static const unsigned char file398[] = {
 #embed "../../Fixtures/json/y_null_repeated_and_maps.binpb"
 };
-static const unsigned char file398[] = {
+static const unsigned char file399[] = {
 #embed "../../Fixtures/json/y_null_repeated_and_maps.input.json"
 };
-static const unsigned char file399[] = {
+static const unsigned char file400[] = {
 #embed "../../Fixtures/json/y_null_repeated_and_maps.json"
 };
-static const unsigned char file400[] = {
+static const unsigned char file401[] = {
 #embed "../../Fixtures/json/y_null_scalars.binpb"
 };
-static const unsigned char file401[] = {
+static const unsigned char file402[] = {
 #embed "../../Fixtures/json/y_null_scalars.input.json"
 };
-static const unsigned char file402[] = {
+static const unsigned char file403[] = {
 #embed "../../Fixtures/json/y_null_scalars.json"
 };
-static const unsigned char file404[] = {
+static const unsigned char file405[] = {
 #embed "../../Fixtures/json/y_null_values_set_nothing.input.json"
 };
-static const unsigned char file405[] = {
+static const unsigned char file406[] = {
 #embed "../../Fixtures/json/y_null_values_set_nothing.json"
 };
-static const unsigned char file406[] = {
+static const unsigned char file407[] = {
 #embed "../../Fixtures/json/y_number_strings_with_escapes.binpb"
 };
-static const unsigned char file407[] = {
+static const unsigned char file408[] = {
 #embed "../../Fixtures/json/y_number_strings_with_escapes.input.json"
 };
-static const unsigned char file408[] = {
+static const unsigned char file409[] = {
 #embed "../../Fixtures/json/y_number_strings_with_escapes.json"
 };
-static const unsigned char file409[] = {
+static const unsigned char file410[] = {
 #embed "../../Fixtures/json/y_oneof_first_member_null.binpb"
 };
-static const unsigned char file410[] = {
+static const unsigned char file411[] = {
 #embed "../../Fixtures/json/y_oneof_first_member_null.input.json"
 };
-static const unsigned char file411[] = {
+static const unsigned char file412[] = {
 #embed "../../Fixtures/json/y_oneof_first_member_null.json"
 };
-static const unsigned char file412[] = {
+static const unsigned char file413[] = {
 #embed "../../Fixtures/json/y_oneof_member_with_default_value.binpb"
 };
-static const unsigned char file413[] = {
+static const unsigned char file414[] = {
 #embed "../../Fixtures/json/y_oneof_member_with_default_value.input.json"
 };
-static const unsigned char file414[] = {
+static const unsigned char file415[] = {
 #embed "../../Fixtures/json/y_oneof_member_with_default_value.json"
 };
-static const unsigned char file415[] = {
+static const unsigned char file416[] = {
 #embed "../../Fixtures/json/y_oneof_second_member_null.binpb"
 };
-static const unsigned char file416[] = {
+static const unsigned char file417[] = {
 #embed "../../Fixtures/json/y_oneof_second_member_null.input.json"
 };
-static const unsigned char file417[] = {
+static const unsigned char file418[] = {
 #embed "../../Fixtures/json/y_oneof_second_member_null.json"
 };
-static const unsigned char file418[] = {
+static const unsigned char file419[] = {
 #embed "../../Fixtures/json/y_raw_del_and_c1.binpb"
 };
-static const unsigned char file419[] = {
+static const unsigned char file420[] = {
 #embed "../../Fixtures/json/y_raw_del_and_c1.input.json"
 };
-static const unsigned char file420[] = {
+static const unsigned char file421[] = {
 #embed "../../Fixtures/json/y_raw_del_and_c1.json"
 };
-static const unsigned char file421[] = {
+static const unsigned char file422[] = {
 #embed "../../Fixtures/json/y_raw_utf8.binpb"
 };
-static const unsigned char file422[] = {
+static const unsigned char file423[] = {
 #embed "../../Fixtures/json/y_raw_utf8.input.json"
 };
-static const unsigned char file423[] = {
+static const unsigned char file424[] = {
 #embed "../../Fixtures/json/y_raw_utf8.json"
 };
-static const unsigned char file424[] = {
+static const unsigned char file425[] = {
 #embed "../../Fixtures/json/y_snake_case_envelope.binpb"
 };
-static const unsigned char file425[] = {
+static const unsigned char file426[] = {
 #embed "../../Fixtures/json/y_snake_case_envelope.input.json"
 };
-static const unsigned char file426[] = {
+static const unsigned char file427[] = {
 #embed "../../Fixtures/json/y_snake_case_envelope.json"
 };
-static const unsigned char file427[] = {
+static const unsigned char file428[] = {
 #embed "../../Fixtures/json/y_snake_case_group_system_and_merger.binpb"
 };
-static const unsigned char file428[] = {
+static const unsigned char file429[] = {
 #embed "../../Fixtures/json/y_snake_case_group_system_and_merger.input.json"
 };
-static const unsigned char file429[] = {
+static const unsigned char file430[] = {
 #embed "../../Fixtures/json/y_snake_case_group_system_and_merger.json"
 };
-static const unsigned char file430[] = {
+static const unsigned char file431[] = {
 #embed "../../Fixtures/json/y_snake_case_group_tips.binpb"
 };
-static const unsigned char file431[] = {
+static const unsigned char file432[] = {
 #embed "../../Fixtures/json/y_snake_case_group_tips.input.json"
 };
-static const unsigned char file432[] = {
+static const unsigned char file433[] = {
 #embed "../../Fixtures/json/y_snake_case_group_tips.json"
 };
-static const unsigned char file433[] = {
+static const unsigned char file434[] = {
 #embed "../../Fixtures/json/y_snake_case_media_elems.binpb"
 };
-static const unsigned char file434[] = {
+static const unsigned char file435[] = {
 #embed "../../Fixtures/json/y_snake_case_media_elems.input.json"
 };
-static const unsigned char file435[] = {
+static const unsigned char file436[] = {
 #embed "../../Fixtures/json/y_snake_case_media_elems.json"
 };
-static const unsigned char file436[] = {
+static const unsigned char file437[] = {
 #embed "../../Fixtures/json/y_uint32_as_string.binpb"
 };
-static const unsigned char file437[] = {
+static const unsigned char file438[] = {
 #embed "../../Fixtures/json/y_uint32_as_string.input.json"
 };
-static const unsigned char file438[] = {
+static const unsigned char file439[] = {
 #embed "../../Fixtures/json/y_uint32_as_string.json"
 };
-static const unsigned char file439[] = {
+static const unsigned char file440[] = {
 #embed "../../Fixtures/json/y_uint32_max_exponent.binpb"
 };
-static const unsigned char file440[] = {
+static const unsigned char file441[] = {
 #embed "../../Fixtures/json/y_uint32_max_exponent.input.json"
 };
-static const unsigned char file441[] = {
+static const unsigned char file442[] = {
 #embed "../../Fixtures/json/y_uint32_max_exponent.json"
 };
-static const unsigned char file442[] = {
+static const unsigned char file443[] = {
 #embed "../../Fixtures/json/y_uint64_as_number.binpb"
 };
-static const unsigned char file443[] = {
+static const unsigned char file444[] = {
 #embed "../../Fixtures/json/y_uint64_as_number.input.json"
 };
-static const unsigned char file444[] = {
+static const unsigned char file445[] = {
 #embed "../../Fixtures/json/y_uint64_as_number.json"
 };
-static const unsigned char file445[] = {
+static const unsigned char file446[] = {
 #embed "../../Fixtures/json/y_uint64_as_string.binpb"
 };
-static const unsigned char file446[] = {
+static const unsigned char file447[] = {
 #embed "../../Fixtures/json/y_uint64_as_string.input.json"
 };
-static const unsigned char file447[] = {
+static const unsigned char file448[] = {
 #embed "../../Fixtures/json/y_uint64_as_string.json"
 };
-static const unsigned char file448[] = {
+static const unsigned char file449[] = {
 #embed "../../Fixtures/json/y_uint64_big_exponent.binpb"
 };
-static const unsigned char file449[] = {
+static const unsigned char file450[] = {
 #embed "../../Fixtures/json/y_uint64_big_exponent.input.json"
 };
-static const unsigned char file450[] = {
+static const unsigned char file451[] = {
 #embed "../../Fixtures/json/y_uint64_big_exponent.json"
 };
-static const unsigned char file451[] = {
+static const unsigned char file452[] = {
 #embed "../../Fixtures/json/y_uint64_fraction_above_2_pow_53.binpb"
 };
-static const unsigned char file452[] = {
+static const unsigned char file453[] = {
 #embed "../../Fixtures/json/y_uint64_fraction_above_2_pow_53.input.json"
 };
-static const unsigned char file453[] = {
+static const unsigned char file454[] = {
 #embed "../../Fixtures/json/y_uint64_fraction_above_2_pow_53.json"
 };
-static const unsigned char file454[] = {
+static const unsigned char file455[] = {
 #embed "../../Fixtures/json/y_uint64_max_as_number.binpb"
 };
-static const unsigned char file455[] = {
+static const unsigned char file456[] = {
 #embed "../../Fixtures/json/y_uint64_max_as_number.input.json"
 };
-static const unsigned char file456[] = {
+static const unsigned char file457[] = {
 #embed "../../Fixtures/json/y_uint64_max_as_number.json"
 };
-static const unsigned char file457[] = {
+static const unsigned char file458[] = {
 #embed "../../Fixtures/json/y_uint64_max_as_string.binpb"
 };
-static const unsigned char file458[] = {
+static const unsigned char file459[] = {
 #embed "../../Fixtures/json/y_uint64_max_as_string.input.json"
 };
-static const unsigned char file459[] = {
+static const unsigned char file460[] = {
 #embed "../../Fixtures/json/y_uint64_max_as_string.json"
 };
-static const unsigned char file460[] = {
+static const unsigned char file461[] = {
 #embed "../../Fixtures/json/y_uint64_max_exponent_form.binpb"
 };
-static const unsigned char file461[] = {
+static const unsigned char file462[] = {
 #embed "../../Fixtures/json/y_uint64_max_exponent_form.input.json"
 };
-static const unsigned char file462[] = {
+static const unsigned char file463[] = {
 #embed "../../Fixtures/json/y_uint64_max_exponent_form.json"
 };
-static const unsigned char file463[] = {
+static const unsigned char file464[] = {
 #embed "../../Fixtures/json/y_unknown_enum_name_ignored.binpb"
 };
-static const unsigned char file464[] = {
+static const unsigned char file465[] = {
 #embed "../../Fixtures/json/y_unknown_enum_name_ignored.input.json"
 };
-static const unsigned char file465[] = {
+static const unsigned char file466[] = {
 #embed "../../Fixtures/json/y_unknown_enum_name_ignored.json"
 };
-static const unsigned char file466[] = {
+static const unsigned char file467[] = {
 #embed "../../Fixtures/json/y_unknown_fields_ignored.binpb"
 };
-static const unsigned char file467[] = {
+static const unsigned char file468[] = {
 #embed "../../Fixtures/json/y_unknown_fields_ignored.input.json"
 };
-static const unsigned char file468[] = {
+static const unsigned char file469[] = {
 #embed "../../Fixtures/json/y_unknown_fields_ignored.json"
 };
-static const unsigned char file469[] = {
+static const unsigned char file470[] = {
 #embed "../../Fixtures/json/y_unknown_fields_nested_arrays_ignored.binpb"
 };
-static const unsigned char file470[] = {
+static const unsigned char file471[] = {
 #embed "../../Fixtures/json/y_unknown_fields_nested_arrays_ignored.input.json"
 };
-static const unsigned char file471[] = {
+static const unsigned char file472[] = {
 #embed "../../Fixtures/json/y_unknown_fields_nested_arrays_ignored.json"
 };
-static const unsigned char file472[] = {
+static const unsigned char file473[] = {
 #embed "../../Fixtures/json/y_whitespace_everywhere.binpb"
 };
-static const unsigned char file473[] = {
+static const unsigned char file474[] = {
 #embed "../../Fixtures/json/y_whitespace_everywhere.input.json"
 };
-static const unsigned char file474[] = {
+static const unsigned char file475[] = {
 #embed "../../Fixtures/json/y_whitespace_everywhere.json"
 };
-static const unsigned char file475[] = {
+static const unsigned char file476[] = {
 #embed "../../Fixtures/limits/none_empty_chain.binpb"
 };
-static const unsigned char file476[] = {
+static const unsigned char file477[] = {
 #embed "../../Fixtures/limits/none_empty_chain.json"
 };
-static const unsigned char file477[] = {
+static const unsigned char file478[] = {
 #embed "../../Fixtures/limits/none_image_type_duplicate.binpb"
 };
-static const unsigned char file478[] = {
+static const unsigned char file479[] = {
 #embed "../../Fixtures/limits/none_image_type_duplicate.json"
 };
-static const unsigned char file479[] = {
+static const unsigned char file480[] = {
 #embed "../../Fixtures/limits/none_image_type_unspecified_twice.binpb"
 };
-static const unsigned char file480[] = {
+static const unsigned char file481[] = {
 #embed "../../Fixtures/limits/none_image_type_unspecified_twice.json"
 };
-static const unsigned char file481[] = {
+static const unsigned char file482[] = {
 #embed "../../Fixtures/limits/none_image_types_distinct.binpb"
 };
-static const unsigned char file482[] = {
+static const unsigned char file483[] = {
 #embed "../../Fixtures/limits/none_image_types_distinct.json"
 };
-static const unsigned char file483[] = {
+static const unsigned char file484[] = {
 #embed "../../Fixtures/limits/none_latitude_past_limit.binpb"
 };
-static const unsigned char file484[] = {
+static const unsigned char file485[] = {
 #embed "../../Fixtures/limits/none_latitude_past_limit.json"
 };
-static const unsigned char file485[] = {
+static const unsigned char file486[] = {
 #embed "../../Fixtures/limits/none_latitude_past_limit_negative.binpb"
 };
-static const unsigned char file486[] = {
+static const unsigned char file487[] = {
 #embed "../../Fixtures/limits/none_latitude_past_limit_negative.json"
 };
-static const unsigned char file487[] = {
+static const unsigned char file488[] = {
 #embed "../../Fixtures/limits/none_location_at_limits.binpb"
 };
-static const unsigned char file488[] = {
+static const unsigned char file489[] = {
 #embed "../../Fixtures/limits/none_location_at_limits.json"
 };
-static const unsigned char file489[] = {
+static const unsigned char file490[] = {
 #embed "../../Fixtures/limits/none_location_not_finite.binpb"
 };
-static const unsigned char file490[] = {
+static const unsigned char file491[] = {
 #embed "../../Fixtures/limits/none_location_not_finite.json"
 };
-static const unsigned char file491[] = {
+static const unsigned char file492[] = {
 #embed "../../Fixtures/limits/none_longitude_past_limit.binpb"
 };
-static const unsigned char file492[] = {
+static const unsigned char file493[] = {
 #embed "../../Fixtures/limits/none_longitude_past_limit.json"
 };
-static const unsigned char file493[] = {
+static const unsigned char file494[] = {
 #embed "../../Fixtures/limits/none_longitude_past_limit_negative.binpb"
 };
-static const unsigned char file494[] = {
+static const unsigned char file495[] = {
 #embed "../../Fixtures/limits/none_longitude_past_limit_negative.json"
 };
-static const unsigned char file495[] = {
+static const unsigned char file496[] = {
 #embed "../../Fixtures/limits/none_many_violations.binpb"
 };
-static const unsigned char file496[] = {
+static const unsigned char file497[] = {
 #embed "../../Fixtures/limits/none_many_violations.json"
 };
-static const unsigned char file497[] = {
+static const unsigned char file498[] = {
 #embed "../../Fixtures/limits/none_merger_101_layers.binpb"
 };
-static const unsigned char file498[] = {
+static const unsigned char file499[] = {
 #embed "../../Fixtures/limits/none_merger_101_layers.json"
 };
-static const unsigned char file499[] = {
+static const unsigned char file500[] = {
 #embed "../../Fixtures/limits/none_merger_key_with_inline_messages.binpb"
 };
-static const unsigned char file500[] = {
+static const unsigned char file501[] = {
 #embed "../../Fixtures/limits/none_merger_key_with_inline_messages.json"
 };
-static const unsigned char file501[] = {
+static const unsigned char file502[] = {
 #embed "../../Fixtures/limits/none_signal_rules_not_applied.binpb"
 };
-static const unsigned char file502[] = {
+static const unsigned char file503[] = {
 #embed "../../Fixtures/limits/none_signal_rules_not_applied.json"
 };
-static const unsigned char file503[] = {
+static const unsigned char file504[] = {
 #embed "../../Fixtures/limits/none_vendor_limits_not_applied.binpb"
 };
-static const unsigned char file504[] = {
+static const unsigned char file505[] = {
 #embed "../../Fixtures/limits/none_vendor_limits_not_applied.json"
 };
-static const unsigned char file505[] = {
+static const unsigned char file506[] = {
 #embed "../../Fixtures/limits/tencent_at_all_alternate_spelling_at_limit.binpb"
 };
-static const unsigned char file506[] = {
+static const unsigned char file507[] = {
 #embed "../../Fixtures/limits/tencent_at_all_alternate_spelling_at_limit.json"
 };
-static const unsigned char file507[] = {
+static const unsigned char file508[] = {
 #embed "../../Fixtures/limits/tencent_at_all_alternate_spelling_past_limit.binpb"
 };
-static const unsigned char file508[] = {
+static const unsigned char file509[] = {
 #embed "../../Fixtures/limits/tencent_at_all_alternate_spelling_past_limit.json"
 };
-static const unsigned char file509[] = {
+static const unsigned char file510[] = {
 #embed "../../Fixtures/limits/tencent_at_users_at_limit.binpb"
 };
-static const unsigned char file510[] = {
+static const unsigned char file511[] = {
 #embed "../../Fixtures/limits/tencent_at_users_at_limit.json"
 };
-static const unsigned char file511[] = {
+static const unsigned char file512[] = {
 #embed "../../Fixtures/limits/tencent_at_users_in_c2c.binpb"
 };
-static const unsigned char file512[] = {
+static const unsigned char file513[] = {
 #embed "../../Fixtures/limits/tencent_at_users_in_c2c.json"
 };
-static const unsigned char file513[] = {
+static const unsigned char file514[] = {
 #embed "../../Fixtures/limits/tencent_at_users_in_room.binpb"
 };
-static const unsigned char file514[] = {
+static const unsigned char file515[] = {
 #embed "../../Fixtures/limits/tencent_at_users_in_room.json"
 };
-static const unsigned char file515[] = {
+static const unsigned char file516[] = {
 #embed "../../Fixtures/limits/tencent_at_users_on_image.binpb"
 };
-static const unsigned char file516[] = {
+static const unsigned char file517[] = {
 #embed "../../Fixtures/limits/tencent_at_users_on_image.json"
 };
-static const unsigned char file517[] = {
+static const unsigned char file518[] = {
 #embed "../../Fixtures/limits/tencent_at_users_past_limit.binpb"
 };
-static const unsigned char file518[] = {
+static const unsigned char file519[] = {
 #embed "../../Fixtures/limits/tencent_at_users_past_limit.json"
 };
-static const unsigned char file519[] = {
+static const unsigned char file520[] = {
 #embed "../../Fixtures/limits/tencent_at_users_without_target.binpb"
 };
-static const unsigned char file520[] = {
+static const unsigned char file521[] = {
 #embed "../../Fixtures/limits/tencent_at_users_without_target.json"
 };
-static const unsigned char file521[] = {
+static const unsigned char file522[] = {
 #embed "../../Fixtures/limits/tencent_avchatroom_comment_is_a_group_message.binpb"
 };
-static const unsigned char file522[] = {
+static const unsigned char file523[] = {
 #embed "../../Fixtures/limits/tencent_avchatroom_comment_is_a_group_message.json"
 };
-static const unsigned char file523[] = {
+static const unsigned char file524[] = {
 #embed "../../Fixtures/limits/tencent_c2c_read_receipt_past_limits.binpb"
 };
-static const unsigned char file524[] = {
+static const unsigned char file525[] = {
 #embed "../../Fixtures/limits/tencent_c2c_read_receipt_past_limits.json"
 };
-static const unsigned char file525[] = {
+static const unsigned char file526[] = {
 #embed "../../Fixtures/limits/tencent_c2c_read_receipt_valid.binpb"
 };
-static const unsigned char file526[] = {
+static const unsigned char file527[] = {
 #embed "../../Fixtures/limits/tencent_c2c_read_receipt_valid.json"
 };
-static const unsigned char file527[] = {
+static const unsigned char file528[] = {
 #embed "../../Fixtures/limits/tencent_callback_text_and_image_accepted.binpb"
 };
-static const unsigned char file528[] = {
+static const unsigned char file529[] = {
 #embed "../../Fixtures/limits/tencent_callback_text_and_image_accepted.json"
 };
-static const unsigned char file529[] = {
+static const unsigned char file530[] = {
 #embed "../../Fixtures/limits/tencent_chain_appendable_kinds.binpb"
 };
-static const unsigned char file530[] = {
+static const unsigned char file531[] = {
 #embed "../../Fixtures/limits/tencent_chain_appendable_kinds.json"
 };
-static const unsigned char file531[] = {
+static const unsigned char file532[] = {
 #embed "../../Fixtures/limits/tencent_chain_empty.binpb"
 };
-static const unsigned char file532[] = {
+static const unsigned char file533[] = {
 #embed "../../Fixtures/limits/tencent_chain_empty.json"
 };
-static const unsigned char file533[] = {
+static const unsigned char file534[] = {
 #embed "../../Fixtures/limits/tencent_chain_group_tips_with_text.binpb"
 };
-static const unsigned char file534[] = {
+static const unsigned char file535[] = {
 #embed "../../Fixtures/limits/tencent_chain_group_tips_with_text.json"
 };
-static const unsigned char file535[] = {
+static const unsigned char file536[] = {
 #embed "../../Fixtures/limits/tencent_chain_image_after_text.binpb"
 };
-static const unsigned char file536[] = {
+static const unsigned char file537[] = {
 #embed "../../Fixtures/limits/tencent_chain_image_after_text.json"
 };
-static const unsigned char file537[] = {
+static const unsigned char file538[] = {
 #embed "../../Fixtures/limits/tencent_chain_media_after_text.binpb"
 };
-static const unsigned char file538[] = {
+static const unsigned char file539[] = {
 #embed "../../Fixtures/limits/tencent_chain_media_after_text.json"
 };
-static const unsigned char file539[] = {
+static const unsigned char file540[] = {
 #embed "../../Fixtures/limits/tencent_chain_one_custom_elem.binpb"
 };
-static const unsigned char file540[] = {
+static const unsigned char file541[] = {
 #embed "../../Fixtures/limits/tencent_chain_one_custom_elem.json"
 };
-static const unsigned char file541[] = {
+static const unsigned char file542[] = {
 #embed "../../Fixtures/limits/tencent_chain_standalone_kinds_alone.binpb"
 };
-static const unsigned char file542[] = {
+static const unsigned char file543[] = {
 #embed "../../Fixtures/limits/tencent_chain_standalone_kinds_alone.json"
 };
-static const unsigned char file543[] = {
+static const unsigned char file544[] = {
 #embed "../../Fixtures/limits/tencent_chain_text_then_group_system.binpb"
 };
-static const unsigned char file544[] = {
+static const unsigned char file545[] = {
 #embed "../../Fixtures/limits/tencent_chain_text_then_group_system.json"
 };
-static const unsigned char file545[] = {
+static const unsigned char file546[] = {
 #embed "../../Fixtures/limits/tencent_chain_two_custom_elems.binpb"
 };
-static const unsigned char file546[] = {
+static const unsigned char file547[] = {
 #embed "../../Fixtures/limits/tencent_chain_two_custom_elems.json"
 };
-static const unsigned char file547[] = {
+static const unsigned char file548[] = {
 #embed "../../Fixtures/limits/tencent_chain_two_mergers.binpb"
 };
-static const unsigned char file548[] = {
+static const unsigned char file549[] = {
 #embed "../../Fixtures/limits/tencent_chain_two_mergers.json"
 };
-static const unsigned char file549[] = {
+static const unsigned char file550[] = {
 #embed "../../Fixtures/limits/tencent_content_group_tips_at_limit.binpb"
 };
-static const unsigned char file550[] = {
+static const unsigned char file551[] = {
 #embed "../../Fixtures/limits/tencent_content_group_tips_at_limit.json"
 };
-static const unsigned char file551[] = {
+static const unsigned char file552[] = {
 #embed "../../Fixtures/limits/tencent_content_group_tips_past_limit.binpb"
 };
-static const unsigned char file552[] = {
+static const unsigned char file553[] = {
 #embed "../../Fixtures/limits/tencent_content_group_tips_past_limit.json"
 };
-static const unsigned char file553[] = {
+static const unsigned char file554[] = {
 #embed "../../Fixtures/limits/tencent_content_merger_at_limit.binpb"
 };
-static const unsigned char file554[] = {
+static const unsigned char file555[] = {
 #embed "../../Fixtures/limits/tencent_content_merger_at_limit.json"
 };
-static const unsigned char file555[] = {
+static const unsigned char file556[] = {
 #embed "../../Fixtures/limits/tencent_content_merger_past_limit.binpb"
 };
-static const unsigned char file556[] = {
+static const unsigned char file557[] = {
 #embed "../../Fixtures/limits/tencent_content_merger_past_limit.json"
 };
-static const unsigned char file557[] = {
+static const unsigned char file558[] = {
 #embed "../../Fixtures/limits/tencent_content_summed_over_elems_at_limit.binpb"
 };
-static const unsigned char file558[] = {
+static const unsigned char file559[] = {
 #embed "../../Fixtures/limits/tencent_content_summed_over_elems_at_limit.json"
 };
-static const unsigned char file559[] = {
+static const unsigned char file560[] = {
 #embed "../../Fixtures/limits/tencent_content_summed_over_elems_past_limit.binpb"
 };
-static const unsigned char file560[] = {
+static const unsigned char file561[] = {
 #embed "../../Fixtures/limits/tencent_content_summed_over_elems_past_limit.json"
 };
-static const unsigned char file561[] = {
+static const unsigned char file562[] = {
 #embed "../../Fixtures/limits/tencent_file_at_limit.binpb"
 };
-static const unsigned char file562[] = {
+static const unsigned char file563[] = {
 #embed "../../Fixtures/limits/tencent_file_at_limit.json"
 };
-static const unsigned char file563[] = {
+static const unsigned char file564[] = {
 #embed "../../Fixtures/limits/tencent_file_past_limit.binpb"
 };
-static const unsigned char file564[] = {
+static const unsigned char file565[] = {
 #embed "../../Fixtures/limits/tencent_file_past_limit.json"
 };
-static const unsigned char file565[] = {
+static const unsigned char file566[] = {
 #embed "../../Fixtures/limits/tencent_flyheart_command_is_fine.binpb"
 };
-static const unsigned char file566[] = {
+static const unsigned char file567[] = {
 #embed "../../Fixtures/limits/tencent_flyheart_command_is_fine.json"
 };
-static const unsigned char file567[] = {
+static const unsigned char file568[] = {
 #embed "../../Fixtures/limits/tencent_group_profile_values_at_limit.binpb"
 };
-static const unsigned char file568[] = {
+static const unsigned char file569[] = {
 #embed "../../Fixtures/limits/tencent_group_profile_values_at_limit.json"
 };
-static const unsigned char file569[] = {
+static const unsigned char file570[] = {
 #embed "../../Fixtures/limits/tencent_group_profile_values_past_limit.binpb"
 };
-static const unsigned char file570[] = {
+static const unsigned char file571[] = {
 #embed "../../Fixtures/limits/tencent_group_profile_values_past_limit.json"
 };
-static const unsigned char file571[] = {
+static const unsigned char file572[] = {
 #embed "../../Fixtures/limits/tencent_group_read_receipt_past_limits.binpb"
 };
-static const unsigned char file572[] = {
+static const unsigned char file573[] = {
 #embed "../../Fixtures/limits/tencent_group_read_receipt_past_limits.json"
 };
-static const unsigned char file573[] = {
+static const unsigned char file574[] = {
 #embed "../../Fixtures/limits/tencent_group_read_receipt_valid.binpb"
 };
-static const unsigned char file574[] = {
+static const unsigned char file575[] = {
 #embed "../../Fixtures/limits/tencent_group_read_receipt_valid.json"
 };
-static const unsigned char file575[] = {
+static const unsigned char file576[] = {
 #embed "../../Fixtures/limits/tencent_group_system_op_user_info_past_limit.binpb"
 };
-static const unsigned char file576[] = {
+static const unsigned char file577[] = {
 #embed "../../Fixtures/limits/tencent_group_system_op_user_info_past_limit.json"
 };
-static const unsigned char file577[] = {
+static const unsigned char file578[] = {
 #embed "../../Fixtures/limits/tencent_group_system_platform_not_recognized.binpb"
 };
-static const unsigned char file578[] = {
+static const unsigned char file579[] = {
 #embed "../../Fixtures/limits/tencent_group_system_platform_not_recognized.json"
 };
-static const unsigned char file579[] = {
+static const unsigned char file580[] = {
 #embed "../../Fixtures/limits/tencent_group_system_user_ids_at_limit.binpb"
 };
-static const unsigned char file580[] = {
+static const unsigned char file581[] = {
 #embed "../../Fixtures/limits/tencent_group_system_user_ids_at_limit.json"
 };
-static const unsigned char file581[] = {
+static const unsigned char file582[] = {
 #embed "../../Fixtures/limits/tencent_group_system_user_ids_past_limit.binpb"
 };
-static const unsigned char file582[] = {
+static const unsigned char file583[] = {
 #embed "../../Fixtures/limits/tencent_group_system_user_ids_past_limit.json"
 };
-static const unsigned char file583[] = {
+static const unsigned char file584[] = {
 #embed "../../Fixtures/limits/tencent_group_tips_platform_not_recognized.binpb"
 };
-static const unsigned char file584[] = {
+static const unsigned char file585[] = {
 #embed "../../Fixtures/limits/tencent_group_tips_platform_not_recognized.json"
 };
-static const unsigned char file585[] = {
+static const unsigned char file586[] = {
 #embed "../../Fixtures/limits/tencent_group_tips_platform_recognized.binpb"
 };
-static const unsigned char file586[] = {
+static const unsigned char file587[] = {
 #embed "../../Fixtures/limits/tencent_group_tips_platform_recognized.json"
 };
-static const unsigned char file587[] = {
+static const unsigned char file588[] = {
 #embed "../../Fixtures/limits/tencent_group_tips_user_ids_at_limit.binpb"
 };
-static const unsigned char file588[] = {
+static const unsigned char file589[] = {
 #embed "../../Fixtures/limits/tencent_group_tips_user_ids_at_limit.json"
 };
-static const unsigned char file589[] = {
+static const unsigned char file590[] = {
 #embed "../../Fixtures/limits/tencent_group_tips_user_ids_past_limit.binpb"
 };
-static const unsigned char file590[] = {
+static const unsigned char file591[] = {
 #embed "../../Fixtures/limits/tencent_group_tips_user_ids_past_limit.json"
 };
-static const unsigned char file591[] = {
+static const unsigned char file592[] = {
 #embed "../../Fixtures/limits/tencent_image_at_limit.binpb"
 };
-static const unsigned char file592[] = {
+static const unsigned char file593[] = {
 #embed "../../Fixtures/limits/tencent_image_at_limit.json"
 };
-static const unsigned char file593[] = {
+static const unsigned char file594[] = {
 #embed "../../Fixtures/limits/tencent_image_past_limit.binpb"
 };
-static const unsigned char file594[] = {
+static const unsigned char file595[] = {
 #embed "../../Fixtures/limits/tencent_image_past_limit.json"
 };
-static const unsigned char file595[] = {
+static const unsigned char file596[] = {
 #embed "../../Fixtures/limits/tencent_legacy_profile_user_ids_at_limit.binpb"
 };
-static const unsigned char file596[] = {
+static const unsigned char file597[] = {
 #embed "../../Fixtures/limits/tencent_legacy_profile_user_ids_at_limit.json"
 };
-static const unsigned char file597[] = {
+static const unsigned char file598[] = {
 #embed "../../Fixtures/limits/tencent_legacy_profile_user_ids_past_limit.binpb"
 };
-static const unsigned char file598[] = {
+static const unsigned char file599[] = {
 #embed "../../Fixtures/limits/tencent_legacy_profile_user_ids_past_limit.json"
 };
-static const unsigned char file599[] = {
+static const unsigned char file600[] = {
 #embed "../../Fixtures/limits/tencent_location_at_limits.binpb"
 };
-static const unsigned char file600[] = {
+static const unsigned char file601[] = {
 #embed "../../Fixtures/limits/tencent_location_at_limits.json"
 };
-static const unsigned char file601[] = {
+static const unsigned char file602[] = {
 #embed "../../Fixtures/limits/tencent_location_latitude_past_limit.binpb"
 };
-static const unsigned char file602[] = {
+static const unsigned char file603[] = {
 #embed "../../Fixtures/limits/tencent_location_latitude_past_limit.json"
 };
-static const unsigned char file603[] = {
+static const unsigned char file604[] = {
 #embed "../../Fixtures/limits/tencent_many_violations.binpb"
 };
-static const unsigned char file604[] = {
+static const unsigned char file605[] = {
 #embed "../../Fixtures/limits/tencent_many_violations.json"
 };
-static const unsigned char file605[] = {
+static const unsigned char file606[] = {
 #embed "../../Fixtures/limits/tencent_many_violations_in_merger.binpb"
 };
-static const unsigned char file606[] = {
+static const unsigned char file607[] = {
 #embed "../../Fixtures/limits/tencent_many_violations_in_merger.json"
 };
-static const unsigned char file607[] = {
+static const unsigned char file608[] = {
 #embed "../../Fixtures/limits/tencent_merger_100_layers.binpb"
 };
-static const unsigned char file608[] = {
+static const unsigned char file609[] = {
 #embed "../../Fixtures/limits/tencent_merger_100_layers.json"
 };
-static const unsigned char file609[] = {
+static const unsigned char file610[] = {
 #embed "../../Fixtures/limits/tencent_merger_101_layers.binpb"
 };
-static const unsigned char file610[] = {
+static const unsigned char file611[] = {
 #embed "../../Fixtures/limits/tencent_merger_101_layers.json"
 };
-static const unsigned char file611[] = {
+static const unsigned char file612[] = {
 #embed "../../Fixtures/limits/tencent_merger_300_messages.binpb"
 };
-static const unsigned char file612[] = {
+static const unsigned char file613[] = {
 #embed "../../Fixtures/limits/tencent_merger_300_messages.json"
 };
-static const unsigned char file613[] = {
+static const unsigned char file614[] = {
 #embed "../../Fixtures/limits/tencent_merger_301_messages.binpb"
 };
-static const unsigned char file614[] = {
+static const unsigned char file615[] = {
 #embed "../../Fixtures/limits/tencent_merger_301_messages.json"
 };
-static const unsigned char file615[] = {
+static const unsigned char file616[] = {
 #embed "../../Fixtures/limits/tencent_merger_abstracts_at_limit.binpb"
 };
-static const unsigned char file616[] = {
+static const unsigned char file617[] = {
 #embed "../../Fixtures/limits/tencent_merger_abstracts_at_limit.json"
 };
-static const unsigned char file617[] = {
+static const unsigned char file618[] = {
 #embed "../../Fixtures/limits/tencent_merger_abstracts_past_limit.binpb"
 };
-static const unsigned char file618[] = {
+static const unsigned char file619[] = {
 #embed "../../Fixtures/limits/tencent_merger_abstracts_past_limit.json"
 };
-static const unsigned char file619[] = {
+static const unsigned char file620[] = {
 #embed "../../Fixtures/limits/tencent_merger_inner_group_elems.binpb"
 };
-static const unsigned char file620[] = {
+static const unsigned char file621[] = {
 #embed "../../Fixtures/limits/tencent_merger_inner_group_elems.json"
 };
-static const unsigned char file621[] = {
+static const unsigned char file622[] = {
 #embed "../../Fixtures/limits/tencent_merger_inner_messages_validated.binpb"
 };
-static const unsigned char file622[] = {
+static const unsigned char file623[] = {
 #embed "../../Fixtures/limits/tencent_merger_inner_messages_validated.json"
 };
-static const unsigned char file623[] = {
+static const unsigned char file624[] = {
 #embed "../../Fixtures/limits/tencent_merger_key_msg_num_100000.binpb"
 };
-static const unsigned char file624[] = {
+static const unsigned char file625[] = {
 #embed "../../Fixtures/limits/tencent_merger_key_msg_num_100000.json"
 };
-static const unsigned char file625[] = {
+static const unsigned char file626[] = {
 #embed "../../Fixtures/limits/tencent_merger_key_msg_num_at_limit.binpb"
 };
-static const unsigned char file626[] = {
+static const unsigned char file627[] = {
 #embed "../../Fixtures/limits/tencent_merger_key_msg_num_at_limit.json"
 };
-static const unsigned char file627[] = {
+static const unsigned char file628[] = {
 #embed "../../Fixtures/limits/tencent_merger_key_msg_num_past_limit.binpb"
 };
-static const unsigned char file628[] = {
+static const unsigned char file629[] = {
 #embed "../../Fixtures/limits/tencent_merger_key_msg_num_past_limit.json"
 };
-static const unsigned char file629[] = {
+static const unsigned char file630[] = {
 #embed "../../Fixtures/limits/tencent_merger_key_with_one_inline_message.binpb"
 };
-static const unsigned char file630[] = {
+static const unsigned char file631[] = {
 #embed "../../Fixtures/limits/tencent_merger_key_with_one_inline_message.json"
 };
-static const unsigned char file631[] = {
+static const unsigned char file632[] = {
 #embed "../../Fixtures/limits/tencent_merger_key_without_inline_messages.binpb"
 };
-static const unsigned char file632[] = {
+static const unsigned char file633[] = {
 #embed "../../Fixtures/limits/tencent_merger_key_without_inline_messages.json"
 };
-static const unsigned char file633[] = {
+static const unsigned char file634[] = {
 #embed "../../Fixtures/limits/tencent_merger_six_abstracts.binpb"
 };
-static const unsigned char file634[] = {
+static const unsigned char file635[] = {
 #embed "../../Fixtures/limits/tencent_merger_six_abstracts.json"
 };
-static const unsigned char file635[] = {
+static const unsigned char file636[] = {
 #embed "../../Fixtures/limits/tencent_peer_message_to_self.binpb"
 };
-static const unsigned char file636[] = {
+static const unsigned char file637[] = {
 #embed "../../Fixtures/limits/tencent_peer_message_to_self.json"
 };
-static const unsigned char file637[] = {
+static const unsigned char file638[] = {
 #embed "../../Fixtures/limits/tencent_recall_notice_past_limits.binpb"
 };
-static const unsigned char file638[] = {
+static const unsigned char file639[] = {
 #embed "../../Fixtures/limits/tencent_recall_notice_past_limits.json"
 };
-static const unsigned char file639[] = {
+static const unsigned char file640[] = {
 #embed "../../Fixtures/limits/tencent_recall_notice_valid.binpb"
 };
-static const unsigned char file640[] = {
+static const unsigned char file641[] = {
 #embed "../../Fixtures/limits/tencent_recall_notice_valid.json"
 };
-static const unsigned char file641[] = {
+static const unsigned char file642[] = {
 #embed "../../Fixtures/limits/tencent_room_target_not_supported.binpb"
 };
-static const unsigned char file642[] = {
+static const unsigned char file643[] = {
 #embed "../../Fixtures/limits/tencent_room_target_not_supported.json"
 };
-static const unsigned char file643[] = {
+static const unsigned char file644[] = {
 #embed "../../Fixtures/limits/tencent_sdk_at_users_on_image.binpb"
 };
-static const unsigned char file644[] = {
+static const unsigned char file645[] = {
 #embed "../../Fixtures/limits/tencent_sdk_at_users_on_image.json"
 };
-static const unsigned char file645[] = {
+static const unsigned char file646[] = {
 #embed "../../Fixtures/limits/tencent_sdk_at_users_on_text.binpb"
 };
-static const unsigned char file646[] = {
+static const unsigned char file647[] = {
 #embed "../../Fixtures/limits/tencent_sdk_at_users_on_text.json"
 };
-static const unsigned char file647[] = {
+static const unsigned char file648[] = {
 #embed "../../Fixtures/limits/tencent_sdk_chain_appendable_kinds.binpb"
 };
-static const unsigned char file648[] = {
+static const unsigned char file649[] = {
 #embed "../../Fixtures/limits/tencent_sdk_chain_appendable_kinds.json"
 };
-static const unsigned char file649[] = {
+static const unsigned char file650[] = {
 #embed "../../Fixtures/limits/tencent_sdk_chain_empty_elem_after_text.binpb"
 };
-static const unsigned char file650[] = {
+static const unsigned char file651[] = {
 #embed "../../Fixtures/limits/tencent_sdk_chain_empty_elem_after_text.json"
 };
-static const unsigned char file651[] = {
+static const unsigned char file652[] = {
 #embed "../../Fixtures/limits/tencent_sdk_chain_image_after_text.binpb"
 };
-static const unsigned char file652[] = {
+static const unsigned char file653[] = {
 #embed "../../Fixtures/limits/tencent_sdk_chain_image_after_text.json"
 };
-static const unsigned char file653[] = {
+static const unsigned char file654[] = {
 #embed "../../Fixtures/limits/tencent_sdk_chain_media_after_text.binpb"
 };
-static const unsigned char file654[] = {
+static const unsigned char file655[] = {
 #embed "../../Fixtures/limits/tencent_sdk_chain_media_after_text.json"
 };
-static const unsigned char file655[] = {
+static const unsigned char file656[] = {
 #embed "../../Fixtures/limits/tencent_sdk_many_violations.binpb"
 };
-static const unsigned char file656[] = {
+static const unsigned char file657[] = {
 #embed "../../Fixtures/limits/tencent_sdk_many_violations.json"
 };
-static const unsigned char file657[] = {
+static const unsigned char file658[] = {
 #embed "../../Fixtures/limits/tencent_sdk_merger_key_msg_num_past_limit.binpb"
 };
-static const unsigned char file658[] = {
+static const unsigned char file659[] = {
 #embed "../../Fixtures/limits/tencent_sdk_merger_key_msg_num_past_limit.json"
 };
-static const unsigned char file659[] = {
+static const unsigned char file660[] = {
 #embed "../../Fixtures/limits/tencent_signal_in_merger.binpb"
 };
-static const unsigned char file660[] = {
+static const unsigned char file661[] = {
 #embed "../../Fixtures/limits/tencent_signal_in_merger.json"
 };
-static const unsigned char file661[] = {
+static const unsigned char file662[] = {
 #embed "../../Fixtures/limits/tencent_sound_at_limit.binpb"
 };
-static const unsigned char file662[] = {
+static const unsigned char file663[] = {
 #embed "../../Fixtures/limits/tencent_sound_at_limit.json"
 };
-static const unsigned char file663[] = {
+static const unsigned char file664[] = {
 #embed "../../Fixtures/limits/tencent_sound_past_limit.binpb"
 };
-static const unsigned char file664[] = {
+static const unsigned char file665[] = {
 #embed "../../Fixtures/limits/tencent_sound_past_limit.json"
 };
-static const unsigned char file665[] = {
+static const unsigned char file666[] = {
 #embed "../../Fixtures/limits/tencent_targeted_receivers_at_limit.binpb"
 };
-static const unsigned char file666[] = {
+static const unsigned char file667[] = {
 #embed "../../Fixtures/limits/tencent_targeted_receivers_at_limit.json"
 };
-static const unsigned char file667[] = {
+static const unsigned char file668[] = {
 #embed "../../Fixtures/limits/tencent_targeted_receivers_in_c2c.binpb"
 };
-static const unsigned char file668[] = {
+static const unsigned char file669[] = {
 #embed "../../Fixtures/limits/tencent_targeted_receivers_in_c2c.json"
 };
-static const unsigned char file669[] = {
+static const unsigned char file670[] = {
 #embed "../../Fixtures/limits/tencent_targeted_receivers_past_limit.binpb"
 };
-static const unsigned char file670[] = {
+static const unsigned char file671[] = {
 #embed "../../Fixtures/limits/tencent_targeted_receivers_past_limit.json"
 };
-static const unsigned char file671[] = {
+static const unsigned char file672[] = {
 #embed "../../Fixtures/limits/tencent_targeted_receivers_with_at_users.binpb"
 };
-static const unsigned char file672[] = {
+static const unsigned char file673[] = {
 #embed "../../Fixtures/limits/tencent_targeted_receivers_with_at_users.json"
 };
-static const unsigned char file673[] = {
+static const unsigned char file674[] = {
 #embed "../../Fixtures/limits/tencent_user_ids_at_limit.binpb"
 };
-static const unsigned char file674[] = {
+static const unsigned char file675[] = {
 #embed "../../Fixtures/limits/tencent_user_ids_at_limit.json"
 };
-static const unsigned char file675[] = {
+static const unsigned char file676[] = {
 #embed "../../Fixtures/limits/tencent_user_ids_in_lists_at_limit.binpb"
 };
-static const unsigned char file676[] = {
+static const unsigned char file677[] = {
 #embed "../../Fixtures/limits/tencent_user_ids_in_lists_at_limit.json"
 };
-static const unsigned char file677[] = {
+static const unsigned char file678[] = {
 #embed "../../Fixtures/limits/tencent_user_ids_in_lists_past_limit.binpb"
 };
-static const unsigned char file678[] = {
+static const unsigned char file679[] = {
 #embed "../../Fixtures/limits/tencent_user_ids_in_lists_past_limit.json"
 };
-static const unsigned char file679[] = {
+static const unsigned char file680[] = {
 #embed "../../Fixtures/limits/tencent_user_ids_past_limit.binpb"
 };
-static const unsigned char file680[] = {
+static const unsigned char file681[] = {
 #embed "../../Fixtures/limits/tencent_user_ids_past_limit.json"
 };
-static const unsigned char file681[] = {
+static const unsigned char file682[] = {
 #embed "../../Fixtures/limits/tencent_video_at_limit.binpb"
 };
-static const unsigned char file682[] = {
+static const unsigned char file683[] = {
 #embed "../../Fixtures/limits/tencent_video_at_limit.json"
 };
-static const unsigned char file683[] = {
+static const unsigned char file684[] = {
 #embed "../../Fixtures/limits/tencent_video_past_limit.binpb"
 };
-static const unsigned char file684[] = {
+static const unsigned char file685[] = {
 #embed "../../Fixtures/limits/tencent_video_past_limit.json"
 };
-static const unsigned char file685[] = {
+static const unsigned char file686[] = {
 #embed "../../Fixtures/limits/tuikit_business_id_empty.binpb"
 };
-static const unsigned char file686[] = {
+static const unsigned char file687[] = {
 #embed "../../Fixtures/limits/tuikit_business_id_empty.json"
 };
-static const unsigned char file687[] = {
+static const unsigned char file688[] = {
 #embed "../../Fixtures/limits/tuikit_business_id_one_character.binpb"
 };
-static const unsigned char file688[] = {
+static const unsigned char file689[] = {
 #embed "../../Fixtures/limits/tuikit_business_id_one_character.json"
 };
-static const unsigned char file689[] = {
+static const unsigned char file690[] = {
 #embed "../../Fixtures/limits/tuikit_custom_data_not_json.binpb"
 };
-static const unsigned char file690[] = {
+static const unsigned char file691[] = {
 #embed "../../Fixtures/limits/tuikit_custom_data_not_json.json"
 };
-static const unsigned char file691[] = {
+static const unsigned char file692[] = {
 #embed "../../Fixtures/limits/tuikit_flyheart_command_has_no_business_id.binpb"
 };
-static const unsigned char file692[] = {
+static const unsigned char file693[] = {
 #embed "../../Fixtures/limits/tuikit_flyheart_command_has_no_business_id.json"
 };
-static const unsigned char file693[] = {
+static const unsigned char file694[] = {
 #embed "../../Fixtures/limits/tuikit_link_payload_valid.binpb"
 };
-static const unsigned char file694[] = {
+static const unsigned char file695[] = {
 #embed "../../Fixtures/limits/tuikit_link_payload_valid.json"
 };
-static const unsigned char file695[] = {
+static const unsigned char file696[] = {
 #embed "../../Fixtures/limits/tuikit_many_violations.binpb"
 };
-static const unsigned char file696[] = {
+static const unsigned char file697[] = {
 #embed "../../Fixtures/limits/tuikit_many_violations.json"
 };
-static const unsigned char file697[] = {
+static const unsigned char file698[] = {
 #embed "../../Fixtures/limits/tuikit_sdk_rules_apply.binpb"
 };
-static const unsigned char file698[] = {
+static const unsigned char file699[] = {
 #embed "../../Fixtures/limits/tuikit_sdk_rules_apply.json"
 };
-static const unsigned char file699[] = {
+static const unsigned char file700[] = {
 #embed "../../Fixtures/limits/zim_barrage_at_limit.binpb"
 };
-static const unsigned char file700[] = {
+static const unsigned char file701[] = {
 #embed "../../Fixtures/limits/zim_barrage_at_limit.json"
 };
-static const unsigned char file701[] = {
+static const unsigned char file702[] = {
 #embed "../../Fixtures/limits/zim_barrage_image.binpb"
 };
-static const unsigned char file702[] = {
+static const unsigned char file703[] = {
 #embed "../../Fixtures/limits/zim_barrage_image.json"
 };
-static const unsigned char file703[] = {
+static const unsigned char file704[] = {
 #embed "../../Fixtures/limits/zim_barrage_not_in_room.binpb"
 };
-static const unsigned char file704[] = {
+static const unsigned char file705[] = {
 #embed "../../Fixtures/limits/zim_barrage_not_in_room.json"
 };
-static const unsigned char file705[] = {
+static const unsigned char file706[] = {
 #embed "../../Fixtures/limits/zim_barrage_past_limit.binpb"
 };
-static const unsigned char file706[] = {
+static const unsigned char file707[] = {
 #embed "../../Fixtures/limits/zim_barrage_past_limit.json"
 };
-static const unsigned char file707[] = {
+static const unsigned char file708[] = {
 #embed "../../Fixtures/limits/zim_barrage_two_texts.binpb"
 };
-static const unsigned char file708[] = {
+static const unsigned char file709[] = {
 #embed "../../Fixtures/limits/zim_barrage_two_texts.json"
 };
-static const unsigned char file709[] = {
+static const unsigned char file710[] = {
 #embed "../../Fixtures/limits/zim_chain_empty.binpb"
 };
-static const unsigned char file710[] = {
+static const unsigned char file711[] = {
 #embed "../../Fixtures/limits/zim_chain_empty.json"
 };
-static const unsigned char file711[] = {
+static const unsigned char file712[] = {
 #embed "../../Fixtures/limits/zim_custom_data_at_limit.binpb"
 };
-static const unsigned char file712[] = {
+static const unsigned char file713[] = {
 #embed "../../Fixtures/limits/zim_custom_data_at_limit.json"
 };
-static const unsigned char file713[] = {
+static const unsigned char file714[] = {
 #embed "../../Fixtures/limits/zim_custom_data_past_limit.binpb"
 };
-static const unsigned char file714[] = {
+static const unsigned char file715[] = {
 #embed "../../Fixtures/limits/zim_custom_data_past_limit.json"
 };
-static const unsigned char file715[] = {
+static const unsigned char file716[] = {
 #embed "../../Fixtures/limits/zim_elem_kinds_supported.binpb"
 };
-static const unsigned char file716[] = {
+static const unsigned char file717[] = {
 #embed "../../Fixtures/limits/zim_elem_kinds_supported.json"
 };
-static const unsigned char file717[] = {
+static const unsigned char file718[] = {
 #embed "../../Fixtures/limits/zim_empty_elem_not_supported.binpb"
 };
-static const unsigned char file718[] = {
+static const unsigned char file719[] = {
 #embed "../../Fixtures/limits/zim_empty_elem_not_supported.json"
 };
-static const unsigned char file719[] = {
+static const unsigned char file720[] = {
 #embed "../../Fixtures/limits/zim_face_not_supported.binpb"
 };
-static const unsigned char file720[] = {
+static const unsigned char file721[] = {
 #embed "../../Fixtures/limits/zim_face_not_supported.json"
 };
-static const unsigned char file721[] = {
+static const unsigned char file722[] = {
 #embed "../../Fixtures/limits/zim_file_at_limit.binpb"
 };
-static const unsigned char file722[] = {
+static const unsigned char file723[] = {
 #embed "../../Fixtures/limits/zim_file_at_limit.json"
 };
-static const unsigned char file723[] = {
+static const unsigned char file724[] = {
 #embed "../../Fixtures/limits/zim_file_past_limit.binpb"
 };
-static const unsigned char file724[] = {
+static const unsigned char file725[] = {
 #embed "../../Fixtures/limits/zim_file_past_limit.json"
 };
-static const unsigned char file725[] = {
+static const unsigned char file726[] = {
 #embed "../../Fixtures/limits/zim_group_id_equal_to_sender.binpb"
 };
-static const unsigned char file726[] = {
+static const unsigned char file727[] = {
 #embed "../../Fixtures/limits/zim_group_id_equal_to_sender.json"
 };
-static const unsigned char file727[] = {
+static const unsigned char file728[] = {
 #embed "../../Fixtures/limits/zim_group_text_not_a_barrage.binpb"
 };
-static const unsigned char file728[] = {
+static const unsigned char file729[] = {
 #embed "../../Fixtures/limits/zim_group_text_not_a_barrage.json"
 };
-static const unsigned char file729[] = {
+static const unsigned char file730[] = {
 #embed "../../Fixtures/limits/zim_group_tips_and_system_not_supported.binpb"
 };
-static const unsigned char file730[] = {
+static const unsigned char file731[] = {
 #embed "../../Fixtures/limits/zim_group_tips_and_system_not_supported.json"
 };
-static const unsigned char file731[] = {
+static const unsigned char file732[] = {
 #embed "../../Fixtures/limits/zim_image_at_limit.binpb"
 };
-static const unsigned char file732[] = {
+static const unsigned char file733[] = {
 #embed "../../Fixtures/limits/zim_image_at_limit.json"
 };
-static const unsigned char file733[] = {
+static const unsigned char file734[] = {
 #embed "../../Fixtures/limits/zim_image_format_other.binpb"
 };
-static const unsigned char file734[] = {
+static const unsigned char file735[] = {
 #embed "../../Fixtures/limits/zim_image_format_other.json"
 };
-static const unsigned char file735[] = {
+static const unsigned char file736[] = {
 #embed "../../Fixtures/limits/zim_image_format_unspecified.binpb"
 };
-static const unsigned char file736[] = {
+static const unsigned char file737[] = {
 #embed "../../Fixtures/limits/zim_image_format_unspecified.json"
 };
-static const unsigned char file737[] = {
+static const unsigned char file738[] = {
 #embed "../../Fixtures/limits/zim_image_formats_allowed.binpb"
 };
-static const unsigned char file738[] = {
+static const unsigned char file739[] = {
 #embed "../../Fixtures/limits/zim_image_formats_allowed.json"
 };
-static const unsigned char file739[] = {
+static const unsigned char file740[] = {
 #embed "../../Fixtures/limits/zim_image_past_limit.binpb"
 };
-static const unsigned char file740[] = {
+static const unsigned char file741[] = {
 #embed "../../Fixtures/limits/zim_image_past_limit.json"
 };
-static const unsigned char file741[] = {
+static const unsigned char file742[] = {
 #embed "../../Fixtures/limits/zim_image_type_duplicate.binpb"
 };
-static const unsigned char file742[] = {
+static const unsigned char file743[] = {
 #embed "../../Fixtures/limits/zim_image_type_duplicate.json"
 };
-static const unsigned char file743[] = {
+static const unsigned char file744[] = {
 #embed "../../Fixtures/limits/zim_location_not_supported.binpb"
 };
-static const unsigned char file744[] = {
+static const unsigned char file745[] = {
 #embed "../../Fixtures/limits/zim_location_not_supported.json"
 };
-static const unsigned char file745[] = {
+static const unsigned char file746[] = {
 #embed "../../Fixtures/limits/zim_many_violations.binpb"
 };
-static const unsigned char file746[] = {
+static const unsigned char file747[] = {
 #embed "../../Fixtures/limits/zim_many_violations.json"
 };
-static const unsigned char file747[] = {
+static const unsigned char file748[] = {
 #embed "../../Fixtures/limits/zim_many_violations_chain_and_ids.binpb"
 };
-static const unsigned char file748[] = {
+static const unsigned char file749[] = {
 #embed "../../Fixtures/limits/zim_many_violations_chain_and_ids.json"
 };
-static const unsigned char file749[] = {
+static const unsigned char file750[] = {
 #embed "../../Fixtures/limits/zim_multiple_11_images.binpb"
 };
-static const unsigned char file750[] = {
+static const unsigned char file751[] = {
 #embed "../../Fixtures/limits/zim_multiple_11_images.json"
 };
-static const unsigned char file751[] = {
+static const unsigned char file752[] = {
 #embed "../../Fixtures/limits/zim_multiple_21_items.binpb"
 };
-static const unsigned char file752[] = {
+static const unsigned char file753[] = {
 #embed "../../Fixtures/limits/zim_multiple_21_items.json"
 };
-static const unsigned char file753[] = {
+static const unsigned char file754[] = {
 #embed "../../Fixtures/limits/zim_multiple_at_limits.binpb"
 };
-static const unsigned char file754[] = {
+static const unsigned char file755[] = {
 #embed "../../Fixtures/limits/zim_multiple_at_limits.json"
 };
-static const unsigned char file755[] = {
+static const unsigned char file756[] = {
 #embed "../../Fixtures/limits/zim_multiple_two_customs.binpb"
 };
-static const unsigned char file756[] = {
+static const unsigned char file757[] = {
 #embed "../../Fixtures/limits/zim_multiple_two_customs.json"
 };
-static const unsigned char file757[] = {
+static const unsigned char file758[] = {
 #embed "../../Fixtures/limits/zim_multiple_two_files.binpb"
 };
-static const unsigned char file758[] = {
+static const unsigned char file759[] = {
 #embed "../../Fixtures/limits/zim_multiple_two_files.json"
 };
-static const unsigned char file759[] = {
+static const unsigned char file760[] = {
 #embed "../../Fixtures/limits/zim_multiple_two_sounds.binpb"
 };
-static const unsigned char file760[] = {
+static const unsigned char file761[] = {
 #embed "../../Fixtures/limits/zim_multiple_two_sounds.json"
 };
-static const unsigned char file761[] = {
+static const unsigned char file762[] = {
 #embed "../../Fixtures/limits/zim_multiple_two_videos.binpb"
 };
-static const unsigned char file762[] = {
+static const unsigned char file763[] = {
 #embed "../../Fixtures/limits/zim_multiple_two_videos.json"
 };
-static const unsigned char file763[] = {
+static const unsigned char file764[] = {
 #embed "../../Fixtures/limits/zim_peer_message_to_other_user.binpb"
 };
-static const unsigned char file764[] = {
+static const unsigned char file765[] = {
 #embed "../../Fixtures/limits/zim_peer_message_to_other_user.json"
 };
-static const unsigned char file765[] = {
+static const unsigned char file766[] = {
 #embed "../../Fixtures/limits/zim_peer_message_to_self.binpb"
 };
-static const unsigned char file766[] = {
+static const unsigned char file767[] = {
 #embed "../../Fixtures/limits/zim_peer_message_to_self.json"
 };
-static const unsigned char file767[] = {
+static const unsigned char file768[] = {
 #embed "../../Fixtures/limits/zim_peer_message_without_sender.binpb"
 };
-static const unsigned char file768[] = {
+static const unsigned char file769[] = {
 #embed "../../Fixtures/limits/zim_peer_message_without_sender.json"
 };
-static const unsigned char file769[] = {
+static const unsigned char file770[] = {
 #embed "../../Fixtures/limits/zim_priority_low.binpb"
 };
-static const unsigned char file770[] = {
+static const unsigned char file771[] = {
 #embed "../../Fixtures/limits/zim_priority_low.json"
 };
-static const unsigned char file771[] = {
+static const unsigned char file772[] = {
 #embed "../../Fixtures/limits/zim_priority_lowest.binpb"
 };
-static const unsigned char file772[] = {
+static const unsigned char file773[] = {
 #embed "../../Fixtures/limits/zim_priority_lowest.json"
 };
-static const unsigned char file773[] = {
+static const unsigned char file774[] = {
 #embed "../../Fixtures/limits/zim_priority_unrecognized.binpb"
 };
-static const unsigned char file774[] = {
+static const unsigned char file775[] = {
 #embed "../../Fixtures/limits/zim_priority_unrecognized.json"
 };
-static const unsigned char file775[] = {
+static const unsigned char file776[] = {
 #embed "../../Fixtures/limits/zim_recall_notice_valid.binpb"
 };
-static const unsigned char file776[] = {
+static const unsigned char file777[] = {
 #embed "../../Fixtures/limits/zim_recall_notice_valid.json"
 };
-static const unsigned char file777[] = {
+static const unsigned char file778[] = {
 #embed "../../Fixtures/limits/zim_receipts_target_mismatch.binpb"
 };
-static const unsigned char file778[] = {
+static const unsigned char file779[] = {
 #embed "../../Fixtures/limits/zim_receipts_target_mismatch.json"
 };
-static const unsigned char file779[] = {
+static const unsigned char file780[] = {
 #embed "../../Fixtures/limits/zim_room_text_at_text_limit.binpb"
 };
-static const unsigned char file780[] = {
+static const unsigned char file781[] = {
 #embed "../../Fixtures/limits/zim_room_text_at_text_limit.json"
 };
-static const unsigned char file781[] = {
+static const unsigned char file782[] = {
 #embed "../../Fixtures/limits/zim_room_text_past_text_limit.binpb"
 };
-static const unsigned char file782[] = {
+static const unsigned char file783[] = {
 #embed "../../Fixtures/limits/zim_room_text_past_text_limit.json"
 };
-static const unsigned char file783[] = {
+static const unsigned char file784[] = {
 #embed "../../Fixtures/limits/zim_room_text_without_barrage_flag_is_text.binpb"
 };
-static const unsigned char file784[] = {
+static const unsigned char file785[] = {
 #embed "../../Fixtures/limits/zim_room_text_without_barrage_flag_is_text.json"
 };
-static const unsigned char file785[] = {
+static const unsigned char file786[] = {
 #embed "../../Fixtures/limits/zim_sound_at_limit.binpb"
 };
-static const unsigned char file786[] = {
+static const unsigned char file787[] = {
 #embed "../../Fixtures/limits/zim_sound_at_limit.json"
 };
-static const unsigned char file787[] = {
+static const unsigned char file788[] = {
 #embed "../../Fixtures/limits/zim_sound_duration_past_limit.binpb"
 };
-static const unsigned char file788[] = {
+static const unsigned char file789[] = {
 #embed "../../Fixtures/limits/zim_sound_duration_past_limit.json"
 };
-static const unsigned char file789[] = {
+static const unsigned char file790[] = {
 #embed "../../Fixtures/limits/zim_sound_format_empty.binpb"
 };
-static const unsigned char file790[] = {
+static const unsigned char file791[] = {
 #embed "../../Fixtures/limits/zim_sound_format_empty.json"
 };
-static const unsigned char file791[] = {
+static const unsigned char file792[] = {
 #embed "../../Fixtures/limits/zim_sound_format_m4a_uppercase.binpb"
 };
-static const unsigned char file792[] = {
+static const unsigned char file793[] = {
 #embed "../../Fixtures/limits/zim_sound_format_m4a_uppercase.json"
 };
-static const unsigned char file793[] = {
+static const unsigned char file794[] = {
 #embed "../../Fixtures/limits/zim_sound_format_wav.binpb"
 };
-static const unsigned char file794[] = {
+static const unsigned char file795[] = {
 #embed "../../Fixtures/limits/zim_sound_format_wav.json"
 };
-static const unsigned char file795[] = {
+static const unsigned char file796[] = {
 #embed "../../Fixtures/limits/zim_sound_size_past_limit.binpb"
 };
-static const unsigned char file796[] = {
+static const unsigned char file797[] = {
 #embed "../../Fixtures/limits/zim_sound_size_past_limit.json"
 };
-static const unsigned char file797[] = {
+static const unsigned char file798[] = {
 #embed "../../Fixtures/limits/zim_tencent_rules_not_applied.binpb"
 };
-static const unsigned char file798[] = {
+static const unsigned char file799[] = {
 #embed "../../Fixtures/limits/zim_tencent_rules_not_applied.json"
 };
-static const unsigned char file799[] = {
+static const unsigned char file800[] = {
 #embed "../../Fixtures/limits/zim_text_at_limit.binpb"
 };
-static const unsigned char file800[] = {
+static const unsigned char file801[] = {
 #embed "../../Fixtures/limits/zim_text_at_limit.json"
 };
-static const unsigned char file801[] = {
+static const unsigned char file802[] = {
 #embed "../../Fixtures/limits/zim_text_past_limit.binpb"
 };
-static const unsigned char file802[] = {
+static const unsigned char file803[] = {
 #embed "../../Fixtures/limits/zim_text_past_limit.json"
 };
-static const unsigned char file803[] = {
+static const unsigned char file804[] = {
 #embed "../../Fixtures/limits/zim_user_ids_at_limit.binpb"
 };
-static const unsigned char file804[] = {
+static const unsigned char file805[] = {
 #embed "../../Fixtures/limits/zim_user_ids_at_limit.json"
 };
-static const unsigned char file805[] = {
+static const unsigned char file806[] = {
 #embed "../../Fixtures/limits/zim_user_ids_past_limit.binpb"
 };
-static const unsigned char file806[] = {
+static const unsigned char file807[] = {
 #embed "../../Fixtures/limits/zim_user_ids_past_limit.json"
 };
-static const unsigned char file807[] = {
+static const unsigned char file808[] = {
 #embed "../../Fixtures/limits/zim_video_at_limit.binpb"
 };
-static const unsigned char file808[] = {
+static const unsigned char file809[] = {
 #embed "../../Fixtures/limits/zim_video_at_limit.json"
 };
-static const unsigned char file809[] = {
+static const unsigned char file810[] = {
 #embed "../../Fixtures/limits/zim_video_format_avi.binpb"
 };
-static const unsigned char file810[] = {
+static const unsigned char file811[] = {
 #embed "../../Fixtures/limits/zim_video_format_avi.json"
 };
-static const unsigned char file811[] = {
+static const unsigned char file812[] = {
 #embed "../../Fixtures/limits/zim_video_format_mov_uppercase.binpb"
 };
-static const unsigned char file812[] = {
+static const unsigned char file813[] = {
 #embed "../../Fixtures/limits/zim_video_format_mov_uppercase.json"
 };
-static const unsigned char file813[] = {
+static const unsigned char file814[] = {
 #embed "../../Fixtures/limits/zim_video_past_limit.binpb"
 };
-static const unsigned char file814[] = {
+static const unsigned char file815[] = {
 #embed "../../Fixtures/limits/zim_video_past_limit.json"
 };
-static const unsigned char file815[] = {
+static const unsigned char file816[] = {
 #embed "../../Fixtures/manifest.json"
 };
-static const unsigned char file816[] = {
+static const unsigned char file817[] = {
 #embed "../../Fixtures/noncanonical/bool_varint_2.binpb"
 };
-static const unsigned char file817[] = {
+static const unsigned char file818[] = {
 #embed "../../Fixtures/noncanonical/bool_varint_2.canonical.binpb"
 };
-static const unsigned char file818[] = {
+static const unsigned char file819[] = {
 #embed "../../Fixtures/noncanonical/bool_varint_2.canonical.json"
 };
-static const unsigned char file819[] = {
+static const unsigned char file820[] = {
 #embed "../../Fixtures/noncanonical/bool_wide_varints.binpb"
 };
-static const unsigned char file820[] = {
+static const unsigned char file821[] = {
 #embed "../../Fixtures/noncanonical/bool_wide_varints.canonical.binpb"
 };
-static const unsigned char file821[] = {
+static const unsigned char file822[] = {
 #embed "../../Fixtures/noncanonical/bool_wide_varints.canonical.json"
 };
-static const unsigned char file822[] = {
+static const unsigned char file823[] = {
 #embed "../../Fixtures/noncanonical/embedded_offline_push_info_merged.binpb"
 };
-static const unsigned char file823[] = {
+static const unsigned char file824[] = {
 #embed "../../Fixtures/noncanonical/embedded_offline_push_info_merged.canonical.binpb"
 };
-static const unsigned char file824[] = {
+static const unsigned char file825[] = {
 #embed "../../Fixtures/noncanonical/embedded_offline_push_info_merged.canonical.json"
 };
-static const unsigned char file825[] = {
+static const unsigned char file826[] = {
 #embed "../../Fixtures/noncanonical/embedded_op_member_merged.binpb"
 };
-static const unsigned char file826[] = {
+static const unsigned char file827[] = {
 #embed "../../Fixtures/noncanonical/embedded_op_member_merged.canonical.binpb"
 };
-static const unsigned char file827[] = {
+static const unsigned char file828[] = {
 #embed "../../Fixtures/noncanonical/embedded_op_member_merged.canonical.json"
 };
-static const unsigned char file828[] = {
+static const unsigned char file829[] = {
 #embed "../../Fixtures/noncanonical/enum_unknown_number_overlong.binpb"
 };
-static const unsigned char file829[] = {
+static const unsigned char file830[] = {
 #embed "../../Fixtures/noncanonical/enum_unknown_number_overlong.canonical.binpb"
 };
-static const unsigned char file830[] = {
+static const unsigned char file831[] = {
 #embed "../../Fixtures/noncanonical/enum_unknown_number_overlong.canonical.json"
 };
-static const unsigned char file831[] = {
+static const unsigned char file832[] = {
 #embed "../../Fixtures/noncanonical/explicit_defaults_on_wire.binpb"
 };
-static const unsigned char file832[] = {
+static const unsigned char file833[] = {
 #embed "../../Fixtures/noncanonical/explicit_defaults_on_wire.canonical.binpb"
 };
-static const unsigned char file833[] = {
+static const unsigned char file834[] = {
 #embed "../../Fixtures/noncanonical/explicit_defaults_on_wire.canonical.json"
 };
-static const unsigned char file834[] = {
+static const unsigned char file835[] = {
 #embed "../../Fixtures/noncanonical/fields_in_reverse_order.binpb"
 };
-static const unsigned char file835[] = {
+static const unsigned char file836[] = {
 #embed "../../Fixtures/noncanonical/fields_in_reverse_order.canonical.binpb"
 };
-static const unsigned char file836[] = {
+static const unsigned char file837[] = {
 #embed "../../Fixtures/noncanonical/fields_in_reverse_order.canonical.json"
 };
-static const unsigned char file837[] = {
+static const unsigned char file838[] = {
 #embed "../../Fixtures/noncanonical/int32_from_64bit_varint.binpb"
 };
-static const unsigned char file838[] = {
+static const unsigned char file839[] = {
 #embed "../../Fixtures/noncanonical/int32_from_64bit_varint.canonical.binpb"
 };
-static const unsigned char file839[] = {
+static const unsigned char file840[] = {
 #embed "../../Fixtures/noncanonical/int32_from_64bit_varint.canonical.json"
 };
-static const unsigned char file840[] = {
+static const unsigned char file841[] = {
 #embed "../../Fixtures/noncanonical/int32_negative_five_byte_varint.binpb"
 };
-static const unsigned char file841[] = {
+static const unsigned char file842[] = {
 #embed "../../Fixtures/noncanonical/int32_negative_five_byte_varint.canonical.binpb"
 };
-static const unsigned char file842[] = {
+static const unsigned char file843[] = {
 #embed "../../Fixtures/noncanonical/int32_negative_five_byte_varint.canonical.json"
 };
-static const unsigned char file843[] = {
+static const unsigned char file844[] = {
 #embed "../../Fixtures/noncanonical/length_overlong_10_bytes.binpb"
 };
-static const unsigned char file844[] = {
+static const unsigned char file845[] = {
 #embed "../../Fixtures/noncanonical/length_overlong_10_bytes.canonical.binpb"
 };
-static const unsigned char file845[] = {
+static const unsigned char file846[] = {
 #embed "../../Fixtures/noncanonical/length_overlong_10_bytes.canonical.json"
 };
-static const unsigned char file846[] = {
+static const unsigned char file847[] = {
 #embed "../../Fixtures/noncanonical/length_overlong_5_bytes.binpb"
 };
-static const unsigned char file847[] = {
+static const unsigned char file848[] = {
 #embed "../../Fixtures/noncanonical/length_overlong_5_bytes.canonical.binpb"
 };
-static const unsigned char file848[] = {
+static const unsigned char file849[] = {
 #embed "../../Fixtures/noncanonical/length_overlong_5_bytes.canonical.json"
 };
-static const unsigned char file849[] = {
+static const unsigned char file850[] = {
 #embed "../../Fixtures/noncanonical/map_duplicate_key_last_wins.binpb"
 };
-static const unsigned char file850[] = {
+static const unsigned char file851[] = {
 #embed "../../Fixtures/noncanonical/map_duplicate_key_last_wins.canonical.binpb"
 };
-static const unsigned char file851[] = {
+static const unsigned char file852[] = {
 #embed "../../Fixtures/noncanonical/map_duplicate_key_last_wins.canonical.json"
 };
-static const unsigned char file852[] = {
+static const unsigned char file853[] = {
 #embed "../../Fixtures/noncanonical/map_entries_out_of_order.binpb"
 };
-static const unsigned char file853[] = {
+static const unsigned char file854[] = {
 #embed "../../Fixtures/noncanonical/map_entries_out_of_order.canonical.binpb"
 };
-static const unsigned char file854[] = {
+static const unsigned char file855[] = {
 #embed "../../Fixtures/noncanonical/map_entries_out_of_order.canonical.json"
 };
-static const unsigned char file855[] = {
+static const unsigned char file856[] = {
 #embed "../../Fixtures/noncanonical/map_entry_empty.binpb"
 };
-static const unsigned char file856[] = {
+static const unsigned char file857[] = {
 #embed "../../Fixtures/noncanonical/map_entry_empty.canonical.binpb"
 };
-static const unsigned char file857[] = {
+static const unsigned char file858[] = {
 #embed "../../Fixtures/noncanonical/map_entry_empty.canonical.json"
 };
-static const unsigned char file858[] = {
+static const unsigned char file859[] = {
 #embed "../../Fixtures/noncanonical/map_entry_fields_reversed.binpb"
 };
-static const unsigned char file859[] = {
+static const unsigned char file860[] = {
 #embed "../../Fixtures/noncanonical/map_entry_fields_reversed.canonical.binpb"
 };
-static const unsigned char file860[] = {
+static const unsigned char file861[] = {
 #embed "../../Fixtures/noncanonical/map_entry_fields_reversed.canonical.json"
 };
-static const unsigned char file861[] = {
+static const unsigned char file862[] = {
 #embed "../../Fixtures/noncanonical/map_entry_key_repeated_inside.binpb"
 };
-static const unsigned char file862[] = {
+static const unsigned char file863[] = {
 #embed "../../Fixtures/noncanonical/map_entry_key_repeated_inside.canonical.binpb"
 };
-static const unsigned char file863[] = {
+static const unsigned char file864[] = {
 #embed "../../Fixtures/noncanonical/map_entry_key_repeated_inside.canonical.json"
 };
-static const unsigned char file864[] = {
+static const unsigned char file865[] = {
 #embed "../../Fixtures/noncanonical/map_entry_missing_key.binpb"
 };
-static const unsigned char file865[] = {
+static const unsigned char file866[] = {
 #embed "../../Fixtures/noncanonical/map_entry_missing_key.canonical.binpb"
 };
-static const unsigned char file866[] = {
+static const unsigned char file867[] = {
 #embed "../../Fixtures/noncanonical/map_entry_missing_key.canonical.json"
 };
-static const unsigned char file867[] = {
+static const unsigned char file868[] = {
 #embed "../../Fixtures/noncanonical/map_entry_missing_value.binpb"
 };
-static const unsigned char file868[] = {
+static const unsigned char file869[] = {
 #embed "../../Fixtures/noncanonical/map_entry_missing_value.canonical.binpb"
 };
-static const unsigned char file869[] = {
+static const unsigned char file870[] = {
 #embed "../../Fixtures/noncanonical/map_entry_missing_value.canonical.json"
 };
-static const unsigned char file870[] = {
+static const unsigned char file871[] = {
 #embed "../../Fixtures/noncanonical/oneof_elem_different_members_last_wins.binpb"
 };
-static const unsigned char file871[] = {
+static const unsigned char file872[] = {
 #embed "../../Fixtures/noncanonical/oneof_elem_different_members_last_wins.canonical.binpb"
 };
-static const unsigned char file872[] = {
+static const unsigned char file873[] = {
 #embed "../../Fixtures/noncanonical/oneof_elem_different_members_last_wins.canonical.json"
 };
-static const unsigned char file873[] = {
+static const unsigned char file874[] = {
 #embed "../../Fixtures/noncanonical/oneof_elem_same_member_merged.binpb"
 };
-static const unsigned char file874[] = {
+static const unsigned char file875[] = {
 #embed "../../Fixtures/noncanonical/oneof_elem_same_member_merged.canonical.binpb"
 };
-static const unsigned char file875[] = {
+static const unsigned char file876[] = {
 #embed "../../Fixtures/noncanonical/oneof_elem_same_member_merged.canonical.json"
 };
-static const unsigned char file876[] = {
+static const unsigned char file877[] = {
 #embed "../../Fixtures/noncanonical/oneof_group_tips_merged_repeated_concatenated.binpb"
 };
-static const unsigned char file877[] = {
+static const unsigned char file878[] = {
 #embed "../../Fixtures/noncanonical/oneof_group_tips_merged_repeated_concatenated.canonical.binpb"
 };
-static const unsigned char file878[] = {
+static const unsigned char file879[] = {
 #embed "../../Fixtures/noncanonical/oneof_group_tips_merged_repeated_concatenated.canonical.json"
 };
-static const unsigned char file879[] = {
+static const unsigned char file880[] = {
 #embed "../../Fixtures/noncanonical/oneof_target_last_wins.binpb"
 };
-static const unsigned char file880[] = {
+static const unsigned char file881[] = {
 #embed "../../Fixtures/noncanonical/oneof_target_last_wins.canonical.binpb"
 };
-static const unsigned char file881[] = {
+static const unsigned char file882[] = {
 #embed "../../Fixtures/noncanonical/oneof_target_last_wins.canonical.json"
 };
-static const unsigned char file882[] = {
+static const unsigned char file883[] = {
 #embed "../../Fixtures/noncanonical/oneof_target_last_wins_empty.binpb"
 };
-static const unsigned char file883[] = {
+static const unsigned char file884[] = {
 #embed "../../Fixtures/noncanonical/oneof_target_last_wins_empty.canonical.binpb"
 };
-static const unsigned char file884[] = {
+static const unsigned char file885[] = {
 #embed "../../Fixtures/noncanonical/oneof_target_last_wins_empty.canonical.json"
 };
-static const unsigned char file885[] = {
+static const unsigned char file886[] = {
 #embed "../../Fixtures/noncanonical/repeated_fields_split.binpb"
 };
-static const unsigned char file886[] = {
+static const unsigned char file887[] = {
 #embed "../../Fixtures/noncanonical/repeated_fields_split.canonical.binpb"
 };
-static const unsigned char file887[] = {
+static const unsigned char file888[] = {
 #embed "../../Fixtures/noncanonical/repeated_fields_split.canonical.json"
 };
-static const unsigned char file888[] = {
+static const unsigned char file889[] = {
 #embed "../../Fixtures/noncanonical/scalar_repeated_last_wins.binpb"
 };
-static const unsigned char file889[] = {
+static const unsigned char file890[] = {
 #embed "../../Fixtures/noncanonical/scalar_repeated_last_wins.canonical.binpb"
 };
-static const unsigned char file890[] = {
+static const unsigned char file891[] = {
 #embed "../../Fixtures/noncanonical/scalar_repeated_last_wins.canonical.json"
 };
-static const unsigned char file891[] = {
+static const unsigned char file892[] = {
 #embed "../../Fixtures/noncanonical/tag_overlong_5_bytes.binpb"
 };
-static const unsigned char file892[] = {
+static const unsigned char file893[] = {
 #embed "../../Fixtures/noncanonical/tag_overlong_5_bytes.canonical.binpb"
 };
-static const unsigned char file893[] = {
+static const unsigned char file894[] = {
 #embed "../../Fixtures/noncanonical/tag_overlong_5_bytes.canonical.json"
 };
-static const unsigned char file894[] = {
+static const unsigned char file895[] = {
 #embed "../../Fixtures/noncanonical/varint_value_overlong.binpb"
 };
-static const unsigned char file895[] = {
+static const unsigned char file896[] = {
 #embed "../../Fixtures/noncanonical/varint_value_overlong.canonical.binpb"
 };
-static const unsigned char file896[] = {
+static const unsigned char file897[] = {
 #embed "../../Fixtures/noncanonical/varint_value_overlong.canonical.json"
 };
-static const unsigned char file897[] = {
+static const unsigned char file898[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_at_all_spellings.binpb"
 };
-static const unsigned char file898[] = {
+static const unsigned char file899[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_at_all_spellings.input.json"
 };
-static const unsigned char file899[] = {
+static const unsigned char file900[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_at_all_spellings.json"
 };
-static const unsigned char file900[] = {
+static const unsigned char file901[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_at_all_spellings.tim_rest.json"
 };
-static const unsigned char file901[] = {
+static const unsigned char file902[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_callback_after_send_msg.binpb"
 };
-static const unsigned char file902[] = {
+static const unsigned char file903[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_callback_after_send_msg.input.json"
 };
-static const unsigned char file903[] = {
+static const unsigned char file904[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_callback_after_send_msg.json"
 };
-static const unsigned char file904[] = {
+static const unsigned char file905[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_callback_after_send_msg.tim_rest.json"
 };
-static const unsigned char file905[] = {
+static const unsigned char file906[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_every_envelope_key.binpb"
 };
-static const unsigned char file906[] = {
+static const unsigned char file907[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_every_envelope_key.input.json"
 };
-static const unsigned char file907[] = {
+static const unsigned char file908[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_every_envelope_key.json"
 };
-static const unsigned char file908[] = {
+static const unsigned char file909[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_every_envelope_key.tim_rest.json"
 };
-static const unsigned char file909[] = {
+static const unsigned char file910[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_history_entry.binpb"
 };
-static const unsigned char file910[] = {
+static const unsigned char file911[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_history_entry.input.json"
 };
-static const unsigned char file911[] = {
+static const unsigned char file912[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_history_entry.json"
 };
-static const unsigned char file912[] = {
+static const unsigned char file913[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_history_entry.tim_rest.json"
 };
-static const unsigned char file913[] = {
+static const unsigned char file914[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_online_only_msg_lifetime_zero.binpb"
 };
-static const unsigned char file914[] = {
+static const unsigned char file915[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_online_only_msg_lifetime_zero.input.json"
 };
-static const unsigned char file915[] = {
+static const unsigned char file916[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_online_only_msg_lifetime_zero.json"
 };
-static const unsigned char file916[] = {
+static const unsigned char file917[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_online_only_msg_lifetime_zero.tim_rest.json"
 };
-static const unsigned char file917[] = {
+static const unsigned char file918[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_sendmsg_offline_push.binpb"
 };
-static const unsigned char file918[] = {
+static const unsigned char file919[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_sendmsg_offline_push.input.json"
 };
-static const unsigned char file919[] = {
+static const unsigned char file920[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_sendmsg_offline_push.json"
 };
-static const unsigned char file920[] = {
+static const unsigned char file921[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_sendmsg_offline_push.tim_rest.json"
 };
-static const unsigned char file921[] = {
+static const unsigned char file922[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_sendmsg_text.binpb"
 };
-static const unsigned char file922[] = {
+static const unsigned char file923[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_sendmsg_text.input.json"
 };
-static const unsigned char file923[] = {
+static const unsigned char file924[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_sendmsg_text.json"
 };
-static const unsigned char file924[] = {
+static const unsigned char file925[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_c2c_sendmsg_text.tim_rest.json"
 };
-static const unsigned char file925[] = {
+static const unsigned char file926[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_combined_topic_apns_relay_json_msg_key.binpb"
 };
-static const unsigned char file926[] = {
+static const unsigned char file927[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_combined_topic_apns_relay_json_msg_key.input.json"
 };
-static const unsigned char file927[] = {
+static const unsigned char file928[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_combined_topic_apns_relay_json_msg_key.json"
 };
-static const unsigned char file928[] = {
+static const unsigned char file929[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_combined_topic_apns_relay_json_msg_key.tim_rest.json"
 };
-static const unsigned char file929[] = {
+static const unsigned char file930[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_custom.binpb"
 };
-static const unsigned char file930[] = {
+static const unsigned char file931[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_custom.input.json"
 };
-static const unsigned char file931[] = {
+static const unsigned char file932[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_custom.json"
 };
-static const unsigned char file932[] = {
+static const unsigned char file933[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_custom.tim_rest.json"
 };
-static const unsigned char file933[] = {
+static const unsigned char file934[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_custom_data_only.binpb"
 };
-static const unsigned char file934[] = {
+static const unsigned char file935[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_custom_data_only.input.json"
 };
-static const unsigned char file935[] = {
+static const unsigned char file936[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_custom_data_only.json"
 };
-static const unsigned char file936[] = {
+static const unsigned char file937[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_custom_data_only.tim_rest.json"
 };
-static const unsigned char file937[] = {
+static const unsigned char file938[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_face.binpb"
 };
-static const unsigned char file938[] = {
+static const unsigned char file939[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_face.input.json"
 };
-static const unsigned char file939[] = {
+static const unsigned char file940[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_face.json"
 };
-static const unsigned char file940[] = {
+static const unsigned char file941[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_face.tim_rest.json"
 };
-static const unsigned char file941[] = {
+static const unsigned char file942[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_file.binpb"
 };
-static const unsigned char file942[] = {
+static const unsigned char file943[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_file.input.json"
 };
-static const unsigned char file943[] = {
+static const unsigned char file944[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_file.json"
 };
-static const unsigned char file944[] = {
+static const unsigned char file945[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_file.tim_rest.json"
 };
-static const unsigned char file945[] = {
+static const unsigned char file946[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_file_legacy.binpb"
 };
-static const unsigned char file946[] = {
+static const unsigned char file947[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_file_legacy.input.json"
 };
-static const unsigned char file947[] = {
+static const unsigned char file948[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_file_legacy.json"
 };
-static const unsigned char file948[] = {
+static const unsigned char file949[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_file_legacy.tim_rest.json"
 };
-static const unsigned char file949[] = {
+static const unsigned char file950[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_image.binpb"
 };
-static const unsigned char file950[] = {
+static const unsigned char file951[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_image.input.json"
 };
-static const unsigned char file951[] = {
+static const unsigned char file952[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_image.json"
 };
-static const unsigned char file952[] = {
+static const unsigned char file953[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_image.tim_rest.json"
 };
-static const unsigned char file953[] = {
+static const unsigned char file954[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_image_empty.binpb"
 };
-static const unsigned char file954[] = {
+static const unsigned char file955[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_image_empty.input.json"
 };
-static const unsigned char file955[] = {
+static const unsigned char file956[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_image_empty.json"
 };
-static const unsigned char file956[] = {
+static const unsigned char file957[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_image_empty.tim_rest.json"
 };
-static const unsigned char file957[] = {
+static const unsigned char file958[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_image_other_format_unknown_type.binpb"
 };
-static const unsigned char file958[] = {
+static const unsigned char file959[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_image_other_format_unknown_type.input.json"
 };
-static const unsigned char file959[] = {
+static const unsigned char file960[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_image_other_format_unknown_type.json"
 };
-static const unsigned char file960[] = {
+static const unsigned char file961[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_image_other_format_unknown_type.tim_rest.json"
 };
-static const unsigned char file961[] = {
+static const unsigned char file962[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_location.binpb"
 };
-static const unsigned char file962[] = {
+static const unsigned char file963[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_location.input.json"
 };
-static const unsigned char file963[] = {
+static const unsigned char file964[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_location.json"
 };
-static const unsigned char file964[] = {
+static const unsigned char file965[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_location.tim_rest.json"
 };
-static const unsigned char file965[] = {
+static const unsigned char file966[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_location_negative_and_integral.binpb"
 };
-static const unsigned char file966[] = {
+static const unsigned char file967[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_location_negative_and_integral.input.json"
 };
-static const unsigned char file967[] = {
+static const unsigned char file968[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_location_negative_and_integral.json"
 };
-static const unsigned char file968[] = {
+static const unsigned char file969[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_location_negative_and_integral.tim_rest.json"
 };
-static const unsigned char file969[] = {
+static const unsigned char file970[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_sound.binpb"
 };
-static const unsigned char file970[] = {
+static const unsigned char file971[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_sound.input.json"
 };
-static const unsigned char file971[] = {
+static const unsigned char file972[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_sound.json"
 };
-static const unsigned char file972[] = {
+static const unsigned char file973[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_sound.tim_rest.json"
 };
-static const unsigned char file973[] = {
+static const unsigned char file974[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_sound_legacy.binpb"
 };
-static const unsigned char file974[] = {
+static const unsigned char file975[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_sound_legacy.input.json"
 };
-static const unsigned char file975[] = {
+static const unsigned char file976[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_sound_legacy.json"
 };
-static const unsigned char file976[] = {
+static const unsigned char file977[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_sound_legacy.tim_rest.json"
 };
-static const unsigned char file977[] = {
+static const unsigned char file978[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_text.binpb"
 };
-static const unsigned char file978[] = {
+static const unsigned char file979[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_text.input.json"
 };
-static const unsigned char file979[] = {
+static const unsigned char file980[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_text.json"
 };
-static const unsigned char file980[] = {
+static const unsigned char file981[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_text.tim_rest.json"
 };
-static const unsigned char file981[] = {
+static const unsigned char file982[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_video.binpb"
 };
-static const unsigned char file982[] = {
+static const unsigned char file983[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_video.input.json"
 };
-static const unsigned char file983[] = {
+static const unsigned char file984[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_video.json"
 };
-static const unsigned char file984[] = {
+static const unsigned char file985[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_video.tim_rest.json"
 };
-static const unsigned char file985[] = {
+static const unsigned char file986[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_video_legacy.binpb"
 };
-static const unsigned char file986[] = {
+static const unsigned char file987[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_video_legacy.input.json"
 };
-static const unsigned char file987[] = {
+static const unsigned char file988[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_video_legacy.json"
 };
-static const unsigned char file988[] = {
+static const unsigned char file989[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_elem_video_legacy.tim_rest.json"
 };
-static const unsigned char file989[] = {
+static const unsigned char file990[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_empty_msg_body.binpb"
 };
-static const unsigned char file990[] = {
+static const unsigned char file991[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_empty_msg_body.input.json"
 };
-static const unsigned char file991[] = {
+static const unsigned char file992[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_empty_msg_body.json"
 };
-static const unsigned char file992[] = {
+static const unsigned char file993[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_empty_msg_body.tim_rest.json"
 };
-static const unsigned char file993[] = {
+static const unsigned char file994[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_empty_receiver.binpb"
 };
-static const unsigned char file994[] = {
+static const unsigned char file995[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_empty_receiver.input.json"
 };
-static const unsigned char file995[] = {
+static const unsigned char file996[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_empty_receiver.json"
 };
-static const unsigned char file996[] = {
+static const unsigned char file997[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_empty_receiver.tim_rest.json"
 };
-static const unsigned char file997[] = {
+static const unsigned char file998[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_barrage.binpb"
 };
-static const unsigned char file998[] = {
+static const unsigned char file999[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_barrage.json"
 };
-static const unsigned char file999[] = {
+static const unsigned char file1000[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_c2c_read_receipt_in_merger.binpb"
 };
-static const unsigned char file1000[] = {
+static const unsigned char file1001[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_c2c_read_receipt_in_merger.json"
 };
-static const unsigned char file1001[] = {
+static const unsigned char file1002[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_cloud_custom_data_not_utf8.binpb"
 };
-static const unsigned char file1002[] = {
+static const unsigned char file1003[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_cloud_custom_data_not_utf8.json"
 };
-static const unsigned char file1003[] = {
+static const unsigned char file1004[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_custom_data_not_utf8.binpb"
 };
-static const unsigned char file1004[] = {
+static const unsigned char file1005[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_custom_data_not_utf8.json"
 };
-static const unsigned char file1005[] = {
+static const unsigned char file1006[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_face_data_not_utf8.binpb"
 };
-static const unsigned char file1006[] = {
+static const unsigned char file1007[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_face_data_not_utf8.json"
 };
-static const unsigned char file1007[] = {
+static const unsigned char file1008[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_group_read_receipt.binpb"
 };
-static const unsigned char file1008[] = {
+static const unsigned char file1009[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_group_read_receipt.json"
 };
-static const unsigned char file1009[] = {
+static const unsigned char file1010[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_group_system.binpb"
 };
-static const unsigned char file1010[] = {
+static const unsigned char file1011[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_group_system.json"
 };
-static const unsigned char file1011[] = {
+static const unsigned char file1012[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_group_tips.binpb"
 };
-static const unsigned char file1012[] = {
+static const unsigned char file1013[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_group_tips.json"
 };
-static const unsigned char file1013[] = {
+static const unsigned char file1014[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_group_tips_in_merger.binpb"
 };
-static const unsigned char file1014[] = {
+static const unsigned char file1015[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_group_tips_in_merger.json"
 };
-static const unsigned char file1015[] = {
+static const unsigned char file1016[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_image_uuids_differ.binpb"
 };
-static const unsigned char file1016[] = {
+static const unsigned char file1017[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_image_uuids_differ.json"
 };
-static const unsigned char file1017[] = {
+static const unsigned char file1018[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_location_infinity.binpb"
 };
-static const unsigned char file1018[] = {
+static const unsigned char file1019[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_location_infinity.json"
 };
-static const unsigned char file1019[] = {
+static const unsigned char file1020[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_location_nan.binpb"
 };
-static const unsigned char file1020[] = {
+static const unsigned char file1021[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_location_nan.json"
 };
-static const unsigned char file1021[] = {
+static const unsigned char file1022[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_merger_key_and_messages.binpb"
 };
-static const unsigned char file1022[] = {
+static const unsigned char file1023[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_merger_key_and_messages.json"
 };
-static const unsigned char file1023[] = {
+static const unsigned char file1024[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_merger_layers_over_limit.binpb"
 };
-static const unsigned char file1024[] = {
+static const unsigned char file1025[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_merger_layers_over_limit.json"
 };
-static const unsigned char file1025[] = {
+static const unsigned char file1026[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_msg_num_without_key.binpb"
 };
-static const unsigned char file1026[] = {
+static const unsigned char file1027[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_msg_num_without_key.json"
 };
-static const unsigned char file1027[] = {
+static const unsigned char file1028[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_random_above_32_bits.binpb"
 };
-static const unsigned char file1028[] = {
+static const unsigned char file1029[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_random_above_32_bits.json"
 };
-static const unsigned char file1029[] = {
+static const unsigned char file1030[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_random_uint64_max.binpb"
 };
-static const unsigned char file1030[] = {
+static const unsigned char file1031[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_random_uint64_max.json"
 };
-static const unsigned char file1031[] = {
+static const unsigned char file1032[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_recall_notice.binpb"
 };
-static const unsigned char file1032[] = {
+static const unsigned char file1033[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_recall_notice.json"
 };
-static const unsigned char file1033[] = {
+static const unsigned char file1034[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_room_target.binpb"
 };
-static const unsigned char file1034[] = {
+static const unsigned char file1035[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_room_target.json"
 };
-static const unsigned char file1035[] = {
+static const unsigned char file1036[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_sound_format.binpb"
 };
-static const unsigned char file1036[] = {
+static const unsigned char file1037[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_sound_format.json"
 };
-static const unsigned char file1037[] = {
+static const unsigned char file1038[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_sub_second_timestamp.binpb"
 };
-static const unsigned char file1038[] = {
+static const unsigned char file1039[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_sub_second_timestamp.json"
 };
-static const unsigned char file1039[] = {
+static const unsigned char file1040[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_targeted_receivers_c2c.binpb"
 };
-static const unsigned char file1040[] = {
+static const unsigned char file1041[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_targeted_receivers_c2c.json"
 };
-static const unsigned char file1041[] = {
+static const unsigned char file1042[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_topic_id_c2c.binpb"
 };
-static const unsigned char file1042[] = {
+static const unsigned char file1043[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_topic_id_c2c.json"
 };
-static const unsigned char file1043[] = {
+static const unsigned char file1044[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_topic_id_c2c_in_merger.binpb"
 };
-static const unsigned char file1044[] = {
+static const unsigned char file1045[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_topic_id_c2c_in_merger.json"
 };
-static const unsigned char file1045[] = {
+static const unsigned char file1046[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_topic_id_no_target.binpb"
 };
-static const unsigned char file1046[] = {
+static const unsigned char file1047[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_topic_id_no_target.json"
 };
-static const unsigned char file1047[] = {
+static const unsigned char file1048[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_unknown_elem_kind.binpb"
 };
-static const unsigned char file1048[] = {
+static const unsigned char file1049[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_unknown_elem_kind.json"
 };
-static const unsigned char file1049[] = {
+static const unsigned char file1050[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_voip_push.binpb"
 };
-static const unsigned char file1050[] = {
+static const unsigned char file1051[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_export_reject_voip_push.json"
 };
-static const unsigned char file1051[] = {
+static const unsigned char file1052[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_flags_as_booleans.binpb"
 };
-static const unsigned char file1052[] = {
+static const unsigned char file1053[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_flags_as_booleans.input.json"
 };
-static const unsigned char file1053[] = {
+static const unsigned char file1054[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_flags_as_booleans.json"
 };
-static const unsigned char file1054[] = {
+static const unsigned char file1055[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_flags_as_booleans.tim_rest.json"
 };
-static const unsigned char file1055[] = {
+static const unsigned char file1056[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_before_callback_required_keys_only.binpb"
 };
-static const unsigned char file1056[] = {
+static const unsigned char file1057[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_before_callback_required_keys_only.input.json"
 };
-static const unsigned char file1057[] = {
+static const unsigned char file1058[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_before_callback_required_keys_only.json"
 };
-static const unsigned char file1058[] = {
+static const unsigned char file1059[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_before_callback_required_keys_only.tim_rest.json"
 };
-static const unsigned char file1059[] = {
+static const unsigned char file1060[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_callback_after_send_msg.binpb"
 };
-static const unsigned char file1060[] = {
+static const unsigned char file1061[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_callback_after_send_msg.input.json"
 };
-static const unsigned char file1061[] = {
+static const unsigned char file1062[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_callback_after_send_msg.json"
 };
-static const unsigned char file1062[] = {
+static const unsigned char file1063[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_callback_after_send_msg.tim_rest.json"
 };
-static const unsigned char file1063[] = {
+static const unsigned char file1064[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_callback_after_send_msg_text_and_image.binpb"
 };
-static const unsigned char file1064[] = {
+static const unsigned char file1065[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_callback_after_send_msg_text_and_image.input.json"
 };
-static const unsigned char file1065[] = {
+static const unsigned char file1066[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_callback_after_send_msg_text_and_image.json"
 };
-static const unsigned char file1066[] = {
+static const unsigned char file1067[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_callback_after_send_msg_text_and_image.tim_rest.json"
 };
-static const unsigned char file1067[] = {
+static const unsigned char file1068[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_every_envelope_key.binpb"
 };
-static const unsigned char file1068[] = {
+static const unsigned char file1069[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_every_envelope_key.input.json"
 };
-static const unsigned char file1069[] = {
+static const unsigned char file1070[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_every_envelope_key.json"
 };
-static const unsigned char file1070[] = {
+static const unsigned char file1071[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_every_envelope_key.tim_rest.json"
 };
-static const unsigned char file1071[] = {
+static const unsigned char file1072[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_history_entry.binpb"
 };
-static const unsigned char file1072[] = {
+static const unsigned char file1073[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_history_entry.input.json"
 };
-static const unsigned char file1073[] = {
+static const unsigned char file1074[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_history_entry.json"
 };
-static const unsigned char file1074[] = {
+static const unsigned char file1075[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_history_entry.tim_rest.json"
 };
-static const unsigned char file1075[] = {
+static const unsigned char file1076[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_history_priority_lowest.binpb"
 };
-static const unsigned char file1076[] = {
+static const unsigned char file1077[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_history_priority_lowest.input.json"
 };
-static const unsigned char file1077[] = {
+static const unsigned char file1078[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_history_priority_lowest.json"
 };
-static const unsigned char file1078[] = {
+static const unsigned char file1079[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_history_priority_lowest.tim_rest.json"
 };
-static const unsigned char file1079[] = {
+static const unsigned char file1080[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_online_only_legacy_key.binpb"
 };
-static const unsigned char file1080[] = {
+static const unsigned char file1081[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_online_only_legacy_key.input.json"
 };
-static const unsigned char file1081[] = {
+static const unsigned char file1082[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_online_only_legacy_key.json"
 };
-static const unsigned char file1082[] = {
+static const unsigned char file1083[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_online_only_legacy_key.tim_rest.json"
 };
-static const unsigned char file1083[] = {
+static const unsigned char file1084[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_random_spelled_msg_random.binpb"
 };
-static const unsigned char file1084[] = {
+static const unsigned char file1085[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_random_spelled_msg_random.input.json"
 };
-static const unsigned char file1085[] = {
+static const unsigned char file1086[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_random_spelled_msg_random.json"
 };
-static const unsigned char file1086[] = {
+static const unsigned char file1087[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_random_spelled_msg_random.tim_rest.json"
 };
-static const unsigned char file1087[] = {
+static const unsigned char file1088[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_send_basic.binpb"
 };
-static const unsigned char file1088[] = {
+static const unsigned char file1089[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_send_basic.input.json"
 };
-static const unsigned char file1089[] = {
+static const unsigned char file1090[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_send_basic.json"
 };
-static const unsigned char file1090[] = {
+static const unsigned char file1091[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_send_basic.tim_rest.json"
 };
-static const unsigned char file1091[] = {
+static const unsigned char file1092[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_send_offline_push_common_parameters.binpb"
 };
-static const unsigned char file1092[] = {
+static const unsigned char file1093[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_send_offline_push_common_parameters.input.json"
 };
-static const unsigned char file1093[] = {
+static const unsigned char file1094[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_send_offline_push_common_parameters.json"
 };
-static const unsigned char file1094[] = {
+static const unsigned char file1095[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_send_offline_push_common_parameters.tim_rest.json"
 };
-static const unsigned char file1095[] = {
+static const unsigned char file1096[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_send_topic.binpb"
 };
-static const unsigned char file1096[] = {
+static const unsigned char file1097[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_send_topic.input.json"
 };
-static const unsigned char file1097[] = {
+static const unsigned char file1098[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_send_topic.json"
 };
-static const unsigned char file1098[] = {
+static const unsigned char file1099[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_send_topic.tim_rest.json"
 };
-static const unsigned char file1099[] = {
+static const unsigned char file1100[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_targeted_message.binpb"
 };
-static const unsigned char file1100[] = {
+static const unsigned char file1101[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_targeted_message.input.json"
 };
-static const unsigned char file1101[] = {
+static const unsigned char file1102[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_targeted_message.json"
 };
-static const unsigned char file1102[] = {
+static const unsigned char file1103[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_targeted_message.tim_rest.json"
 };
-static const unsigned char file1103[] = {
+static const unsigned char file1104[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_topic_callback_before_send_msg.binpb"
 };
-static const unsigned char file1104[] = {
+static const unsigned char file1105[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_topic_callback_before_send_msg.input.json"
 };
-static const unsigned char file1105[] = {
+static const unsigned char file1106[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_topic_callback_before_send_msg.json"
 };
-static const unsigned char file1106[] = {
+static const unsigned char file1107[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_group_topic_callback_before_send_msg.tim_rest.json"
 };
-static const unsigned char file1107[] = {
+static const unsigned char file1108[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_integral_numbers_with_fraction_or_exponent.binpb"
 };
-static const unsigned char file1108[] = {
+static const unsigned char file1109[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_integral_numbers_with_fraction_or_exponent.input.json"
 };
-static const unsigned char file1109[] = {
+static const unsigned char file1110[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_integral_numbers_with_fraction_or_exponent.json"
 };
-static const unsigned char file1110[] = {
+static const unsigned char file1111[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_integral_numbers_with_fraction_or_exponent.tim_rest.json"
 };
-static const unsigned char file1111[] = {
+static const unsigned char file1112[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_msg_random_and_msg_timestamp_win.binpb"
 };
-static const unsigned char file1112[] = {
+static const unsigned char file1113[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_msg_random_and_msg_timestamp_win.input.json"
 };
-static const unsigned char file1113[] = {
+static const unsigned char file1114[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_msg_random_and_msg_timestamp_win.json"
 };
-static const unsigned char file1114[] = {
+static const unsigned char file1115[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_msg_random_and_msg_timestamp_win.tim_rest.json"
 };
-static const unsigned char file1115[] = {
+static const unsigned char file1116[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_multi_elem_every_appendable_kind.binpb"
 };
-static const unsigned char file1116[] = {
+static const unsigned char file1117[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_multi_elem_every_appendable_kind.input.json"
 };
-static const unsigned char file1117[] = {
+static const unsigned char file1118[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_multi_elem_every_appendable_kind.json"
 };
-static const unsigned char file1118[] = {
+static const unsigned char file1119[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_multi_elem_every_appendable_kind.tim_rest.json"
 };
-static const unsigned char file1119[] = {
+static const unsigned char file1120[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_multi_elem_text_face_text.binpb"
 };
-static const unsigned char file1120[] = {
+static const unsigned char file1121[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_multi_elem_text_face_text.input.json"
 };
-static const unsigned char file1121[] = {
+static const unsigned char file1122[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_multi_elem_text_face_text.json"
 };
-static const unsigned char file1122[] = {
+static const unsigned char file1123[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_multi_elem_text_face_text.tim_rest.json"
 };
-static const unsigned char file1123[] = {
+static const unsigned char file1124[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_need_read_receipt_alias.binpb"
 };
-static const unsigned char file1124[] = {
+static const unsigned char file1125[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_need_read_receipt_alias.input.json"
 };
-static const unsigned char file1125[] = {
+static const unsigned char file1126[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_need_read_receipt_alias.json"
 };
-static const unsigned char file1126[] = {
+static const unsigned char file1127[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_need_read_receipt_alias.tim_rest.json"
 };
-static const unsigned char file1127[] = {
+static const unsigned char file1128[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_no_target.binpb"
 };
-static const unsigned char file1128[] = {
+static const unsigned char file1129[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_no_target.input.json"
 };
-static const unsigned char file1129[] = {
+static const unsigned char file1130[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_no_target.json"
 };
-static const unsigned char file1130[] = {
+static const unsigned char file1131[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_no_target.tim_rest.json"
 };
-static const unsigned char file1131[] = {
+static const unsigned char file1132[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_null_is_absent.binpb"
 };
-static const unsigned char file1132[] = {
+static const unsigned char file1133[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_null_is_absent.input.json"
 };
-static const unsigned char file1133[] = {
+static const unsigned char file1134[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_null_is_absent.json"
 };
-static const unsigned char file1134[] = {
+static const unsigned char file1135[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_null_is_absent.tim_rest.json"
 };
-static const unsigned char file1135[] = {
+static const unsigned char file1136[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_number_extremes.binpb"
 };
-static const unsigned char file1136[] = {
+static const unsigned char file1137[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_number_extremes.input.json"
 };
-static const unsigned char file1137[] = {
+static const unsigned char file1138[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_number_extremes.json"
 };
-static const unsigned char file1138[] = {
+static const unsigned char file1139[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_number_extremes.tim_rest.json"
 };
-static const unsigned char file1139[] = {
+static const unsigned char file1140[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_numbers_as_strings.binpb"
 };
-static const unsigned char file1140[] = {
+static const unsigned char file1141[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_numbers_as_strings.input.json"
 };
-static const unsigned char file1141[] = {
+static const unsigned char file1142[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_numbers_as_strings.json"
 };
-static const unsigned char file1142[] = {
+static const unsigned char file1143[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_numbers_as_strings.tim_rest.json"
 };
-static const unsigned char file1143[] = {
+static const unsigned char file1144[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_offline_push_info_empty.binpb"
 };
-static const unsigned char file1144[] = {
+static const unsigned char file1145[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_offline_push_info_empty.input.json"
 };
-static const unsigned char file1145[] = {
+static const unsigned char file1146[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_offline_push_info_empty.json"
 };
-static const unsigned char file1146[] = {
+static const unsigned char file1147[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_offline_push_info_empty.tim_rest.json"
 };
-static const unsigned char file1147[] = {
+static const unsigned char file1148[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_lowest_string.binpb"
 };
-static const unsigned char file1148[] = {
+static const unsigned char file1149[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_lowest_string.input.json"
 };
-static const unsigned char file1149[] = {
+static const unsigned char file1150[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_lowest_string.json"
 };
-static const unsigned char file1150[] = {
+static const unsigned char file1151[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_lowest_string.tim_rest.json"
 };
-static const unsigned char file1151[] = {
+static const unsigned char file1152[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_normal_string.binpb"
 };
-static const unsigned char file1152[] = {
+static const unsigned char file1153[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_normal_string.input.json"
 };
-static const unsigned char file1153[] = {
+static const unsigned char file1154[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_normal_string.json"
 };
-static const unsigned char file1154[] = {
+static const unsigned char file1155[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_normal_string.tim_rest.json"
 };
-static const unsigned char file1155[] = {
+static const unsigned char file1156[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_number_as_string.binpb"
 };
-static const unsigned char file1156[] = {
+static const unsigned char file1157[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_number_as_string.input.json"
 };
-static const unsigned char file1157[] = {
+static const unsigned char file1158[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_number_as_string.json"
 };
-static const unsigned char file1158[] = {
+static const unsigned char file1159[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_number_as_string.tim_rest.json"
 };
-static const unsigned char file1159[] = {
+static const unsigned char file1160[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_unrecognized_number.binpb"
 };
-static const unsigned char file1160[] = {
+static const unsigned char file1161[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_unrecognized_number.input.json"
 };
-static const unsigned char file1161[] = {
+static const unsigned char file1162[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_unrecognized_number.json"
 };
-static const unsigned char file1162[] = {
+static const unsigned char file1163[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_priority_unrecognized_number.tim_rest.json"
 };
-static const unsigned char file1163[] = {
+static const unsigned char file1164[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_abstract_list_not_strings.input.json"
 };
-static const unsigned char file1164[] = {
+static const unsigned char file1165[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_apns_badge_mode_string.input.json"
 };
-static const unsigned char file1165[] = {
+static const unsigned char file1166[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_apns_mutable_content_array.input.json"
 };
-static const unsigned char file1166[] = {
+static const unsigned char file1167[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_apns_title_number.input.json"
 };
-static const unsigned char file1167[] = {
+static const unsigned char file1168[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_c2c_before_callback_without_msg_key.input.json"
 };
-static const unsigned char file1168[] = {
+static const unsigned char file1169[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_c2c_callback_keys_in_wrong_case.input.json"
 };
-static const unsigned char file1169[] = {
+static const unsigned char file1170[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_c2c_callback_without_to_account.input.json"
 };
-static const unsigned char file1170[] = {
+static const unsigned char file1171[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_callback_without_msg_body.input.json"
 };
-static const unsigned char file1171[] = {
+static const unsigned char file1172[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_cloud_custom_data_object.input.json"
 };
-static const unsigned char file1172[] = {
+static const unsigned char file1173[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_custom_data_not_string.input.json"
 };
-static const unsigned char file1173[] = {
+static const unsigned char file1174[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_custom_without_data.input.json"
 };
-static const unsigned char file1174[] = {
+static const unsigned char file1175[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_download_flag_not_number.input.json"
 };
-static const unsigned char file1175[] = {
+static const unsigned char file1176[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_element_not_object.input.json"
 };
-static const unsigned char file1176[] = {
+static const unsigned char file1177[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_element_without_msg_content.input.json"
 };
-static const unsigned char file1177[] = {
+static const unsigned char file1178[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_element_without_msg_type.input.json"
 };
-static const unsigned char file1178[] = {
+static const unsigned char file1179[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_face_without_index.input.json"
 };
-static const unsigned char file1179[] = {
+static const unsigned char file1180[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_file_without_uuid.input.json"
 };
-static const unsigned char file1180[] = {
+static const unsigned char file1181[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_from_account_number.input.json"
 };
-static const unsigned char file1181[] = {
+static const unsigned char file1182[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_group_at_all_flag_2.input.json"
 };
-static const unsigned char file1182[] = {
+static const unsigned char file1183[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_group_at_member_without_account.input.json"
 };
-static const unsigned char file1183[] = {
+static const unsigned char file1184[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_group_before_callback_without_random.input.json"
 };
-static const unsigned char file1184[] = {
+static const unsigned char file1185[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_group_callback_without_group_id.input.json"
 };
-static const unsigned char file1185[] = {
+static const unsigned char file1186[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_group_callback_without_msg_seq.input.json"
 };
-static const unsigned char file1186[] = {
+static const unsigned char file1187[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_group_random_negative.input.json"
 };
-static const unsigned char file1187[] = {
+static const unsigned char file1188[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_image_entry_without_type.input.json"
 };
-static const unsigned char file1188[] = {
+static const unsigned char file1189[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_image_info_array_not_array.input.json"
 };
-static const unsigned char file1189[] = {
+static const unsigned char file1190[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_image_uuid_without_images.input.json"
 };
-static const unsigned char file1190[] = {
+static const unsigned char file1191[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_image_without_image_info_array.input.json"
 };
-static const unsigned char file1191[] = {
+static const unsigned char file1192[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_image_without_uuid.input.json"
 };
-static const unsigned char file1192[] = {
+static const unsigned char file1193[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_index_bool.input.json"
 };
-static const unsigned char file1193[] = {
+static const unsigned char file1194[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_index_fraction.input.json"
 };
-static const unsigned char file1194[] = {
+static const unsigned char file1195[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_index_not_number.input.json"
 };
-static const unsigned char file1195[] = {
+static const unsigned char file1196[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_index_out_of_range.input.json"
 };
-static const unsigned char file1196[] = {
+static const unsigned char file1197[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_json_duplicate_key.input.json"
 };
-static const unsigned char file1197[] = {
+static const unsigned char file1198[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_json_invalid_utf8.input.json"
 };
-static const unsigned char file1198[] = {
+static const unsigned char file1199[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_json_lone_surrogate.input.json"
 };
-static const unsigned char file1199[] = {
+static const unsigned char file1200[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_json_msg_key_empty.input.json"
 };
-static const unsigned char file1200[] = {
+static const unsigned char file1201[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_json_msg_key_number.input.json"
 };
-static const unsigned char file1201[] = {
+static const unsigned char file1202[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_json_trailing_comma.input.json"
 };
-static const unsigned char file1202[] = {
+static const unsigned char file1203[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_keys_are_case_sensitive.input.json"
 };
-static const unsigned char file1203[] = {
+static const unsigned char file1204[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_latitude_not_number.input.json"
 };
-static const unsigned char file1204[] = {
+static const unsigned char file1205[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_latitude_overflow.input.json"
 };
-static const unsigned char file1205[] = {
+static const unsigned char file1206[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_location_without_latitude.input.json"
 };
-static const unsigned char file1206[] = {
+static const unsigned char file1207[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_msg_body_not_array.input.json"
 };
-static const unsigned char file1207[] = {
+static const unsigned char file1208[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_msg_content_not_object.input.json"
 };
-static const unsigned char file1208[] = {
+static const unsigned char file1209[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_msg_num_out_of_range.input.json"
 };
-static const unsigned char file1209[] = {
+static const unsigned char file1210[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_msg_seq_string_not_number.input.json"
 };
-static const unsigned char file1210[] = {
+static const unsigned char file1211[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_msg_type_not_string.input.json"
 };
-static const unsigned char file1211[] = {
+static const unsigned char file1212[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_msg_type_wrong_case.input.json"
 };
-static const unsigned char file1212[] = {
+static const unsigned char file1213[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_object_without_msg_body.input.json"
 };
-static const unsigned char file1213[] = {
+static const unsigned char file1214[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_offline_push_info_not_object.input.json"
 };
-static const unsigned char file1214[] = {
+static const unsigned char file1215[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_online_only_flag_string.input.json"
 };
-static const unsigned char file1215[] = {
+static const unsigned char file1216[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_priority_lowercase.input.json"
 };
-static const unsigned char file1216[] = {
+static const unsigned char file1217[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_priority_object.input.json"
 };
-static const unsigned char file1217[] = {
+static const unsigned char file1218[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_random_above_32_bits.input.json"
 };
-static const unsigned char file1218[] = {
+static const unsigned char file1219[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_relay_far_too_deep.input.json"
 };
-static const unsigned char file1219[] = {
+static const unsigned char file1220[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_relay_inner_error_path.input.json"
 };
-static const unsigned char file1220[] = {
+static const unsigned char file1221[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_relay_message_without_msg_body.input.json"
 };
-static const unsigned char file1221[] = {
+static const unsigned char file1222[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_relay_too_deep.input.json"
 };
-static const unsigned char file1222[] = {
+static const unsigned char file1223[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_relay_with_list_and_key.input.json"
 };
-static const unsigned char file1223[] = {
+static const unsigned char file1224[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_relay_without_list_or_key.input.json"
 };
-static const unsigned char file1224[] = {
+static const unsigned char file1225[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_second_out_of_range.input.json"
 };
-static const unsigned char file1225[] = {
+static const unsigned char file1226[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_send_msg_control_not_strings.input.json"
 };
-static const unsigned char file1226[] = {
+static const unsigned char file1227[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_size_beyond_uint64.input.json"
 };
-static const unsigned char file1227[] = {
+static const unsigned char file1228[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_size_negative.input.json"
 };
-static const unsigned char file1228[] = {
+static const unsigned char file1229[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_sound_without_uuid.input.json"
 };
-static const unsigned char file1229[] = {
+static const unsigned char file1230[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_text_not_string.input.json"
 };
-static const unsigned char file1230[] = {
+static const unsigned char file1231[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_text_without_text.input.json"
 };
-static const unsigned char file1231[] = {
+static const unsigned char file1232[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_timestamp_overflows_milliseconds.input.json"
 };
-static const unsigned char file1232[] = {
+static const unsigned char file1233[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_to_account_array_of_numbers.input.json"
 };
-static const unsigned char file1233[] = {
+static const unsigned char file1234[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_to_account_array_without_group.input.json"
 };
-static const unsigned char file1234[] = {
+static const unsigned char file1235[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_to_account_number.input.json"
 };
-static const unsigned char file1235[] = {
+static const unsigned char file1236[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_to_account_string_with_group.input.json"
 };
-static const unsigned char file1236[] = {
+static const unsigned char file1237[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_top_level_string.input.json"
 };
-static const unsigned char file1237[] = {
+static const unsigned char file1238[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_topic_id_number.input.json"
 };
-static const unsigned char file1238[] = {
+static const unsigned char file1239[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_unknown_msg_type.input.json"
 };
-static const unsigned char file1239[] = {
+static const unsigned char file1240[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_reject_video_without_video_uuid.input.json"
 };
-static const unsigned char file1240[] = {
+static const unsigned char file1241[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_c2c_msg_list_in_sendmsg.binpb"
 };
-static const unsigned char file1241[] = {
+static const unsigned char file1242[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_c2c_msg_list_in_sendmsg.input.json"
 };
-static const unsigned char file1242[] = {
+static const unsigned char file1243[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_c2c_msg_list_in_sendmsg.json"
 };
-static const unsigned char file1243[] = {
+static const unsigned char file1244[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_c2c_msg_list_in_sendmsg.tim_rest.json"
 };
-static const unsigned char file1244[] = {
+static const unsigned char file1245[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_group_msg_list.binpb"
 };
-static const unsigned char file1245[] = {
+static const unsigned char file1246[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_group_msg_list.input.json"
 };
-static const unsigned char file1246[] = {
+static const unsigned char file1247[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_group_msg_list.json"
 };
-static const unsigned char file1247[] = {
+static const unsigned char file1248[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_group_msg_list.tim_rest.json"
 };
-static const unsigned char file1248[] = {
+static const unsigned char file1249[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_json_msg_key.binpb"
 };
-static const unsigned char file1249[] = {
+static const unsigned char file1250[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_json_msg_key.input.json"
 };
-static const unsigned char file1250[] = {
+static const unsigned char file1251[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_json_msg_key.json"
 };
-static const unsigned char file1251[] = {
+static const unsigned char file1252[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_json_msg_key.tim_rest.json"
 };
-static const unsigned char file1252[] = {
+static const unsigned char file1253[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_json_msg_key_without_msg_num.binpb"
 };
-static const unsigned char file1253[] = {
+static const unsigned char file1254[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_json_msg_key_without_msg_num.input.json"
 };
-static const unsigned char file1254[] = {
+static const unsigned char file1255[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_json_msg_key_without_msg_num.json"
 };
-static const unsigned char file1255[] = {
+static const unsigned char file1256[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_json_msg_key_without_msg_num.tim_rest.json"
 };
-static const unsigned char file1256[] = {
+static const unsigned char file1257[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_nested.binpb"
 };
-static const unsigned char file1257[] = {
+static const unsigned char file1258[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_nested.input.json"
 };
-static const unsigned char file1258[] = {
+static const unsigned char file1259[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_nested.json"
 };
-static const unsigned char file1259[] = {
+static const unsigned char file1260[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_nested.tim_rest.json"
 };
-static const unsigned char file1260[] = {
+static const unsigned char file1261[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_nested_100_layers.binpb"
 };
-static const unsigned char file1261[] = {
+static const unsigned char file1262[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_nested_100_layers.input.json"
 };
-static const unsigned char file1262[] = {
+static const unsigned char file1263[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_nested_100_layers.json"
 };
-static const unsigned char file1263[] = {
+static const unsigned char file1264[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_relay_nested_100_layers.tim_rest.json"
 };
-static const unsigned char file1264[] = {
+static const unsigned char file1265[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_shape_bare_msg_body.binpb"
 };
-static const unsigned char file1265[] = {
+static const unsigned char file1266[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_shape_bare_msg_body.input.json"
 };
-static const unsigned char file1266[] = {
+static const unsigned char file1267[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_shape_bare_msg_body.json"
 };
-static const unsigned char file1267[] = {
+static const unsigned char file1268[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_shape_bare_msg_body.tim_rest.json"
 };
-static const unsigned char file1268[] = {
+static const unsigned char file1269[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_shape_single_element.binpb"
 };
-static const unsigned char file1269[] = {
+static const unsigned char file1270[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_shape_single_element.input.json"
 };
-static const unsigned char file1270[] = {
+static const unsigned char file1271[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_shape_single_element.json"
 };
-static const unsigned char file1271[] = {
+static const unsigned char file1272[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_shape_single_element.tim_rest.json"
 };
-static const unsigned char file1272[] = {
+static const unsigned char file1273[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unicode_custom_and_cloud_data.binpb"
 };
-static const unsigned char file1273[] = {
+static const unsigned char file1274[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unicode_custom_and_cloud_data.input.json"
 };
-static const unsigned char file1274[] = {
+static const unsigned char file1275[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unicode_custom_and_cloud_data.json"
 };
-static const unsigned char file1275[] = {
+static const unsigned char file1276[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unicode_custom_and_cloud_data.tim_rest.json"
 };
-static const unsigned char file1276[] = {
+static const unsigned char file1277[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unicode_text.binpb"
 };
-static const unsigned char file1277[] = {
+static const unsigned char file1278[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unicode_text.input.json"
 };
-static const unsigned char file1278[] = {
+static const unsigned char file1279[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unicode_text.json"
 };
-static const unsigned char file1279[] = {
+static const unsigned char file1280[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unicode_text.tim_rest.json"
 };
-static const unsigned char file1280[] = {
+static const unsigned char file1281[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unknown_callback_command_read_as_message.binpb"
 };
-static const unsigned char file1281[] = {
+static const unsigned char file1282[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unknown_callback_command_read_as_message.input.json"
 };
-static const unsigned char file1282[] = {
+static const unsigned char file1283[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unknown_callback_command_read_as_message.json"
 };
-static const unsigned char file1283[] = {
+static const unsigned char file1284[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unknown_callback_command_read_as_message.tim_rest.json"
 };
-static const unsigned char file1284[] = {
+static const unsigned char file1285[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unknown_keys_ignored.binpb"
 };
-static const unsigned char file1285[] = {
+static const unsigned char file1286[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unknown_keys_ignored.input.json"
 };
-static const unsigned char file1286[] = {
+static const unsigned char file1287[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unknown_keys_ignored.json"
 };
-static const unsigned char file1287[] = {
+static const unsigned char file1288[] = {
 #embed "../../Fixtures/tim_rest/tim_rest_unknown_keys_ignored.tim_rest.json"
 };
-static const unsigned char file1288[] = {
+static const unsigned char file1289[] = {
 #embed "../../Fixtures/valid/bytes_all_256_values.binpb"
 };
-static const unsigned char file1289[] = {
+static const unsigned char file1290[] = {
 #embed "../../Fixtures/valid/bytes_all_256_values.json"
 };
-static const unsigned char file1290[] = {
+static const unsigned char file1291[] = {
 #embed "../../Fixtures/valid/bytes_base64_padding.binpb"
 };
-static const unsigned char file1291[] = {
+static const unsigned char file1292[] = {
 #embed "../../Fixtures/valid/bytes_base64_padding.json"
 };
-static const unsigned char file1292[] = {
+static const unsigned char file1293[] = {
 #embed "../../Fixtures/valid/chain_default_elems.binpb"
 };
-static const unsigned char file1293[] = {
+static const unsigned char file1294[] = {
 #embed "../../Fixtures/valid/chain_default_elems.json"
 };
-static const unsigned char file1294[] = {
+static const unsigned char file1295[] = {
 #embed "../../Fixtures/valid/chain_every_elem_kind.binpb"
 };
-static const unsigned char file1295[] = {
+static const unsigned char file1296[] = {
 #embed "../../Fixtures/valid/chain_every_elem_kind.json"
 };
-static const unsigned char file1296[] = {
+static const unsigned char file1297[] = {
 #embed "../../Fixtures/valid/chain_image_then_text.binpb"
 };
-static const unsigned char file1297[] = {
+static const unsigned char file1298[] = {
 #embed "../../Fixtures/valid/chain_image_then_text.json"
 };
-static const unsigned char file1298[] = {
+static const unsigned char file1299[] = {
 #embed "../../Fixtures/valid/chain_text_face_custom_location.binpb"
 };
-static const unsigned char file1299[] = {
+static const unsigned char file1300[] = {
 #embed "../../Fixtures/valid/chain_text_face_custom_location.json"
 };
-static const unsigned char file1300[] = {
+static const unsigned char file1301[] = {
 #embed "../../Fixtures/valid/chain_text_text_text.binpb"
 };
-static const unsigned char file1301[] = {
+static const unsigned char file1302[] = {
 #embed "../../Fixtures/valid/chain_text_text_text.json"
 };
-static const unsigned char file1302[] = {
+static const unsigned char file1303[] = {
 #embed "../../Fixtures/valid/cloud_custom_data_binary.binpb"
 };
-static const unsigned char file1303[] = {
+static const unsigned char file1304[] = {
 #embed "../../Fixtures/valid/cloud_custom_data_binary.json"
 };
-static const unsigned char file1304[] = {
+static const unsigned char file1305[] = {
 #embed "../../Fixtures/valid/elem_custom_all_fields.binpb"
 };
-static const unsigned char file1305[] = {
+static const unsigned char file1306[] = {
 #embed "../../Fixtures/valid/elem_custom_all_fields.json"
 };
-static const unsigned char file1306[] = {
+static const unsigned char file1307[] = {
 #embed "../../Fixtures/valid/elem_custom_default.binpb"
 };
-static const unsigned char file1307[] = {
+static const unsigned char file1308[] = {
 #embed "../../Fixtures/valid/elem_custom_default.json"
 };
-static const unsigned char file1308[] = {
+static const unsigned char file1309[] = {
 #embed "../../Fixtures/valid/elem_empty.binpb"
 };
-static const unsigned char file1309[] = {
+static const unsigned char file1310[] = {
 #embed "../../Fixtures/valid/elem_empty.json"
 };
-static const unsigned char file1310[] = {
+static const unsigned char file1311[] = {
 #embed "../../Fixtures/valid/elem_face_all_fields.binpb"
 };
-static const unsigned char file1311[] = {
+static const unsigned char file1312[] = {
 #embed "../../Fixtures/valid/elem_face_all_fields.json"
 };
-static const unsigned char file1312[] = {
+static const unsigned char file1313[] = {
 #embed "../../Fixtures/valid/elem_face_default.binpb"
 };
-static const unsigned char file1313[] = {
+static const unsigned char file1314[] = {
 #embed "../../Fixtures/valid/elem_face_default.json"
 };
-static const unsigned char file1314[] = {
+static const unsigned char file1315[] = {
 #embed "../../Fixtures/valid/elem_file_all_fields.binpb"
 };
-static const unsigned char file1315[] = {
+static const unsigned char file1316[] = {
 #embed "../../Fixtures/valid/elem_file_all_fields.json"
 };
-static const unsigned char file1316[] = {
+static const unsigned char file1317[] = {
 #embed "../../Fixtures/valid/elem_file_default.binpb"
 };
-static const unsigned char file1317[] = {
+static const unsigned char file1318[] = {
 #embed "../../Fixtures/valid/elem_file_default.json"
 };
-static const unsigned char file1318[] = {
+static const unsigned char file1319[] = {
 #embed "../../Fixtures/valid/elem_group_system_all_fields.binpb"
 };
-static const unsigned char file1319[] = {
+static const unsigned char file1320[] = {
 #embed "../../Fixtures/valid/elem_group_system_all_fields.json"
 };
-static const unsigned char file1320[] = {
+static const unsigned char file1321[] = {
 #embed "../../Fixtures/valid/elem_group_system_default.binpb"
 };
-static const unsigned char file1321[] = {
+static const unsigned char file1322[] = {
 #embed "../../Fixtures/valid/elem_group_system_default.json"
 };
-static const unsigned char file1322[] = {
+static const unsigned char file1323[] = {
 #embed "../../Fixtures/valid/elem_group_tips_all_fields.binpb"
 };
-static const unsigned char file1323[] = {
+static const unsigned char file1324[] = {
 #embed "../../Fixtures/valid/elem_group_tips_all_fields.json"
 };
-static const unsigned char file1324[] = {
+static const unsigned char file1325[] = {
 #embed "../../Fixtures/valid/elem_group_tips_default.binpb"
 };
-static const unsigned char file1325[] = {
+static const unsigned char file1326[] = {
 #embed "../../Fixtures/valid/elem_group_tips_default.json"
 };
-static const unsigned char file1326[] = {
+static const unsigned char file1327[] = {
 #embed "../../Fixtures/valid/elem_group_tips_empty_submessages.binpb"
 };
-static const unsigned char file1327[] = {
+static const unsigned char file1328[] = {
 #embed "../../Fixtures/valid/elem_group_tips_empty_submessages.json"
 };
-static const unsigned char file1328[] = {
+static const unsigned char file1329[] = {
 #embed "../../Fixtures/valid/elem_image_all_fields.binpb"
 };
-static const unsigned char file1329[] = {
+static const unsigned char file1330[] = {
 #embed "../../Fixtures/valid/elem_image_all_fields.json"
 };
-static const unsigned char file1330[] = {
+static const unsigned char file1331[] = {
 #embed "../../Fixtures/valid/elem_image_default.binpb"
 };
-static const unsigned char file1331[] = {
+static const unsigned char file1332[] = {
 #embed "../../Fixtures/valid/elem_image_default.json"
 };
-static const unsigned char file1332[] = {
+static const unsigned char file1333[] = {
 #embed "../../Fixtures/valid/elem_image_empty_images.binpb"
 };
-static const unsigned char file1333[] = {
+static const unsigned char file1334[] = {
 #embed "../../Fixtures/valid/elem_image_empty_images.json"
 };
-static const unsigned char file1334[] = {
+static const unsigned char file1335[] = {
 #embed "../../Fixtures/valid/elem_location_all_fields.binpb"
 };
-static const unsigned char file1335[] = {
+static const unsigned char file1336[] = {
 #embed "../../Fixtures/valid/elem_location_all_fields.json"
 };
-static const unsigned char file1336[] = {
+static const unsigned char file1337[] = {
 #embed "../../Fixtures/valid/elem_location_default.binpb"
 };
-static const unsigned char file1337[] = {
+static const unsigned char file1338[] = {
 #embed "../../Fixtures/valid/elem_location_default.json"
 };
-static const unsigned char file1338[] = {
+static const unsigned char file1339[] = {
 #embed "../../Fixtures/valid/elem_merger_all_fields.binpb"
 };
-static const unsigned char file1339[] = {
+static const unsigned char file1340[] = {
 #embed "../../Fixtures/valid/elem_merger_all_fields.json"
 };
-static const unsigned char file1340[] = {
+static const unsigned char file1341[] = {
 #embed "../../Fixtures/valid/elem_merger_default.binpb"
 };
-static const unsigned char file1341[] = {
+static const unsigned char file1342[] = {
 #embed "../../Fixtures/valid/elem_merger_default.json"
 };
-static const unsigned char file1342[] = {
+static const unsigned char file1343[] = {
 #embed "../../Fixtures/valid/elem_merger_empty_inner_message.binpb"
 };
-static const unsigned char file1343[] = {
+static const unsigned char file1344[] = {
 #embed "../../Fixtures/valid/elem_merger_empty_inner_message.json"
 };
-static const unsigned char file1344[] = {
+static const unsigned char file1345[] = {
 #embed "../../Fixtures/valid/elem_sound_all_fields.binpb"
 };
-static const unsigned char file1345[] = {
+static const unsigned char file1346[] = {
 #embed "../../Fixtures/valid/elem_sound_all_fields.json"
 };
-static const unsigned char file1346[] = {
+static const unsigned char file1347[] = {
 #embed "../../Fixtures/valid/elem_sound_default.binpb"
 };
-static const unsigned char file1347[] = {
+static const unsigned char file1348[] = {
 #embed "../../Fixtures/valid/elem_sound_default.json"
 };
-static const unsigned char file1348[] = {
+static const unsigned char file1349[] = {
 #embed "../../Fixtures/valid/elem_text_all_fields.binpb"
 };
-static const unsigned char file1349[] = {
+static const unsigned char file1350[] = {
 #embed "../../Fixtures/valid/elem_text_all_fields.json"
 };
-static const unsigned char file1350[] = {
+static const unsigned char file1351[] = {
 #embed "../../Fixtures/valid/elem_text_default.binpb"
 };
-static const unsigned char file1351[] = {
+static const unsigned char file1352[] = {
 #embed "../../Fixtures/valid/elem_text_default.json"
 };
-static const unsigned char file1352[] = {
+static const unsigned char file1353[] = {
 #embed "../../Fixtures/valid/elem_video_all_fields.binpb"
 };
-static const unsigned char file1353[] = {
+static const unsigned char file1354[] = {
 #embed "../../Fixtures/valid/elem_video_all_fields.json"
 };
-static const unsigned char file1354[] = {
+static const unsigned char file1355[] = {
 #embed "../../Fixtures/valid/elem_video_default.binpb"
 };
-static const unsigned char file1355[] = {
+static const unsigned char file1356[] = {
 #embed "../../Fixtures/valid/elem_video_default.json"
 };
-static const unsigned char file1356[] = {
+static const unsigned char file1357[] = {
 #embed "../../Fixtures/valid/enum_group_member_role_all.binpb"
 };
-static const unsigned char file1357[] = {
+static const unsigned char file1358[] = {
 #embed "../../Fixtures/valid/enum_group_member_role_all.json"
 };
-static const unsigned char file1358[] = {
+static const unsigned char file1359[] = {
 #embed "../../Fixtures/valid/enum_image_format_bmp.binpb"
 };
-static const unsigned char file1359[] = {
+static const unsigned char file1360[] = {
 #embed "../../Fixtures/valid/enum_image_format_bmp.json"
 };
-static const unsigned char file1360[] = {
+static const unsigned char file1361[] = {
 #embed "../../Fixtures/valid/enum_image_format_gif.binpb"
 };
-static const unsigned char file1361[] = {
+static const unsigned char file1362[] = {
 #embed "../../Fixtures/valid/enum_image_format_gif.json"
 };
-static const unsigned char file1362[] = {
+static const unsigned char file1363[] = {
 #embed "../../Fixtures/valid/enum_image_format_jpg.binpb"
 };
-static const unsigned char file1363[] = {
+static const unsigned char file1364[] = {
 #embed "../../Fixtures/valid/enum_image_format_jpg.json"
 };
-static const unsigned char file1364[] = {
+static const unsigned char file1365[] = {
 #embed "../../Fixtures/valid/enum_image_format_other.binpb"
 };
-static const unsigned char file1365[] = {
+static const unsigned char file1366[] = {
 #embed "../../Fixtures/valid/enum_image_format_other.json"
 };
-static const unsigned char file1366[] = {
+static const unsigned char file1367[] = {
 #embed "../../Fixtures/valid/enum_image_format_png.binpb"
 };
-static const unsigned char file1367[] = {
+static const unsigned char file1368[] = {
 #embed "../../Fixtures/valid/enum_image_format_png.json"
 };
-static const unsigned char file1368[] = {
+static const unsigned char file1369[] = {
 #embed "../../Fixtures/valid/enum_image_format_tiff.binpb"
 };
-static const unsigned char file1369[] = {
+static const unsigned char file1370[] = {
 #embed "../../Fixtures/valid/enum_image_format_tiff.json"
 };
-static const unsigned char file1370[] = {
+static const unsigned char file1371[] = {
 #embed "../../Fixtures/valid/enum_image_format_unspecified.binpb"
 };
-static const unsigned char file1371[] = {
+static const unsigned char file1372[] = {
 #embed "../../Fixtures/valid/enum_image_format_unspecified.json"
 };
-static const unsigned char file1372[] = {
+static const unsigned char file1373[] = {
 #embed "../../Fixtures/valid/enum_image_format_webp.binpb"
 };
-static const unsigned char file1373[] = {
+static const unsigned char file1374[] = {
 #embed "../../Fixtures/valid/enum_image_format_webp.json"
 };
-static const unsigned char file1374[] = {
+static const unsigned char file1375[] = {
 #embed "../../Fixtures/valid/enum_image_type_all.binpb"
 };
-static const unsigned char file1375[] = {
+static const unsigned char file1376[] = {
 #embed "../../Fixtures/valid/enum_image_type_all.json"
 };
-static const unsigned char file1376[] = {
+static const unsigned char file1377[] = {
 #embed "../../Fixtures/valid/enum_int32_extremes.binpb"
 };
-static const unsigned char file1377[] = {
+static const unsigned char file1378[] = {
 #embed "../../Fixtures/valid/enum_int32_extremes.json"
 };
-static const unsigned char file1378[] = {
+static const unsigned char file1379[] = {
 #embed "../../Fixtures/valid/enum_priority_default.binpb"
 };
-static const unsigned char file1379[] = {
+static const unsigned char file1380[] = {
 #embed "../../Fixtures/valid/enum_priority_default.json"
 };
-static const unsigned char file1380[] = {
+static const unsigned char file1381[] = {
 #embed "../../Fixtures/valid/enum_priority_high.binpb"
 };
-static const unsigned char file1381[] = {
+static const unsigned char file1382[] = {
 #embed "../../Fixtures/valid/enum_priority_high.json"
 };
-static const unsigned char file1382[] = {
+static const unsigned char file1383[] = {
 #embed "../../Fixtures/valid/enum_priority_low.binpb"
 };
-static const unsigned char file1383[] = {
+static const unsigned char file1384[] = {
 #embed "../../Fixtures/valid/enum_priority_low.json"
 };
-static const unsigned char file1384[] = {
+static const unsigned char file1385[] = {
 #embed "../../Fixtures/valid/enum_priority_lowest.binpb"
 };
-static const unsigned char file1385[] = {
+static const unsigned char file1386[] = {
 #embed "../../Fixtures/valid/enum_priority_lowest.json"
 };
-static const unsigned char file1386[] = {
+static const unsigned char file1387[] = {
 #embed "../../Fixtures/valid/enum_priority_normal.binpb"
 };
-static const unsigned char file1387[] = {
+static const unsigned char file1388[] = {
 #embed "../../Fixtures/valid/enum_priority_normal.json"
 };
-static const unsigned char file1388[] = {
+static const unsigned char file1389[] = {
 #embed "../../Fixtures/valid/enum_unknown_negative.binpb"
 };
-static const unsigned char file1389[] = {
+static const unsigned char file1390[] = {
 #embed "../../Fixtures/valid/enum_unknown_negative.json"
 };
-static const unsigned char file1390[] = {
+static const unsigned char file1391[] = {
 #embed "../../Fixtures/valid/enum_unknown_nested.binpb"
 };
-static const unsigned char file1391[] = {
+static const unsigned char file1392[] = {
 #embed "../../Fixtures/valid/enum_unknown_nested.json"
 };
-static const unsigned char file1392[] = {
+static const unsigned char file1393[] = {
 #embed "../../Fixtures/valid/enum_unknown_priority.binpb"
 };
-static const unsigned char file1393[] = {
+static const unsigned char file1394[] = {
 #embed "../../Fixtures/valid/enum_unknown_priority.json"
 };
-static const unsigned char file1394[] = {
+static const unsigned char file1395[] = {
 #embed "../../Fixtures/valid/envelope_all_fields.binpb"
 };
-static const unsigned char file1395[] = {
+static const unsigned char file1396[] = {
 #embed "../../Fixtures/valid/envelope_all_fields.json"
 };
-static const unsigned char file1396[] = {
+static const unsigned char file1397[] = {
 #embed "../../Fixtures/valid/envelope_at_all_alternate_spelling.binpb"
 };
-static const unsigned char file1397[] = {
+static const unsigned char file1398[] = {
 #embed "../../Fixtures/valid/envelope_at_all_alternate_spelling.json"
 };
-static const unsigned char file1398[] = {
+static const unsigned char file1399[] = {
 #embed "../../Fixtures/valid/envelope_at_all_only.binpb"
 };
-static const unsigned char file1399[] = {
+static const unsigned char file1400[] = {
 #embed "../../Fixtures/valid/envelope_at_all_only.json"
 };
-static const unsigned char file1400[] = {
+static const unsigned char file1401[] = {
 #embed "../../Fixtures/valid/envelope_at_users.binpb"
 };
-static const unsigned char file1401[] = {
+static const unsigned char file1402[] = {
 #embed "../../Fixtures/valid/envelope_at_users.json"
 };
-static const unsigned char file1402[] = {
+static const unsigned char file1403[] = {
 #embed "../../Fixtures/valid/envelope_barrage.binpb"
 };
-static const unsigned char file1403[] = {
+static const unsigned char file1404[] = {
 #embed "../../Fixtures/valid/envelope_barrage.json"
 };
-static const unsigned char file1404[] = {
+static const unsigned char file1405[] = {
 #embed "../../Fixtures/valid/envelope_flags_only.binpb"
 };
-static const unsigned char file1405[] = {
+static const unsigned char file1406[] = {
 #embed "../../Fixtures/valid/envelope_flags_only.json"
 };
-static const unsigned char file1406[] = {
+static const unsigned char file1407[] = {
 #embed "../../Fixtures/valid/envelope_targeted_receivers.binpb"
 };
-static const unsigned char file1407[] = {
+static const unsigned char file1408[] = {
 #embed "../../Fixtures/valid/envelope_targeted_receivers.json"
 };
-static const unsigned char file1408[] = {
+static const unsigned char file1409[] = {
 #embed "../../Fixtures/valid/face_index_int32_max.binpb"
 };
-static const unsigned char file1409[] = {
+static const unsigned char file1410[] = {
 #embed "../../Fixtures/valid/face_index_int32_max.json"
 };
-static const unsigned char file1410[] = {
+static const unsigned char file1411[] = {
 #embed "../../Fixtures/valid/face_index_int32_min.binpb"
 };
-static const unsigned char file1411[] = {
+static const unsigned char file1412[] = {
 #embed "../../Fixtures/valid/face_index_int32_min.json"
 };
-static const unsigned char file1412[] = {
+static const unsigned char file1413[] = {
 #embed "../../Fixtures/valid/face_index_negative_one.binpb"
 };
-static const unsigned char file1413[] = {
+static const unsigned char file1414[] = {
 #embed "../../Fixtures/valid/face_index_negative_one.json"
 };
-static const unsigned char file1414[] = {
+static const unsigned char file1415[] = {
 #embed "../../Fixtures/valid/group_info_change_type_all.binpb"
 };
-static const unsigned char file1415[] = {
+static const unsigned char file1416[] = {
 #embed "../../Fixtures/valid/group_info_change_type_all.json"
 };
-static const unsigned char file1416[] = {
+static const unsigned char file1417[] = {
 #embed "../../Fixtures/valid/group_member_custom_info_map.binpb"
 };
-static const unsigned char file1417[] = {
+static const unsigned char file1418[] = {
 #embed "../../Fixtures/valid/group_member_custom_info_map.json"
 };
-static const unsigned char file1418[] = {
+static const unsigned char file1419[] = {
 #embed "../../Fixtures/valid/group_member_info_all_fields_in_list.binpb"
 };
-static const unsigned char file1419[] = {
+static const unsigned char file1420[] = {
 #embed "../../Fixtures/valid/group_member_info_all_fields_in_list.json"
 };
-static const unsigned char file1420[] = {
+static const unsigned char file1421[] = {
 #embed "../../Fixtures/valid/group_system_op_user_info.binpb"
 };
-static const unsigned char file1421[] = {
+static const unsigned char file1422[] = {
 #embed "../../Fixtures/valid/group_system_op_user_info.json"
 };
-static const unsigned char file1422[] = {
+static const unsigned char file1423[] = {
 #embed "../../Fixtures/valid/group_system_type_add_group_accept.binpb"
 };
-static const unsigned char file1423[] = {
+static const unsigned char file1424[] = {
 #embed "../../Fixtures/valid/group_system_type_add_group_accept.json"
 };
-static const unsigned char file1424[] = {
+static const unsigned char file1425[] = {
 #embed "../../Fixtures/valid/group_system_type_add_group_refuse.binpb"
 };
-static const unsigned char file1425[] = {
+static const unsigned char file1426[] = {
 #embed "../../Fixtures/valid/group_system_type_add_group_refuse.json"
 };
-static const unsigned char file1426[] = {
+static const unsigned char file1427[] = {
 #embed "../../Fixtures/valid/group_system_type_add_group_request.binpb"
 };
-static const unsigned char file1427[] = {
+static const unsigned char file1428[] = {
 #embed "../../Fixtures/valid/group_system_type_add_group_request.json"
 };
-static const unsigned char file1428[] = {
+static const unsigned char file1429[] = {
 #embed "../../Fixtures/valid/group_system_type_cancel_admin.binpb"
 };
-static const unsigned char file1429[] = {
+static const unsigned char file1430[] = {
 #embed "../../Fixtures/valid/group_system_type_cancel_admin.json"
 };
-static const unsigned char file1430[] = {
+static const unsigned char file1431[] = {
 #embed "../../Fixtures/valid/group_system_type_create_group.binpb"
 };
-static const unsigned char file1431[] = {
+static const unsigned char file1432[] = {
 #embed "../../Fixtures/valid/group_system_type_create_group.json"
 };
-static const unsigned char file1432[] = {
+static const unsigned char file1433[] = {
 #embed "../../Fixtures/valid/group_system_type_custom_info.binpb"
 };
-static const unsigned char file1433[] = {
+static const unsigned char file1434[] = {
 #embed "../../Fixtures/valid/group_system_type_custom_info.json"
 };
-static const unsigned char file1434[] = {
+static const unsigned char file1435[] = {
 #embed "../../Fixtures/valid/group_system_type_delete_group.binpb"
 };
-static const unsigned char file1435[] = {
+static const unsigned char file1436[] = {
 #embed "../../Fixtures/valid/group_system_type_delete_group.json"
 };
-static const unsigned char file1436[] = {
+static const unsigned char file1437[] = {
 #embed "../../Fixtures/valid/group_system_type_grant_admin.binpb"
 };
-static const unsigned char file1437[] = {
+static const unsigned char file1438[] = {
 #embed "../../Fixtures/valid/group_system_type_grant_admin.json"
 };
-static const unsigned char file1438[] = {
+static const unsigned char file1439[] = {
 #embed "../../Fixtures/valid/group_system_type_invite_to_group_accept.binpb"
 };
-static const unsigned char file1439[] = {
+static const unsigned char file1440[] = {
 #embed "../../Fixtures/valid/group_system_type_invite_to_group_accept.json"
 };
-static const unsigned char file1440[] = {
+static const unsigned char file1441[] = {
 #embed "../../Fixtures/valid/group_system_type_invite_to_group_refuse.binpb"
 };
-static const unsigned char file1441[] = {
+static const unsigned char file1442[] = {
 #embed "../../Fixtures/valid/group_system_type_invite_to_group_refuse.json"
 };
-static const unsigned char file1442[] = {
+static const unsigned char file1443[] = {
 #embed "../../Fixtures/valid/group_system_type_invite_to_group_request.binpb"
 };
-static const unsigned char file1443[] = {
+static const unsigned char file1444[] = {
 #embed "../../Fixtures/valid/group_system_type_invite_to_group_request.json"
 };
-static const unsigned char file1444[] = {
+static const unsigned char file1445[] = {
 #embed "../../Fixtures/valid/group_system_type_invited_to_group.binpb"
 };
-static const unsigned char file1445[] = {
+static const unsigned char file1446[] = {
 #embed "../../Fixtures/valid/group_system_type_invited_to_group.json"
 };
-static const unsigned char file1446[] = {
+static const unsigned char file1447[] = {
 #embed "../../Fixtures/valid/group_system_type_kick_off_from_group.binpb"
 };
-static const unsigned char file1447[] = {
+static const unsigned char file1448[] = {
 #embed "../../Fixtures/valid/group_system_type_kick_off_from_group.json"
 };
-static const unsigned char file1448[] = {
+static const unsigned char file1449[] = {
 #embed "../../Fixtures/valid/group_system_type_quit_group.binpb"
 };
-static const unsigned char file1449[] = {
+static const unsigned char file1450[] = {
 #embed "../../Fixtures/valid/group_system_type_quit_group.json"
 };
-static const unsigned char file1450[] = {
+static const unsigned char file1451[] = {
 #embed "../../Fixtures/valid/group_system_type_revoke_group.binpb"
 };
-static const unsigned char file1451[] = {
+static const unsigned char file1452[] = {
 #embed "../../Fixtures/valid/group_system_type_revoke_group.json"
 };
-static const unsigned char file1452[] = {
+static const unsigned char file1453[] = {
 #embed "../../Fixtures/valid/group_system_type_unspecified.binpb"
 };
-static const unsigned char file1453[] = {
+static const unsigned char file1454[] = {
 #embed "../../Fixtures/valid/group_system_type_unspecified.json"
 };
-static const unsigned char file1454[] = {
+static const unsigned char file1455[] = {
 #embed "../../Fixtures/valid/group_tips_legacy_profiles.binpb"
 };
-static const unsigned char file1455[] = {
+static const unsigned char file1456[] = {
 #embed "../../Fixtures/valid/group_tips_legacy_profiles.json"
 };
-static const unsigned char file1456[] = {
+static const unsigned char file1457[] = {
 #embed "../../Fixtures/valid/group_tips_legacy_profiles_empty.binpb"
 };
-static const unsigned char file1457[] = {
+static const unsigned char file1458[] = {
 #embed "../../Fixtures/valid/group_tips_legacy_profiles_empty.json"
 };
-static const unsigned char file1458[] = {
+static const unsigned char file1459[] = {
 #embed "../../Fixtures/valid/group_tips_type_cancel_admin.binpb"
 };
-static const unsigned char file1459[] = {
+static const unsigned char file1460[] = {
 #embed "../../Fixtures/valid/group_tips_type_cancel_admin.json"
 };
-static const unsigned char file1460[] = {
+static const unsigned char file1461[] = {
 #embed "../../Fixtures/valid/group_tips_type_group_info_change.binpb"
 };
-static const unsigned char file1461[] = {
+static const unsigned char file1462[] = {
 #embed "../../Fixtures/valid/group_tips_type_group_info_change.json"
 };
-static const unsigned char file1462[] = {
+static const unsigned char file1463[] = {
 #embed "../../Fixtures/valid/group_tips_type_invite.binpb"
 };
-static const unsigned char file1463[] = {
+static const unsigned char file1464[] = {
 #embed "../../Fixtures/valid/group_tips_type_invite.json"
 };
-static const unsigned char file1464[] = {
+static const unsigned char file1465[] = {
 #embed "../../Fixtures/valid/group_tips_type_join.binpb"
 };
-static const unsigned char file1465[] = {
+static const unsigned char file1466[] = {
 #embed "../../Fixtures/valid/group_tips_type_join.json"
 };
-static const unsigned char file1466[] = {
+static const unsigned char file1467[] = {
 #embed "../../Fixtures/valid/group_tips_type_kicked.binpb"
 };
-static const unsigned char file1467[] = {
+static const unsigned char file1468[] = {
 #embed "../../Fixtures/valid/group_tips_type_kicked.json"
 };
-static const unsigned char file1468[] = {
+static const unsigned char file1469[] = {
 #embed "../../Fixtures/valid/group_tips_type_member_info_change.binpb"
 };
-static const unsigned char file1469[] = {
+static const unsigned char file1470[] = {
 #embed "../../Fixtures/valid/group_tips_type_member_info_change.json"
 };
-static const unsigned char file1470[] = {
+static const unsigned char file1471[] = {
 #embed "../../Fixtures/valid/group_tips_type_pinned_message_added.binpb"
 };
-static const unsigned char file1471[] = {
+static const unsigned char file1472[] = {
 #embed "../../Fixtures/valid/group_tips_type_pinned_message_added.json"
 };
-static const unsigned char file1472[] = {
+static const unsigned char file1473[] = {
 #embed "../../Fixtures/valid/group_tips_type_pinned_message_deleted.binpb"
 };
-static const unsigned char file1473[] = {
+static const unsigned char file1474[] = {
 #embed "../../Fixtures/valid/group_tips_type_pinned_message_deleted.json"
 };
-static const unsigned char file1474[] = {
+static const unsigned char file1475[] = {
 #embed "../../Fixtures/valid/group_tips_type_quit.binpb"
 };
-static const unsigned char file1475[] = {
+static const unsigned char file1476[] = {
 #embed "../../Fixtures/valid/group_tips_type_quit.json"
 };
-static const unsigned char file1476[] = {
+static const unsigned char file1477[] = {
 #embed "../../Fixtures/valid/group_tips_type_set_admin.binpb"
 };
-static const unsigned char file1477[] = {
+static const unsigned char file1478[] = {
 #embed "../../Fixtures/valid/group_tips_type_set_admin.json"
 };
-static const unsigned char file1478[] = {
+static const unsigned char file1479[] = {
 #embed "../../Fixtures/valid/group_tips_type_topic_info_change.binpb"
 };
-static const unsigned char file1479[] = {
+static const unsigned char file1480[] = {
 #embed "../../Fixtures/valid/group_tips_type_topic_info_change.json"
 };
-static const unsigned char file1480[] = {
+static const unsigned char file1481[] = {
 #embed "../../Fixtures/valid/group_tips_type_unspecified.binpb"
 };
-static const unsigned char file1481[] = {
+static const unsigned char file1482[] = {
 #embed "../../Fixtures/valid/group_tips_type_unspecified.json"
 };
-static const unsigned char file1482[] = {
+static const unsigned char file1483[] = {
 #embed "../../Fixtures/valid/location_infinity.binpb"
 };
-static const unsigned char file1483[] = {
+static const unsigned char file1484[] = {
 #embed "../../Fixtures/valid/location_infinity.json"
 };
-static const unsigned char file1484[] = {
+static const unsigned char file1485[] = {
 #embed "../../Fixtures/valid/location_integral_values.binpb"
 };
-static const unsigned char file1485[] = {
+static const unsigned char file1486[] = {
 #embed "../../Fixtures/valid/location_integral_values.json"
 };
-static const unsigned char file1486[] = {
+static const unsigned char file1487[] = {
 #embed "../../Fixtures/valid/location_max_finite.binpb"
 };
-static const unsigned char file1487[] = {
+static const unsigned char file1488[] = {
 #embed "../../Fixtures/valid/location_max_finite.json"
 };
-static const unsigned char file1488[] = {
+static const unsigned char file1489[] = {
 #embed "../../Fixtures/valid/location_min_normal.binpb"
 };
-static const unsigned char file1489[] = {
+static const unsigned char file1490[] = {
 #embed "../../Fixtures/valid/location_min_normal.json"
 };
-static const unsigned char file1490[] = {
+static const unsigned char file1491[] = {
 #embed "../../Fixtures/valid/location_min_subnormal.binpb"
 };
-static const unsigned char file1491[] = {
+static const unsigned char file1492[] = {
 #embed "../../Fixtures/valid/location_min_subnormal.json"
 };
-static const unsigned char file1492[] = {
+static const unsigned char file1493[] = {
 #embed "../../Fixtures/valid/location_nan.binpb"
 };
-static const unsigned char file1493[] = {
+static const unsigned char file1494[] = {
 #embed "../../Fixtures/valid/location_nan.json"
 };
-static const unsigned char file1494[] = {
+static const unsigned char file1495[] = {
 #embed "../../Fixtures/valid/location_negative_zero.binpb"
 };
-static const unsigned char file1495[] = {
+static const unsigned char file1496[] = {
 #embed "../../Fixtures/valid/location_negative_zero.json"
 };
-static const unsigned char file1496[] = {
+static const unsigned char file1497[] = {
 #embed "../../Fixtures/valid/location_precision.binpb"
 };
-static const unsigned char file1497[] = {
+static const unsigned char file1498[] = {
 #embed "../../Fixtures/valid/location_precision.json"
 };
-static const unsigned char file1498[] = {
+static const unsigned char file1499[] = {
 #embed "../../Fixtures/valid/map_keys_canonically_equivalent.binpb"
 };
-static const unsigned char file1499[] = {
+static const unsigned char file1500[] = {
 #embed "../../Fixtures/valid/map_keys_canonically_equivalent.json"
 };
-static const unsigned char file1500[] = {
+static const unsigned char file1501[] = {
 #embed "../../Fixtures/valid/map_keys_prefix_order.binpb"
 };
-static const unsigned char file1501[] = {
+static const unsigned char file1502[] = {
 #embed "../../Fixtures/valid/map_keys_prefix_order.json"
 };
-static const unsigned char file1502[] = {
+static const unsigned char file1503[] = {
 #embed "../../Fixtures/valid/map_keys_utf8_vs_utf16_order.binpb"
 };
-static const unsigned char file1503[] = {
+static const unsigned char file1504[] = {
 #embed "../../Fixtures/valid/map_keys_utf8_vs_utf16_order.json"
 };
-static const unsigned char file1504[] = {
+static const unsigned char file1505[] = {
 #embed "../../Fixtures/valid/map_single_empty_key_and_value.binpb"
 };
-static const unsigned char file1505[] = {
+static const unsigned char file1506[] = {
 #embed "../../Fixtures/valid/map_single_empty_key_and_value.json"
 };
-static const unsigned char file1506[] = {
+static const unsigned char file1507[] = {
 #embed "../../Fixtures/valid/merger_layers_over_limit.binpb"
 };
-static const unsigned char file1507[] = {
+static const unsigned char file1508[] = {
 #embed "../../Fixtures/valid/merger_layers_over_limit.json"
 };
-static const unsigned char file1508[] = {
+static const unsigned char file1509[] = {
 #embed "../../Fixtures/valid/merger_nested_100_layers.binpb"
 };
-static const unsigned char file1509[] = {
+static const unsigned char file1510[] = {
 #embed "../../Fixtures/valid/merger_nested_100_layers.json"
 };
-static const unsigned char file1510[] = {
+static const unsigned char file1511[] = {
 #embed "../../Fixtures/valid/merger_nested_32_layers.binpb"
 };
-static const unsigned char file1511[] = {
+static const unsigned char file1512[] = {
 #embed "../../Fixtures/valid/merger_nested_32_layers.json"
 };
-static const unsigned char file1512[] = {
+static const unsigned char file1513[] = {
 #embed "../../Fixtures/valid/merger_nested_3_levels.binpb"
 };
-static const unsigned char file1513[] = {
+static const unsigned char file1514[] = {
 #embed "../../Fixtures/valid/merger_nested_3_levels.json"
 };
-static const unsigned char file1514[] = {
+static const unsigned char file1515[] = {
 #embed "../../Fixtures/valid/merger_several_inner_messages.binpb"
 };
-static const unsigned char file1515[] = {
+static const unsigned char file1516[] = {
 #embed "../../Fixtures/valid/merger_several_inner_messages.json"
 };
-static const unsigned char file1517[] = {
+static const unsigned char file1518[] = {
 #embed "../../Fixtures/valid/message_empty.json"
 };
-static const unsigned char file1518[] = {
+static const unsigned char file1519[] = {
 #embed "../../Fixtures/valid/numbers_explicit_zeros.binpb"
 };
-static const unsigned char file1519[] = {
+static const unsigned char file1520[] = {
 #embed "../../Fixtures/valid/numbers_explicit_zeros.json"
 };
-static const unsigned char file1520[] = {
+static const unsigned char file1521[] = {
 #embed "../../Fixtures/valid/numbers_one.binpb"
 };
-static const unsigned char file1521[] = {
+static const unsigned char file1522[] = {
 #embed "../../Fixtures/valid/numbers_one.json"
 };
-static const unsigned char file1522[] = {
+static const unsigned char file1523[] = {
 #embed "../../Fixtures/valid/numbers_uint64_above_double_precision.binpb"
 };
-static const unsigned char file1523[] = {
+static const unsigned char file1524[] = {
 #embed "../../Fixtures/valid/numbers_uint64_above_double_precision.json"
 };
-static const unsigned char file1524[] = {
+static const unsigned char file1525[] = {
 #embed "../../Fixtures/valid/numbers_unsigned_max.binpb"
 };
-static const unsigned char file1525[] = {
+static const unsigned char file1526[] = {
 #embed "../../Fixtures/valid/numbers_unsigned_max.json"
 };
-static const unsigned char file1526[] = {
+static const unsigned char file1527[] = {
 #embed "../../Fixtures/valid/numbers_unsigned_sign_bit.binpb"
 };
-static const unsigned char file1527[] = {
+static const unsigned char file1528[] = {
 #embed "../../Fixtures/valid/numbers_unsigned_sign_bit.json"
 };
-static const unsigned char file1528[] = {
+static const unsigned char file1529[] = {
 #embed "../../Fixtures/valid/offline_push_info_apns.binpb"
 };
-static const unsigned char file1529[] = {
+static const unsigned char file1530[] = {
 #embed "../../Fixtures/valid/offline_push_info_apns.json"
 };
-static const unsigned char file1530[] = {
+static const unsigned char file1531[] = {
 #embed "../../Fixtures/valid/offline_push_info_empty.binpb"
 };
-static const unsigned char file1531[] = {
+static const unsigned char file1532[] = {
 #embed "../../Fixtures/valid/offline_push_info_empty.json"
 };
-static const unsigned char file1532[] = {
+static const unsigned char file1533[] = {
 #embed "../../Fixtures/valid/offline_push_info_voip.binpb"
 };
-static const unsigned char file1533[] = {
+static const unsigned char file1534[] = {
 #embed "../../Fixtures/valid/offline_push_info_voip.json"
 };
-static const unsigned char file1534[] = {
+static const unsigned char file1535[] = {
 #embed "../../Fixtures/valid/signal_and_elems_codec_level.binpb"
 };
-static const unsigned char file1535[] = {
+static const unsigned char file1536[] = {
 #embed "../../Fixtures/valid/signal_and_elems_codec_level.json"
 };
-static const unsigned char file1536[] = {
+static const unsigned char file1537[] = {
 #embed "../../Fixtures/valid/signal_c2c_read_receipt.binpb"
 };
-static const unsigned char file1537[] = {
+static const unsigned char file1538[] = {
 #embed "../../Fixtures/valid/signal_c2c_read_receipt.json"
 };
-static const unsigned char file1538[] = {
+static const unsigned char file1539[] = {
 #embed "../../Fixtures/valid/signal_group_read_receipt.binpb"
 };
-static const unsigned char file1539[] = {
+static const unsigned char file1540[] = {
 #embed "../../Fixtures/valid/signal_group_read_receipt.json"
 };
-static const unsigned char file1540[] = {
+static const unsigned char file1541[] = {
 #embed "../../Fixtures/valid/signal_recall_notice.binpb"
 };
-static const unsigned char file1541[] = {
+static const unsigned char file1542[] = {
 #embed "../../Fixtures/valid/signal_recall_notice.json"
 };
-static const unsigned char file1542[] = {
+static const unsigned char file1543[] = {
 #embed "../../Fixtures/valid/signal_recall_notice_empty.binpb"
 };
-static const unsigned char file1543[] = {
+static const unsigned char file1544[] = {
 #embed "../../Fixtures/valid/signal_recall_notice_empty.json"
 };
-static const unsigned char file1544[] = {
+static const unsigned char file1545[] = {
 #embed "../../Fixtures/valid/target_group_id.binpb"
 };
-static const unsigned char file1545[] = {
+static const unsigned char file1546[] = {
 #embed "../../Fixtures/valid/target_group_id.json"
 };
-static const unsigned char file1546[] = {
+static const unsigned char file1547[] = {
 #embed "../../Fixtures/valid/target_none.binpb"
 };
-static const unsigned char file1547[] = {
+static const unsigned char file1548[] = {
 #embed "../../Fixtures/valid/target_none.json"
 };
-static const unsigned char file1548[] = {
+static const unsigned char file1549[] = {
 #embed "../../Fixtures/valid/target_receiver.binpb"
 };
-static const unsigned char file1549[] = {
+static const unsigned char file1550[] = {
 #embed "../../Fixtures/valid/target_receiver.json"
 };
-static const unsigned char file1550[] = {
+static const unsigned char file1551[] = {
 #embed "../../Fixtures/valid/target_receiver_empty.binpb"
 };
-static const unsigned char file1551[] = {
+static const unsigned char file1552[] = {
 #embed "../../Fixtures/valid/target_receiver_empty.json"
 };
-static const unsigned char file1552[] = {
+static const unsigned char file1553[] = {
 #embed "../../Fixtures/valid/target_room_id.binpb"
 };
-static const unsigned char file1553[] = {
+static const unsigned char file1554[] = {
 #embed "../../Fixtures/valid/target_room_id.json"
 };
-static const unsigned char file1554[] = {
+static const unsigned char file1555[] = {
 #embed "../../Fixtures/valid/target_room_id_empty.binpb"
 };
-static const unsigned char file1555[] = {
+static const unsigned char file1556[] = {
 #embed "../../Fixtures/valid/target_room_id_empty.json"
 };
-static const unsigned char file1556[] = {
+static const unsigned char file1557[] = {
 #embed "../../Fixtures/valid/tuikit_custom_message_link.binpb"
 };
-static const unsigned char file1557[] = {
+static const unsigned char file1558[] = {
 #embed "../../Fixtures/valid/tuikit_custom_message_link.json"
 };
-static const unsigned char file1558[] = {
+static const unsigned char file1559[] = {
 #embed "../../Fixtures/valid/tuikit_custom_message_versioned.binpb"
 };
-static const unsigned char file1559[] = {
+static const unsigned char file1560[] = {
 #embed "../../Fixtures/valid/tuikit_custom_message_versioned.json"
 };
-static const unsigned char file1560[] = {
+static const unsigned char file1561[] = {
 #embed "../../Fixtures/valid/tuikit_flyheart_command_not_tuikit.binpb"
 };
-static const unsigned char file1561[] = {
+static const unsigned char file1562[] = {
 #embed "../../Fixtures/valid/tuikit_flyheart_command_not_tuikit.json"
 };
-static const unsigned char file1562[] = {
+static const unsigned char file1563[] = {
 #embed "../../Fixtures/valid/unicode_4byte_at_boundaries.binpb"
 };
-static const unsigned char file1563[] = {
+static const unsigned char file1564[] = {
 #embed "../../Fixtures/valid/unicode_4byte_at_boundaries.json"
 };
-static const unsigned char file1564[] = {
+static const unsigned char file1565[] = {
 #embed "../../Fixtures/valid/unicode_bom_and_invisible.binpb"
 };
-static const unsigned char file1565[] = {
+static const unsigned char file1566[] = {
 #embed "../../Fixtures/valid/unicode_bom_and_invisible.json"
 };
-static const unsigned char file1566[] = {
+static const unsigned char file1567[] = {
 #embed "../../Fixtures/valid/unicode_cjk.binpb"
 };
-static const unsigned char file1567[] = {
+static const unsigned char file1568[] = {
 #embed "../../Fixtures/valid/unicode_cjk.json"
 };
-static const unsigned char file1568[] = {
+static const unsigned char file1569[] = {
 #embed "../../Fixtures/valid/unicode_combining_marks.binpb"
 };
-static const unsigned char file1569[] = {
+static const unsigned char file1570[] = {
 #embed "../../Fixtures/valid/unicode_combining_marks.json"
 };
-static const unsigned char file1570[] = {
+static const unsigned char file1571[] = {
 #embed "../../Fixtures/valid/unicode_emoji.binpb"
 };
-static const unsigned char file1571[] = {
+static const unsigned char file1572[] = {
 #embed "../../Fixtures/valid/unicode_emoji.json"
 };
-static const unsigned char file1572[] = {
+static const unsigned char file1573[] = {
 #embed "../../Fixtures/valid/unicode_every_string_field.binpb"
 };
-static const unsigned char file1573[] = {
+static const unsigned char file1574[] = {
 #embed "../../Fixtures/valid/unicode_every_string_field.json"
 };
-static const unsigned char file1574[] = {
+static const unsigned char file1575[] = {
 #embed "../../Fixtures/valid/unicode_json_escapes.binpb"
 };
-static const unsigned char file1575[] = {
+static const unsigned char file1576[] = {
 #embed "../../Fixtures/valid/unicode_json_escapes.json"
 };
-static const unsigned char file1576[] = {
+static const unsigned char file1577[] = {
 #embed "../../Fixtures/valid/unicode_noncharacters.binpb"
 };
-static const unsigned char file1577[] = {
+static const unsigned char file1578[] = {
 #embed "../../Fixtures/valid/unicode_noncharacters.json"
 };
-static const unsigned char file1578[] = {
+static const unsigned char file1579[] = {
 #embed "../../Fixtures/valid/unicode_nul.binpb"
 };
-static const unsigned char file1579[] = {
+static const unsigned char file1580[] = {
 #embed "../../Fixtures/valid/unicode_nul.json"
 };
-static const unsigned char file1580[] = {
+static const unsigned char file1581[] = {
 #embed "../../Fixtures/valid/unicode_rtl.binpb"
 };
-static const unsigned char file1581[] = {
+static const unsigned char file1582[] = {
 #embed "../../Fixtures/valid/unicode_rtl.json"
 };
-static const unsigned char file1582[] = {
+static const unsigned char file1583[] = {
 #embed "../../Fixtures/valid/unknown_all_wire_types_nested.binpb"
 };
-static const unsigned char file1583[] = {
+static const unsigned char file1584[] = {
 #embed "../../Fixtures/valid/unknown_all_wire_types_nested.json"
 };
-static const unsigned char file1584[] = {
+static const unsigned char file1585[] = {
 #embed "../../Fixtures/valid/unknown_fixed32_top.binpb"
 };
-static const unsigned char file1585[] = {
+static const unsigned char file1586[] = {
 #embed "../../Fixtures/valid/unknown_fixed32_top.json"
 };
-static const unsigned char file1586[] = {
+static const unsigned char file1587[] = {
 #embed "../../Fixtures/valid/unknown_fixed64_top.binpb"
 };
-static const unsigned char file1587[] = {
+static const unsigned char file1588[] = {
 #embed "../../Fixtures/valid/unknown_fixed64_top.json"
 };
-static const unsigned char file1588[] = {
+static const unsigned char file1589[] = {
 #embed "../../Fixtures/valid/unknown_group_empty.binpb"
 };
-static const unsigned char file1589[] = {
+static const unsigned char file1590[] = {
 #embed "../../Fixtures/valid/unknown_group_empty.json"
 };
-static const unsigned char file1590[] = {
+static const unsigned char file1591[] = {
 #embed "../../Fixtures/valid/unknown_group_nested_90.binpb"
 };
-static const unsigned char file1591[] = {
+static const unsigned char file1592[] = {
 #embed "../../Fixtures/valid/unknown_group_nested_90.json"
 };
-static const unsigned char file1592[] = {
+static const unsigned char file1593[] = {
 #embed "../../Fixtures/valid/unknown_group_on_known_field_elem_text.binpb"
 };
-static const unsigned char file1593[] = {
+static const unsigned char file1594[] = {
 #embed "../../Fixtures/valid/unknown_group_on_known_field_elem_text.json"
 };
-static const unsigned char file1594[] = {
+static const unsigned char file1595[] = {
 #embed "../../Fixtures/valid/unknown_group_on_known_field_message_elems.binpb"
 };
-static const unsigned char file1595[] = {
+static const unsigned char file1596[] = {
 #embed "../../Fixtures/valid/unknown_group_on_known_field_message_elems.json"
 };
-static const unsigned char file1596[] = {
+static const unsigned char file1597[] = {
 #embed "../../Fixtures/valid/unknown_group_on_known_field_message_msg_id.binpb"
 };
-static const unsigned char file1597[] = {
+static const unsigned char file1598[] = {
 #embed "../../Fixtures/valid/unknown_group_on_known_field_message_msg_id.json"
 };
-static const unsigned char file1598[] = {
+static const unsigned char file1599[] = {
 #embed "../../Fixtures/valid/unknown_group_top.binpb"
 };
-static const unsigned char file1599[] = {
+static const unsigned char file1600[] = {
 #embed "../../Fixtures/valid/unknown_group_top.json"
 };
-static const unsigned char file1600[] = {
+static const unsigned char file1601[] = {
 #embed "../../Fixtures/valid/unknown_in_elem_stream.binpb"
 };
-static const unsigned char file1601[] = {
+static const unsigned char file1602[] = {
 #embed "../../Fixtures/valid/unknown_in_elem_stream.json"
 };
-static const unsigned char file1602[] = {
+static const unsigned char file1603[] = {
 #embed "../../Fixtures/valid/unknown_in_merged_submessage.binpb"
 };
-static const unsigned char file1603[] = {
+static const unsigned char file1604[] = {
 #embed "../../Fixtures/valid/unknown_in_merged_submessage.json"
 };
-static const unsigned char file1604[] = {
+static const unsigned char file1605[] = {
 #embed "../../Fixtures/valid/unknown_in_merger_inner_message.binpb"
 };
-static const unsigned char file1605[] = {
+static const unsigned char file1606[] = {
 #embed "../../Fixtures/valid/unknown_in_merger_inner_message.json"
 };
-static const unsigned char file1606[] = {
+static const unsigned char file1607[] = {
 #embed "../../Fixtures/valid/unknown_in_nested_submessages.binpb"
 };
-static const unsigned char file1607[] = {
+static const unsigned char file1608[] = {
 #embed "../../Fixtures/valid/unknown_in_nested_submessages.json"
 };
-static const unsigned char file1608[] = {
+static const unsigned char file1609[] = {
 #embed "../../Fixtures/valid/unknown_in_text_elem.binpb"
 };
-static const unsigned char file1609[] = {
+static const unsigned char file1610[] = {
 #embed "../../Fixtures/valid/unknown_in_text_elem.json"
 };
-static const unsigned char file1610[] = {
+static const unsigned char file1611[] = {
 #embed "../../Fixtures/valid/unknown_interleaved_top.binpb"
 };
-static const unsigned char file1611[] = {
+static const unsigned char file1612[] = {
 #embed "../../Fixtures/valid/unknown_interleaved_top.json"
 };
-static const unsigned char file1612[] = {
+static const unsigned char file1613[] = {
 #embed "../../Fixtures/valid/unknown_length_delimited_top.binpb"
 };
-static const unsigned char file1613[] = {
+static const unsigned char file1614[] = {
 #embed "../../Fixtures/valid/unknown_length_delimited_top.json"
 };
-static const unsigned char file1614[] = {
+static const unsigned char file1615[] = {
 #embed "../../Fixtures/valid/unknown_max_field_number.binpb"
 };
-static const unsigned char file1615[] = {
+static const unsigned char file1616[] = {
 #embed "../../Fixtures/valid/unknown_max_field_number.json"
 };
-static const unsigned char file1616[] = {
+static const unsigned char file1617[] = {
 #embed "../../Fixtures/valid/unknown_varint_kept_verbatim.binpb"
 };
-static const unsigned char file1617[] = {
+static const unsigned char file1618[] = {
 #embed "../../Fixtures/valid/unknown_varint_kept_verbatim.json"
 };
-static const unsigned char file1618[] = {
+static const unsigned char file1619[] = {
 #embed "../../Fixtures/valid/unknown_varint_top.binpb"
 };
-static const unsigned char file1619[] = {
+static const unsigned char file1620[] = {
 #embed "../../Fixtures/valid/unknown_varint_top.json"
 };
-static const unsigned char file1620[] = {
+static const unsigned char file1621[] = {
 #embed "../../Fixtures/valid/wrong_wire_type_text_as_varint.binpb"
 };
-static const unsigned char file1621[] = {
+static const unsigned char file1622[] = {
 #embed "../../Fixtures/valid/wrong_wire_type_text_as_varint.json"
 };
-static const unsigned char file1622[] = {
+static const unsigned char file1623[] = {
 #embed "../../Fixtures/valid/wrong_wire_type_top.binpb"
 };
-static const unsigned char file1623[] = {
+static const unsigned char file1624[] = {
 #embed "../../Fixtures/valid/wrong_wire_type_top.json"
 };
-static const unsigned char file1624[] = {
+static const unsigned char file1625[] = {
 #embed "../../Fixtures/valid_input/unknown_in_elem_stream.binpb"
 };
-static const unsigned char file1625[] = {
+static const unsigned char file1626[] = {
 #embed "../../Fixtures/valid_input/unknown_in_merged_submessage.binpb"
 };
-static const unsigned char file1626[] = {
+static const unsigned char file1627[] = {
 #embed "../../Fixtures/valid_input/unknown_in_merger_inner_message.binpb"
 };
-static const unsigned char file1627[] = {
+static const unsigned char file1628[] = {
 #embed "../../Fixtures/valid_input/unknown_interleaved_top.binpb"
 };
 
@@ -5052,1461 +5055,1462 @@ static const struct { const char *path; const unsigned char *bytes; size_t count
     {"json/n_number_double_minus.input.json", file170, sizeof file170},
     {"json/n_number_exponent_sign_without_digits.input.json", file171, sizeof file171},
     {"json/n_number_exponent_without_digits.input.json", file172, sizeof file172},
-    {"json/n_number_for_bool.input.json", file173, sizeof file173},
-    {"json/n_number_for_bytes.input.json", file174, sizeof file174},
-    {"json/n_number_for_map_value.input.json", file175, sizeof file175},
-    {"json/n_number_for_message_element.input.json", file176, sizeof file176},
-    {"json/n_number_for_string.input.json", file177, sizeof file177},
-    {"json/n_number_hex.input.json", file178, sizeof file178},
-    {"json/n_number_infinity_literal.input.json", file179, sizeof file179},
-    {"json/n_number_leading_dot.input.json", file180, sizeof file180},
-    {"json/n_number_leading_plus.input.json", file181, sizeof file181},
-    {"json/n_number_leading_zero.input.json", file182, sizeof file182},
-    {"json/n_number_leading_zero_in_ignored_unknown_value.input.json", file183, sizeof file183},
-    {"json/n_number_minus_only.input.json", file184, sizeof file184},
-    {"json/n_number_nan_in_ignored_unknown_value.input.json", file185, sizeof file185},
-    {"json/n_number_nan_literal.input.json", file186, sizeof file186},
-    {"json/n_number_trailing_dot.input.json", file187, sizeof file187},
-    {"json/n_object_for_double.input.json", file188, sizeof file188},
-    {"json/n_object_for_enum.input.json", file189, sizeof file189},
-    {"json/n_object_for_repeated.input.json", file190, sizeof file190},
-    {"json/n_object_for_string.input.json", file191, sizeof file191},
-    {"json/n_oneof_two_elem_kinds.input.json", file192, sizeof file192},
-    {"json/n_oneof_two_members.input.json", file193, sizeof file193},
-    {"json/n_oneof_two_members_defaults.input.json", file194, sizeof file194},
-    {"json/n_oneof_two_members_snake_case.input.json", file195, sizeof file195},
-    {"json/n_raw_control_in_key.input.json", file196, sizeof file196},
-    {"json/n_raw_newline_in_string.input.json", file197, sizeof file197},
-    {"json/n_raw_nul_in_string.input.json", file198, sizeof file198},
-    {"json/n_raw_tab_in_string.input.json", file199, sizeof file199},
-    {"json/n_single_quotes.input.json", file200, sizeof file200},
-    {"json/n_string_for_bool.input.json", file201, sizeof file201},
-    {"json/n_string_for_message.input.json", file202, sizeof file202},
-    {"json/n_string_for_message_element.input.json", file203, sizeof file203},
-    {"json/n_string_for_repeated.input.json", file204, sizeof file204},
-    {"json/n_surrogates_reversed.input.json", file205, sizeof file205},
-    {"json/n_top_level_array.input.json", file206, sizeof file206},
-    {"json/n_top_level_null.input.json", file207, sizeof file207},
-    {"json/n_top_level_number.input.json", file208, sizeof file208},
-    {"json/n_top_level_string.input.json", file209, sizeof file209},
-    {"json/n_trailing_close_brace.input.json", file210, sizeof file210},
-    {"json/n_trailing_comma_array.input.json", file211, sizeof file211},
-    {"json/n_trailing_comma_ignored_unknown_array.input.json", file212, sizeof file212},
-    {"json/n_trailing_comma_ignored_unknown_object.input.json", file213, sizeof file213},
-    {"json/n_trailing_comma_map.input.json", file214, sizeof file214},
-    {"json/n_trailing_comma_message_array.input.json", file215, sizeof file215},
-    {"json/n_trailing_comma_nested_object.input.json", file216, sizeof file216},
-    {"json/n_trailing_comma_object.input.json", file217, sizeof file217},
-    {"json/n_trailing_comment.input.json", file218, sizeof file218},
-    {"json/n_trailing_garbage.input.json", file219, sizeof file219},
-    {"json/n_trailing_garbage_after_whitespace.input.json", file220, sizeof file220},
-    {"json/n_trailing_nul.input.json", file221, sizeof file221},
-    {"json/n_trailing_second_object.input.json", file222, sizeof file222},
-    {"json/n_truncated_literal.input.json", file223, sizeof file223},
-    {"json/n_truncated_null.input.json", file224, sizeof file224},
-    {"json/n_two_high_surrogates.input.json", file225, sizeof file225},
-    {"json/n_uint32_negative.input.json", file226, sizeof file226},
-    {"json/n_uint32_out_of_range.input.json", file227, sizeof file227},
-    {"json/n_uint32_out_of_range_exponent.input.json", file228, sizeof file228},
-    {"json/n_uint32_out_of_range_string.input.json", file229, sizeof file229},
-    {"json/n_uint64_huge_exponent.input.json", file230, sizeof file230},
-    {"json/n_uint64_many_digits.input.json", file231, sizeof file231},
-    {"json/n_uint64_negative.input.json", file232, sizeof file232},
-    {"json/n_uint64_negative_string.input.json", file233, sizeof file233},
-    {"json/n_uint64_out_of_range.input.json", file234, sizeof file234},
-    {"json/n_uint64_out_of_range_string.input.json", file235, sizeof file235},
-    {"json/n_unknown_field.input.json", file236, sizeof file236},
-    {"json/n_unknown_field_after_known.input.json", file237, sizeof file237},
-    {"json/n_unknown_field_case.input.json", file238, sizeof file238},
-    {"json/n_unknown_field_empty_key.input.json", file239, sizeof file239},
-    {"json/n_unknown_field_lowercase.input.json", file240, sizeof file240},
-    {"json/n_unknown_field_nested.input.json", file241, sizeof file241},
-    {"json/n_unknown_field_null.input.json", file242, sizeof file242},
-    {"json/n_unknown_field_reserved_name.input.json", file243, sizeof file243},
-    {"json/n_unquoted_key.input.json", file244, sizeof file244},
-    {"json/n_unterminated_array.input.json", file245, sizeof file245},
-    {"json/n_unterminated_escape.input.json", file246, sizeof file246},
-    {"json/n_unterminated_object.input.json", file247, sizeof file247},
-    {"json/n_unterminated_string.input.json", file248, sizeof file248},
-    {"json/n_utf8_above_max.input.json", file249, sizeof file249},
-    {"json/n_utf8_byte_ff.input.json", file250, sizeof file250},
-    {"json/n_utf8_in_bytes_field.input.json", file251, sizeof file251},
-    {"json/n_utf8_in_ignored_unknown_value.input.json", file252, sizeof file252},
-    {"json/n_utf8_in_key.input.json", file253, sizeof file253},
-    {"json/n_utf8_in_map_key.input.json", file254, sizeof file254},
-    {"json/n_utf8_in_string_with_escapes.input.json", file255, sizeof file255},
-    {"json/n_utf8_lone_continuation.input.json", file256, sizeof file256},
-    {"json/n_utf8_overlong.input.json", file257, sizeof file257},
-    {"json/n_utf8_overlong_three_byte.input.json", file258, sizeof file258},
-    {"json/n_utf8_surrogate.input.json", file259, sizeof file259},
-    {"json/n_utf8_truncated_sequence.input.json", file260, sizeof file260},
-    {"json/n_whitespace_only.input.json", file261, sizeof file261},
-    {"json/y_bytes_empty.binpb", file262, sizeof file262},
-    {"json/y_bytes_empty.input.json", file263, sizeof file263},
-    {"json/y_bytes_empty.json", file264, sizeof file264},
-    {"json/y_bytes_escaped_base64.binpb", file265, sizeof file265},
-    {"json/y_bytes_escaped_base64.input.json", file266, sizeof file266},
-    {"json/y_bytes_escaped_base64.json", file267, sizeof file267},
-    {"json/y_bytes_in_map_values.binpb", file268, sizeof file268},
-    {"json/y_bytes_in_map_values.input.json", file269, sizeof file269},
-    {"json/y_bytes_in_map_values.json", file270, sizeof file270},
-    {"json/y_bytes_mixed_alphabets.binpb", file271, sizeof file271},
-    {"json/y_bytes_mixed_alphabets.input.json", file272, sizeof file272},
-    {"json/y_bytes_mixed_alphabets.json", file273, sizeof file273},
-    {"json/y_bytes_nonzero_trailing_bits.binpb", file274, sizeof file274},
-    {"json/y_bytes_nonzero_trailing_bits.input.json", file275, sizeof file275},
-    {"json/y_bytes_nonzero_trailing_bits.json", file276, sizeof file276},
-    {"json/y_bytes_standard_padded.binpb", file277, sizeof file277},
-    {"json/y_bytes_standard_padded.input.json", file278, sizeof file278},
-    {"json/y_bytes_standard_padded.json", file279, sizeof file279},
-    {"json/y_bytes_standard_unpadded.binpb", file280, sizeof file280},
-    {"json/y_bytes_standard_unpadded.input.json", file281, sizeof file281},
-    {"json/y_bytes_standard_unpadded.json", file282, sizeof file282},
-    {"json/y_bytes_url_safe_padded.binpb", file283, sizeof file283},
-    {"json/y_bytes_url_safe_padded.input.json", file284, sizeof file284},
-    {"json/y_bytes_url_safe_padded.json", file285, sizeof file285},
-    {"json/y_bytes_url_safe_unpadded.binpb", file286, sizeof file286},
-    {"json/y_bytes_url_safe_unpadded.input.json", file287, sizeof file287},
-    {"json/y_bytes_url_safe_unpadded.json", file288, sizeof file288},
-    {"json/y_camel_case_names.binpb", file289, sizeof file289},
-    {"json/y_camel_case_names.input.json", file290, sizeof file290},
-    {"json/y_camel_case_names.json", file291, sizeof file291},
-    {"json/y_double_extremes.binpb", file292, sizeof file292},
-    {"json/y_double_extremes.input.json", file293, sizeof file293},
-    {"json/y_double_extremes.json", file294, sizeof file294},
-    {"json/y_double_forms.binpb", file295, sizeof file295},
-    {"json/y_double_forms.input.json", file296, sizeof file296},
-    {"json/y_double_forms.json", file297, sizeof file297},
-    {"json/y_double_negative_zero.binpb", file298, sizeof file298},
-    {"json/y_double_negative_zero.input.json", file299, sizeof file299},
-    {"json/y_double_negative_zero.json", file300, sizeof file300},
-    {"json/y_double_special_strings.binpb", file301, sizeof file301},
-    {"json/y_double_special_strings.input.json", file302, sizeof file302},
-    {"json/y_double_special_strings.json", file303, sizeof file303},
-    {"json/y_empty_containers.binpb", file304, sizeof file304},
-    {"json/y_empty_containers.input.json", file305, sizeof file305},
-    {"json/y_empty_containers.json", file306, sizeof file306},
+    {"json/n_number_exponent_without_digits_integer.input.json", file173, sizeof file173},
+    {"json/n_number_for_bool.input.json", file174, sizeof file174},
+    {"json/n_number_for_bytes.input.json", file175, sizeof file175},
+    {"json/n_number_for_map_value.input.json", file176, sizeof file176},
+    {"json/n_number_for_message_element.input.json", file177, sizeof file177},
+    {"json/n_number_for_string.input.json", file178, sizeof file178},
+    {"json/n_number_hex.input.json", file179, sizeof file179},
+    {"json/n_number_infinity_literal.input.json", file180, sizeof file180},
+    {"json/n_number_leading_dot.input.json", file181, sizeof file181},
+    {"json/n_number_leading_plus.input.json", file182, sizeof file182},
+    {"json/n_number_leading_zero.input.json", file183, sizeof file183},
+    {"json/n_number_leading_zero_in_ignored_unknown_value.input.json", file184, sizeof file184},
+    {"json/n_number_minus_only.input.json", file185, sizeof file185},
+    {"json/n_number_nan_in_ignored_unknown_value.input.json", file186, sizeof file186},
+    {"json/n_number_nan_literal.input.json", file187, sizeof file187},
+    {"json/n_number_trailing_dot.input.json", file188, sizeof file188},
+    {"json/n_object_for_double.input.json", file189, sizeof file189},
+    {"json/n_object_for_enum.input.json", file190, sizeof file190},
+    {"json/n_object_for_repeated.input.json", file191, sizeof file191},
+    {"json/n_object_for_string.input.json", file192, sizeof file192},
+    {"json/n_oneof_two_elem_kinds.input.json", file193, sizeof file193},
+    {"json/n_oneof_two_members.input.json", file194, sizeof file194},
+    {"json/n_oneof_two_members_defaults.input.json", file195, sizeof file195},
+    {"json/n_oneof_two_members_snake_case.input.json", file196, sizeof file196},
+    {"json/n_raw_control_in_key.input.json", file197, sizeof file197},
+    {"json/n_raw_newline_in_string.input.json", file198, sizeof file198},
+    {"json/n_raw_nul_in_string.input.json", file199, sizeof file199},
+    {"json/n_raw_tab_in_string.input.json", file200, sizeof file200},
+    {"json/n_single_quotes.input.json", file201, sizeof file201},
+    {"json/n_string_for_bool.input.json", file202, sizeof file202},
+    {"json/n_string_for_message.input.json", file203, sizeof file203},
+    {"json/n_string_for_message_element.input.json", file204, sizeof file204},
+    {"json/n_string_for_repeated.input.json", file205, sizeof file205},
+    {"json/n_surrogates_reversed.input.json", file206, sizeof file206},
+    {"json/n_top_level_array.input.json", file207, sizeof file207},
+    {"json/n_top_level_null.input.json", file208, sizeof file208},
+    {"json/n_top_level_number.input.json", file209, sizeof file209},
+    {"json/n_top_level_string.input.json", file210, sizeof file210},
+    {"json/n_trailing_close_brace.input.json", file211, sizeof file211},
+    {"json/n_trailing_comma_array.input.json", file212, sizeof file212},
+    {"json/n_trailing_comma_ignored_unknown_array.input.json", file213, sizeof file213},
+    {"json/n_trailing_comma_ignored_unknown_object.input.json", file214, sizeof file214},
+    {"json/n_trailing_comma_map.input.json", file215, sizeof file215},
+    {"json/n_trailing_comma_message_array.input.json", file216, sizeof file216},
+    {"json/n_trailing_comma_nested_object.input.json", file217, sizeof file217},
+    {"json/n_trailing_comma_object.input.json", file218, sizeof file218},
+    {"json/n_trailing_comment.input.json", file219, sizeof file219},
+    {"json/n_trailing_garbage.input.json", file220, sizeof file220},
+    {"json/n_trailing_garbage_after_whitespace.input.json", file221, sizeof file221},
+    {"json/n_trailing_nul.input.json", file222, sizeof file222},
+    {"json/n_trailing_second_object.input.json", file223, sizeof file223},
+    {"json/n_truncated_literal.input.json", file224, sizeof file224},
+    {"json/n_truncated_null.input.json", file225, sizeof file225},
+    {"json/n_two_high_surrogates.input.json", file226, sizeof file226},
+    {"json/n_uint32_negative.input.json", file227, sizeof file227},
+    {"json/n_uint32_out_of_range.input.json", file228, sizeof file228},
+    {"json/n_uint32_out_of_range_exponent.input.json", file229, sizeof file229},
+    {"json/n_uint32_out_of_range_string.input.json", file230, sizeof file230},
+    {"json/n_uint64_huge_exponent.input.json", file231, sizeof file231},
+    {"json/n_uint64_many_digits.input.json", file232, sizeof file232},
+    {"json/n_uint64_negative.input.json", file233, sizeof file233},
+    {"json/n_uint64_negative_string.input.json", file234, sizeof file234},
+    {"json/n_uint64_out_of_range.input.json", file235, sizeof file235},
+    {"json/n_uint64_out_of_range_string.input.json", file236, sizeof file236},
+    {"json/n_unknown_field.input.json", file237, sizeof file237},
+    {"json/n_unknown_field_after_known.input.json", file238, sizeof file238},
+    {"json/n_unknown_field_case.input.json", file239, sizeof file239},
+    {"json/n_unknown_field_empty_key.input.json", file240, sizeof file240},
+    {"json/n_unknown_field_lowercase.input.json", file241, sizeof file241},
+    {"json/n_unknown_field_nested.input.json", file242, sizeof file242},
+    {"json/n_unknown_field_null.input.json", file243, sizeof file243},
+    {"json/n_unknown_field_reserved_name.input.json", file244, sizeof file244},
+    {"json/n_unquoted_key.input.json", file245, sizeof file245},
+    {"json/n_unterminated_array.input.json", file246, sizeof file246},
+    {"json/n_unterminated_escape.input.json", file247, sizeof file247},
+    {"json/n_unterminated_object.input.json", file248, sizeof file248},
+    {"json/n_unterminated_string.input.json", file249, sizeof file249},
+    {"json/n_utf8_above_max.input.json", file250, sizeof file250},
+    {"json/n_utf8_byte_ff.input.json", file251, sizeof file251},
+    {"json/n_utf8_in_bytes_field.input.json", file252, sizeof file252},
+    {"json/n_utf8_in_ignored_unknown_value.input.json", file253, sizeof file253},
+    {"json/n_utf8_in_key.input.json", file254, sizeof file254},
+    {"json/n_utf8_in_map_key.input.json", file255, sizeof file255},
+    {"json/n_utf8_in_string_with_escapes.input.json", file256, sizeof file256},
+    {"json/n_utf8_lone_continuation.input.json", file257, sizeof file257},
+    {"json/n_utf8_overlong.input.json", file258, sizeof file258},
+    {"json/n_utf8_overlong_three_byte.input.json", file259, sizeof file259},
+    {"json/n_utf8_surrogate.input.json", file260, sizeof file260},
+    {"json/n_utf8_truncated_sequence.input.json", file261, sizeof file261},
+    {"json/n_whitespace_only.input.json", file262, sizeof file262},
+    {"json/y_bytes_empty.binpb", file263, sizeof file263},
+    {"json/y_bytes_empty.input.json", file264, sizeof file264},
+    {"json/y_bytes_empty.json", file265, sizeof file265},
+    {"json/y_bytes_escaped_base64.binpb", file266, sizeof file266},
+    {"json/y_bytes_escaped_base64.input.json", file267, sizeof file267},
+    {"json/y_bytes_escaped_base64.json", file268, sizeof file268},
+    {"json/y_bytes_in_map_values.binpb", file269, sizeof file269},
+    {"json/y_bytes_in_map_values.input.json", file270, sizeof file270},
+    {"json/y_bytes_in_map_values.json", file271, sizeof file271},
+    {"json/y_bytes_mixed_alphabets.binpb", file272, sizeof file272},
+    {"json/y_bytes_mixed_alphabets.input.json", file273, sizeof file273},
+    {"json/y_bytes_mixed_alphabets.json", file274, sizeof file274},
+    {"json/y_bytes_nonzero_trailing_bits.binpb", file275, sizeof file275},
+    {"json/y_bytes_nonzero_trailing_bits.input.json", file276, sizeof file276},
+    {"json/y_bytes_nonzero_trailing_bits.json", file277, sizeof file277},
+    {"json/y_bytes_standard_padded.binpb", file278, sizeof file278},
+    {"json/y_bytes_standard_padded.input.json", file279, sizeof file279},
+    {"json/y_bytes_standard_padded.json", file280, sizeof file280},
+    {"json/y_bytes_standard_unpadded.binpb", file281, sizeof file281},
+    {"json/y_bytes_standard_unpadded.input.json", file282, sizeof file282},
+    {"json/y_bytes_standard_unpadded.json", file283, sizeof file283},
+    {"json/y_bytes_url_safe_padded.binpb", file284, sizeof file284},
+    {"json/y_bytes_url_safe_padded.input.json", file285, sizeof file285},
+    {"json/y_bytes_url_safe_padded.json", file286, sizeof file286},
+    {"json/y_bytes_url_safe_unpadded.binpb", file287, sizeof file287},
+    {"json/y_bytes_url_safe_unpadded.input.json", file288, sizeof file288},
+    {"json/y_bytes_url_safe_unpadded.json", file289, sizeof file289},
+    {"json/y_camel_case_names.binpb", file290, sizeof file290},
+    {"json/y_camel_case_names.input.json", file291, sizeof file291},
+    {"json/y_camel_case_names.json", file292, sizeof file292},
+    {"json/y_double_extremes.binpb", file293, sizeof file293},
+    {"json/y_double_extremes.input.json", file294, sizeof file294},
+    {"json/y_double_extremes.json", file295, sizeof file295},
+    {"json/y_double_forms.binpb", file296, sizeof file296},
+    {"json/y_double_forms.input.json", file297, sizeof file297},
+    {"json/y_double_forms.json", file298, sizeof file298},
+    {"json/y_double_negative_zero.binpb", file299, sizeof file299},
+    {"json/y_double_negative_zero.input.json", file300, sizeof file300},
+    {"json/y_double_negative_zero.json", file301, sizeof file301},
+    {"json/y_double_special_strings.binpb", file302, sizeof file302},
+    {"json/y_double_special_strings.input.json", file303, sizeof file303},
+    {"json/y_double_special_strings.json", file304, sizeof file304},
+    {"json/y_empty_containers.binpb", file305, sizeof file305},
+    {"json/y_empty_containers.input.json", file306, sizeof file306},
+    {"json/y_empty_containers.json", file307, sizeof file307},
     {"json/y_empty_object.binpb", 0, 0},
-    {"json/y_empty_object.input.json", file308, sizeof file308},
-    {"json/y_empty_object.json", file309, sizeof file309},
-    {"json/y_enum_by_known_number.binpb", file310, sizeof file310},
-    {"json/y_enum_by_known_number.input.json", file311, sizeof file311},
-    {"json/y_enum_by_known_number.json", file312, sizeof file312},
-    {"json/y_enum_by_name.binpb", file313, sizeof file313},
-    {"json/y_enum_by_name.input.json", file314, sizeof file314},
-    {"json/y_enum_by_name.json", file315, sizeof file315},
-    {"json/y_enum_by_unknown_number.binpb", file316, sizeof file316},
-    {"json/y_enum_by_unknown_number.input.json", file317, sizeof file317},
-    {"json/y_enum_by_unknown_number.json", file318, sizeof file318},
-    {"json/y_enum_default_name.binpb", file319, sizeof file319},
-    {"json/y_enum_default_name.input.json", file320, sizeof file320},
-    {"json/y_enum_default_name.json", file321, sizeof file321},
-    {"json/y_enum_number_as_string.binpb", file322, sizeof file322},
-    {"json/y_enum_number_as_string.input.json", file323, sizeof file323},
-    {"json/y_enum_number_as_string.json", file324, sizeof file324},
-    {"json/y_enum_number_integral_forms.binpb", file325, sizeof file325},
-    {"json/y_enum_number_integral_forms.input.json", file326, sizeof file326},
-    {"json/y_enum_number_integral_forms.json", file327, sizeof file327},
-    {"json/y_escape_mixed_with_raw.binpb", file328, sizeof file328},
-    {"json/y_escape_mixed_with_raw.input.json", file329, sizeof file329},
-    {"json/y_escape_mixed_with_raw.json", file330, sizeof file330},
-    {"json/y_escape_u_bmp.binpb", file331, sizeof file331},
-    {"json/y_escape_u_bmp.input.json", file332, sizeof file332},
-    {"json/y_escape_u_bmp.json", file333, sizeof file333},
-    {"json/y_escape_u_surrogate_pair.binpb", file334, sizeof file334},
-    {"json/y_escape_u_surrogate_pair.input.json", file335, sizeof file335},
-    {"json/y_escape_u_surrogate_pair.json", file336, sizeof file336},
-    {"json/y_escaped_enum_name.binpb", file337, sizeof file337},
-    {"json/y_escaped_enum_name.input.json", file338, sizeof file338},
-    {"json/y_escaped_enum_name.json", file339, sizeof file339},
-    {"json/y_escaped_field_name.binpb", file340, sizeof file340},
-    {"json/y_escaped_field_name.input.json", file341, sizeof file341},
-    {"json/y_escaped_field_name.json", file342, sizeof file342},
-    {"json/y_escaped_solidus.binpb", file343, sizeof file343},
-    {"json/y_escaped_solidus.input.json", file344, sizeof file344},
-    {"json/y_escaped_solidus.json", file345, sizeof file345},
-    {"json/y_escapes_short.binpb", file346, sizeof file346},
-    {"json/y_escapes_short.input.json", file347, sizeof file347},
-    {"json/y_escapes_short.json", file348, sizeof file348},
-    {"json/y_int32_extremes.binpb", file349, sizeof file349},
-    {"json/y_int32_extremes.input.json", file350, sizeof file350},
-    {"json/y_int32_extremes.json", file351, sizeof file351},
-    {"json/y_int32_negative_as_string.binpb", file352, sizeof file352},
-    {"json/y_int32_negative_as_string.input.json", file353, sizeof file353},
-    {"json/y_int32_negative_as_string.json", file354, sizeof file354},
-    {"json/y_int32_negative_exponent.binpb", file355, sizeof file355},
-    {"json/y_int32_negative_exponent.input.json", file356, sizeof file356},
-    {"json/y_int32_negative_exponent.json", file357, sizeof file357},
-    {"json/y_integer_exponent_1_5e1.binpb", file358, sizeof file358},
-    {"json/y_integer_exponent_1_5e1.input.json", file359, sizeof file359},
-    {"json/y_integer_exponent_1_5e1.json", file360, sizeof file360},
-    {"json/y_integer_exponent_1e3.binpb", file361, sizeof file361},
-    {"json/y_integer_exponent_1e3.input.json", file362, sizeof file362},
-    {"json/y_integer_exponent_1e3.json", file363, sizeof file363},
-    {"json/y_integer_exponent_capital_e_plus.binpb", file364, sizeof file364},
-    {"json/y_integer_exponent_capital_e_plus.input.json", file365, sizeof file365},
-    {"json/y_integer_exponent_capital_e_plus.json", file366, sizeof file366},
-    {"json/y_integer_exponent_in_string.binpb", file367, sizeof file367},
-    {"json/y_integer_exponent_in_string.input.json", file368, sizeof file368},
-    {"json/y_integer_exponent_in_string.json", file369, sizeof file369},
-    {"json/y_integer_fraction_zero.binpb", file370, sizeof file370},
-    {"json/y_integer_fraction_zero.input.json", file371, sizeof file371},
-    {"json/y_integer_fraction_zero.json", file372, sizeof file372},
-    {"json/y_integer_negative_exponent_integral.binpb", file373, sizeof file373},
-    {"json/y_integer_negative_exponent_integral.input.json", file374, sizeof file374},
-    {"json/y_integer_negative_exponent_integral.json", file375, sizeof file375},
-    {"json/y_integer_zero_forms.binpb", file376, sizeof file376},
-    {"json/y_integer_zero_forms.input.json", file377, sizeof file377},
-    {"json/y_integer_zero_forms.json", file378, sizeof file378},
-    {"json/y_long_string.binpb", file379, sizeof file379},
-    {"json/y_long_string.input.json", file380, sizeof file380},
-    {"json/y_long_string.json", file381, sizeof file381},
-    {"json/y_map_keys_canonically_equivalent.binpb", file382, sizeof file382},
-    {"json/y_map_keys_canonically_equivalent.input.json", file383, sizeof file383},
-    {"json/y_map_keys_canonically_equivalent.json", file384, sizeof file384},
-    {"json/y_mixed_name_styles.binpb", file385, sizeof file385},
-    {"json/y_mixed_name_styles.input.json", file386, sizeof file386},
-    {"json/y_mixed_name_styles.json", file387, sizeof file387},
-    {"json/y_nested_merger_100_layers.binpb", file388, sizeof file388},
-    {"json/y_nested_merger_100_layers.input.json", file389, sizeof file389},
-    {"json/y_nested_merger_100_layers.json", file390, sizeof file390},
-    {"json/y_null_message_fields.binpb", file391, sizeof file391},
-    {"json/y_null_message_fields.input.json", file392, sizeof file392},
-    {"json/y_null_message_fields.json", file393, sizeof file393},
-    {"json/y_null_oneof_members.binpb", file394, sizeof file394},
-    {"json/y_null_oneof_members.input.json", file395, sizeof file395},
-    {"json/y_null_oneof_members.json", file396, sizeof file396},
-    {"json/y_null_repeated_and_maps.binpb", file397, sizeof file397},
-    {"json/y_null_repeated_and_maps.input.json", file398, sizeof file398},
-    {"json/y_null_repeated_and_maps.json", file399, sizeof file399},
-    {"json/y_null_scalars.binpb", file400, sizeof file400},
-    {"json/y_null_scalars.input.json", file401, sizeof file401},
-    {"json/y_null_scalars.json", file402, sizeof file402},
+    {"json/y_empty_object.input.json", file309, sizeof file309},
+    {"json/y_empty_object.json", file310, sizeof file310},
+    {"json/y_enum_by_known_number.binpb", file311, sizeof file311},
+    {"json/y_enum_by_known_number.input.json", file312, sizeof file312},
+    {"json/y_enum_by_known_number.json", file313, sizeof file313},
+    {"json/y_enum_by_name.binpb", file314, sizeof file314},
+    {"json/y_enum_by_name.input.json", file315, sizeof file315},
+    {"json/y_enum_by_name.json", file316, sizeof file316},
+    {"json/y_enum_by_unknown_number.binpb", file317, sizeof file317},
+    {"json/y_enum_by_unknown_number.input.json", file318, sizeof file318},
+    {"json/y_enum_by_unknown_number.json", file319, sizeof file319},
+    {"json/y_enum_default_name.binpb", file320, sizeof file320},
+    {"json/y_enum_default_name.input.json", file321, sizeof file321},
+    {"json/y_enum_default_name.json", file322, sizeof file322},
+    {"json/y_enum_number_as_string.binpb", file323, sizeof file323},
+    {"json/y_enum_number_as_string.input.json", file324, sizeof file324},
+    {"json/y_enum_number_as_string.json", file325, sizeof file325},
+    {"json/y_enum_number_integral_forms.binpb", file326, sizeof file326},
+    {"json/y_enum_number_integral_forms.input.json", file327, sizeof file327},
+    {"json/y_enum_number_integral_forms.json", file328, sizeof file328},
+    {"json/y_escape_mixed_with_raw.binpb", file329, sizeof file329},
+    {"json/y_escape_mixed_with_raw.input.json", file330, sizeof file330},
+    {"json/y_escape_mixed_with_raw.json", file331, sizeof file331},
+    {"json/y_escape_u_bmp.binpb", file332, sizeof file332},
+    {"json/y_escape_u_bmp.input.json", file333, sizeof file333},
+    {"json/y_escape_u_bmp.json", file334, sizeof file334},
+    {"json/y_escape_u_surrogate_pair.binpb", file335, sizeof file335},
+    {"json/y_escape_u_surrogate_pair.input.json", file336, sizeof file336},
+    {"json/y_escape_u_surrogate_pair.json", file337, sizeof file337},
+    {"json/y_escaped_enum_name.binpb", file338, sizeof file338},
+    {"json/y_escaped_enum_name.input.json", file339, sizeof file339},
+    {"json/y_escaped_enum_name.json", file340, sizeof file340},
+    {"json/y_escaped_field_name.binpb", file341, sizeof file341},
+    {"json/y_escaped_field_name.input.json", file342, sizeof file342},
+    {"json/y_escaped_field_name.json", file343, sizeof file343},
+    {"json/y_escaped_solidus.binpb", file344, sizeof file344},
+    {"json/y_escaped_solidus.input.json", file345, sizeof file345},
+    {"json/y_escaped_solidus.json", file346, sizeof file346},
+    {"json/y_escapes_short.binpb", file347, sizeof file347},
+    {"json/y_escapes_short.input.json", file348, sizeof file348},
+    {"json/y_escapes_short.json", file349, sizeof file349},
+    {"json/y_int32_extremes.binpb", file350, sizeof file350},
+    {"json/y_int32_extremes.input.json", file351, sizeof file351},
+    {"json/y_int32_extremes.json", file352, sizeof file352},
+    {"json/y_int32_negative_as_string.binpb", file353, sizeof file353},
+    {"json/y_int32_negative_as_string.input.json", file354, sizeof file354},
+    {"json/y_int32_negative_as_string.json", file355, sizeof file355},
+    {"json/y_int32_negative_exponent.binpb", file356, sizeof file356},
+    {"json/y_int32_negative_exponent.input.json", file357, sizeof file357},
+    {"json/y_int32_negative_exponent.json", file358, sizeof file358},
+    {"json/y_integer_exponent_1_5e1.binpb", file359, sizeof file359},
+    {"json/y_integer_exponent_1_5e1.input.json", file360, sizeof file360},
+    {"json/y_integer_exponent_1_5e1.json", file361, sizeof file361},
+    {"json/y_integer_exponent_1e3.binpb", file362, sizeof file362},
+    {"json/y_integer_exponent_1e3.input.json", file363, sizeof file363},
+    {"json/y_integer_exponent_1e3.json", file364, sizeof file364},
+    {"json/y_integer_exponent_capital_e_plus.binpb", file365, sizeof file365},
+    {"json/y_integer_exponent_capital_e_plus.input.json", file366, sizeof file366},
+    {"json/y_integer_exponent_capital_e_plus.json", file367, sizeof file367},
+    {"json/y_integer_exponent_in_string.binpb", file368, sizeof file368},
+    {"json/y_integer_exponent_in_string.input.json", file369, sizeof file369},
+    {"json/y_integer_exponent_in_string.json", file370, sizeof file370},
+    {"json/y_integer_fraction_zero.binpb", file371, sizeof file371},
+    {"json/y_integer_fraction_zero.input.json", file372, sizeof file372},
+    {"json/y_integer_fraction_zero.json", file373, sizeof file373},
+    {"json/y_integer_negative_exponent_integral.binpb", file374, sizeof file374},
+    {"json/y_integer_negative_exponent_integral.input.json", file375, sizeof file375},
+    {"json/y_integer_negative_exponent_integral.json", file376, sizeof file376},
+    {"json/y_integer_zero_forms.binpb", file377, sizeof file377},
+    {"json/y_integer_zero_forms.input.json", file378, sizeof file378},
+    {"json/y_integer_zero_forms.json", file379, sizeof file379},
+    {"json/y_long_string.binpb", file380, sizeof file380},
+    {"json/y_long_string.input.json", file381, sizeof file381},
+    {"json/y_long_string.json", file382, sizeof file382},
+    {"json/y_map_keys_canonically_equivalent.binpb", file383, sizeof file383},
+    {"json/y_map_keys_canonically_equivalent.input.json", file384, sizeof file384},
+    {"json/y_map_keys_canonically_equivalent.json", file385, sizeof file385},
+    {"json/y_mixed_name_styles.binpb", file386, sizeof file386},
+    {"json/y_mixed_name_styles.input.json", file387, sizeof file387},
+    {"json/y_mixed_name_styles.json", file388, sizeof file388},
+    {"json/y_nested_merger_100_layers.binpb", file389, sizeof file389},
+    {"json/y_nested_merger_100_layers.input.json", file390, sizeof file390},
+    {"json/y_nested_merger_100_layers.json", file391, sizeof file391},
+    {"json/y_null_message_fields.binpb", file392, sizeof file392},
+    {"json/y_null_message_fields.input.json", file393, sizeof file393},
+    {"json/y_null_message_fields.json", file394, sizeof file394},
+    {"json/y_null_oneof_members.binpb", file395, sizeof file395},
+    {"json/y_null_oneof_members.input.json", file396, sizeof file396},
+    {"json/y_null_oneof_members.json", file397, sizeof file397},
+    {"json/y_null_repeated_and_maps.binpb", file398, sizeof file398},
+    {"json/y_null_repeated_and_maps.input.json", file399, sizeof file399},
+    {"json/y_null_repeated_and_maps.json", file400, sizeof file400},
+    {"json/y_null_scalars.binpb", file401, sizeof file401},
+    {"json/y_null_scalars.input.json", file402, sizeof file402},
+    {"json/y_null_scalars.json", file403, sizeof file403},
     {"json/y_null_values_set_nothing.binpb", 0, 0},
-    {"json/y_null_values_set_nothing.input.json", file404, sizeof file404},
-    {"json/y_null_values_set_nothing.json", file405, sizeof file405},
-    {"json/y_number_strings_with_escapes.binpb", file406, sizeof file406},
-    {"json/y_number_strings_with_escapes.input.json", file407, sizeof file407},
-    {"json/y_number_strings_with_escapes.json", file408, sizeof file408},
-    {"json/y_oneof_first_member_null.binpb", file409, sizeof file409},
-    {"json/y_oneof_first_member_null.input.json", file410, sizeof file410},
-    {"json/y_oneof_first_member_null.json", file411, sizeof file411},
-    {"json/y_oneof_member_with_default_value.binpb", file412, sizeof file412},
-    {"json/y_oneof_member_with_default_value.input.json", file413, sizeof file413},
-    {"json/y_oneof_member_with_default_value.json", file414, sizeof file414},
-    {"json/y_oneof_second_member_null.binpb", file415, sizeof file415},
-    {"json/y_oneof_second_member_null.input.json", file416, sizeof file416},
-    {"json/y_oneof_second_member_null.json", file417, sizeof file417},
-    {"json/y_raw_del_and_c1.binpb", file418, sizeof file418},
-    {"json/y_raw_del_and_c1.input.json", file419, sizeof file419},
-    {"json/y_raw_del_and_c1.json", file420, sizeof file420},
-    {"json/y_raw_utf8.binpb", file421, sizeof file421},
-    {"json/y_raw_utf8.input.json", file422, sizeof file422},
-    {"json/y_raw_utf8.json", file423, sizeof file423},
-    {"json/y_snake_case_envelope.binpb", file424, sizeof file424},
-    {"json/y_snake_case_envelope.input.json", file425, sizeof file425},
-    {"json/y_snake_case_envelope.json", file426, sizeof file426},
-    {"json/y_snake_case_group_system_and_merger.binpb", file427, sizeof file427},
-    {"json/y_snake_case_group_system_and_merger.input.json", file428, sizeof file428},
-    {"json/y_snake_case_group_system_and_merger.json", file429, sizeof file429},
-    {"json/y_snake_case_group_tips.binpb", file430, sizeof file430},
-    {"json/y_snake_case_group_tips.input.json", file431, sizeof file431},
-    {"json/y_snake_case_group_tips.json", file432, sizeof file432},
-    {"json/y_snake_case_media_elems.binpb", file433, sizeof file433},
-    {"json/y_snake_case_media_elems.input.json", file434, sizeof file434},
-    {"json/y_snake_case_media_elems.json", file435, sizeof file435},
-    {"json/y_uint32_as_string.binpb", file436, sizeof file436},
-    {"json/y_uint32_as_string.input.json", file437, sizeof file437},
-    {"json/y_uint32_as_string.json", file438, sizeof file438},
-    {"json/y_uint32_max_exponent.binpb", file439, sizeof file439},
-    {"json/y_uint32_max_exponent.input.json", file440, sizeof file440},
-    {"json/y_uint32_max_exponent.json", file441, sizeof file441},
-    {"json/y_uint64_as_number.binpb", file442, sizeof file442},
-    {"json/y_uint64_as_number.input.json", file443, sizeof file443},
-    {"json/y_uint64_as_number.json", file444, sizeof file444},
-    {"json/y_uint64_as_string.binpb", file445, sizeof file445},
-    {"json/y_uint64_as_string.input.json", file446, sizeof file446},
-    {"json/y_uint64_as_string.json", file447, sizeof file447},
-    {"json/y_uint64_big_exponent.binpb", file448, sizeof file448},
-    {"json/y_uint64_big_exponent.input.json", file449, sizeof file449},
-    {"json/y_uint64_big_exponent.json", file450, sizeof file450},
-    {"json/y_uint64_fraction_above_2_pow_53.binpb", file451, sizeof file451},
-    {"json/y_uint64_fraction_above_2_pow_53.input.json", file452, sizeof file452},
-    {"json/y_uint64_fraction_above_2_pow_53.json", file453, sizeof file453},
-    {"json/y_uint64_max_as_number.binpb", file454, sizeof file454},
-    {"json/y_uint64_max_as_number.input.json", file455, sizeof file455},
-    {"json/y_uint64_max_as_number.json", file456, sizeof file456},
-    {"json/y_uint64_max_as_string.binpb", file457, sizeof file457},
-    {"json/y_uint64_max_as_string.input.json", file458, sizeof file458},
-    {"json/y_uint64_max_as_string.json", file459, sizeof file459},
-    {"json/y_uint64_max_exponent_form.binpb", file460, sizeof file460},
-    {"json/y_uint64_max_exponent_form.input.json", file461, sizeof file461},
-    {"json/y_uint64_max_exponent_form.json", file462, sizeof file462},
-    {"json/y_unknown_enum_name_ignored.binpb", file463, sizeof file463},
-    {"json/y_unknown_enum_name_ignored.input.json", file464, sizeof file464},
-    {"json/y_unknown_enum_name_ignored.json", file465, sizeof file465},
-    {"json/y_unknown_fields_ignored.binpb", file466, sizeof file466},
-    {"json/y_unknown_fields_ignored.input.json", file467, sizeof file467},
-    {"json/y_unknown_fields_ignored.json", file468, sizeof file468},
-    {"json/y_unknown_fields_nested_arrays_ignored.binpb", file469, sizeof file469},
-    {"json/y_unknown_fields_nested_arrays_ignored.input.json", file470, sizeof file470},
-    {"json/y_unknown_fields_nested_arrays_ignored.json", file471, sizeof file471},
-    {"json/y_whitespace_everywhere.binpb", file472, sizeof file472},
-    {"json/y_whitespace_everywhere.input.json", file473, sizeof file473},
-    {"json/y_whitespace_everywhere.json", file474, sizeof file474},
-    {"limits/none_empty_chain.binpb", file475, sizeof file475},
-    {"limits/none_empty_chain.json", file476, sizeof file476},
-    {"limits/none_image_type_duplicate.binpb", file477, sizeof file477},
-    {"limits/none_image_type_duplicate.json", file478, sizeof file478},
-    {"limits/none_image_type_unspecified_twice.binpb", file479, sizeof file479},
-    {"limits/none_image_type_unspecified_twice.json", file480, sizeof file480},
-    {"limits/none_image_types_distinct.binpb", file481, sizeof file481},
-    {"limits/none_image_types_distinct.json", file482, sizeof file482},
-    {"limits/none_latitude_past_limit.binpb", file483, sizeof file483},
-    {"limits/none_latitude_past_limit.json", file484, sizeof file484},
-    {"limits/none_latitude_past_limit_negative.binpb", file485, sizeof file485},
-    {"limits/none_latitude_past_limit_negative.json", file486, sizeof file486},
-    {"limits/none_location_at_limits.binpb", file487, sizeof file487},
-    {"limits/none_location_at_limits.json", file488, sizeof file488},
-    {"limits/none_location_not_finite.binpb", file489, sizeof file489},
-    {"limits/none_location_not_finite.json", file490, sizeof file490},
-    {"limits/none_longitude_past_limit.binpb", file491, sizeof file491},
-    {"limits/none_longitude_past_limit.json", file492, sizeof file492},
-    {"limits/none_longitude_past_limit_negative.binpb", file493, sizeof file493},
-    {"limits/none_longitude_past_limit_negative.json", file494, sizeof file494},
-    {"limits/none_many_violations.binpb", file495, sizeof file495},
-    {"limits/none_many_violations.json", file496, sizeof file496},
-    {"limits/none_merger_101_layers.binpb", file497, sizeof file497},
-    {"limits/none_merger_101_layers.json", file498, sizeof file498},
-    {"limits/none_merger_key_with_inline_messages.binpb", file499, sizeof file499},
-    {"limits/none_merger_key_with_inline_messages.json", file500, sizeof file500},
-    {"limits/none_signal_rules_not_applied.binpb", file501, sizeof file501},
-    {"limits/none_signal_rules_not_applied.json", file502, sizeof file502},
-    {"limits/none_vendor_limits_not_applied.binpb", file503, sizeof file503},
-    {"limits/none_vendor_limits_not_applied.json", file504, sizeof file504},
-    {"limits/tencent_at_all_alternate_spelling_at_limit.binpb", file505, sizeof file505},
-    {"limits/tencent_at_all_alternate_spelling_at_limit.json", file506, sizeof file506},
-    {"limits/tencent_at_all_alternate_spelling_past_limit.binpb", file507, sizeof file507},
-    {"limits/tencent_at_all_alternate_spelling_past_limit.json", file508, sizeof file508},
-    {"limits/tencent_at_users_at_limit.binpb", file509, sizeof file509},
-    {"limits/tencent_at_users_at_limit.json", file510, sizeof file510},
-    {"limits/tencent_at_users_in_c2c.binpb", file511, sizeof file511},
-    {"limits/tencent_at_users_in_c2c.json", file512, sizeof file512},
-    {"limits/tencent_at_users_in_room.binpb", file513, sizeof file513},
-    {"limits/tencent_at_users_in_room.json", file514, sizeof file514},
-    {"limits/tencent_at_users_on_image.binpb", file515, sizeof file515},
-    {"limits/tencent_at_users_on_image.json", file516, sizeof file516},
-    {"limits/tencent_at_users_past_limit.binpb", file517, sizeof file517},
-    {"limits/tencent_at_users_past_limit.json", file518, sizeof file518},
-    {"limits/tencent_at_users_without_target.binpb", file519, sizeof file519},
-    {"limits/tencent_at_users_without_target.json", file520, sizeof file520},
-    {"limits/tencent_avchatroom_comment_is_a_group_message.binpb", file521, sizeof file521},
-    {"limits/tencent_avchatroom_comment_is_a_group_message.json", file522, sizeof file522},
-    {"limits/tencent_c2c_read_receipt_past_limits.binpb", file523, sizeof file523},
-    {"limits/tencent_c2c_read_receipt_past_limits.json", file524, sizeof file524},
-    {"limits/tencent_c2c_read_receipt_valid.binpb", file525, sizeof file525},
-    {"limits/tencent_c2c_read_receipt_valid.json", file526, sizeof file526},
-    {"limits/tencent_callback_text_and_image_accepted.binpb", file527, sizeof file527},
-    {"limits/tencent_callback_text_and_image_accepted.json", file528, sizeof file528},
-    {"limits/tencent_chain_appendable_kinds.binpb", file529, sizeof file529},
-    {"limits/tencent_chain_appendable_kinds.json", file530, sizeof file530},
-    {"limits/tencent_chain_empty.binpb", file531, sizeof file531},
-    {"limits/tencent_chain_empty.json", file532, sizeof file532},
-    {"limits/tencent_chain_group_tips_with_text.binpb", file533, sizeof file533},
-    {"limits/tencent_chain_group_tips_with_text.json", file534, sizeof file534},
-    {"limits/tencent_chain_image_after_text.binpb", file535, sizeof file535},
-    {"limits/tencent_chain_image_after_text.json", file536, sizeof file536},
-    {"limits/tencent_chain_media_after_text.binpb", file537, sizeof file537},
-    {"limits/tencent_chain_media_after_text.json", file538, sizeof file538},
-    {"limits/tencent_chain_one_custom_elem.binpb", file539, sizeof file539},
-    {"limits/tencent_chain_one_custom_elem.json", file540, sizeof file540},
-    {"limits/tencent_chain_standalone_kinds_alone.binpb", file541, sizeof file541},
-    {"limits/tencent_chain_standalone_kinds_alone.json", file542, sizeof file542},
-    {"limits/tencent_chain_text_then_group_system.binpb", file543, sizeof file543},
-    {"limits/tencent_chain_text_then_group_system.json", file544, sizeof file544},
-    {"limits/tencent_chain_two_custom_elems.binpb", file545, sizeof file545},
-    {"limits/tencent_chain_two_custom_elems.json", file546, sizeof file546},
-    {"limits/tencent_chain_two_mergers.binpb", file547, sizeof file547},
-    {"limits/tencent_chain_two_mergers.json", file548, sizeof file548},
-    {"limits/tencent_content_group_tips_at_limit.binpb", file549, sizeof file549},
-    {"limits/tencent_content_group_tips_at_limit.json", file550, sizeof file550},
-    {"limits/tencent_content_group_tips_past_limit.binpb", file551, sizeof file551},
-    {"limits/tencent_content_group_tips_past_limit.json", file552, sizeof file552},
-    {"limits/tencent_content_merger_at_limit.binpb", file553, sizeof file553},
-    {"limits/tencent_content_merger_at_limit.json", file554, sizeof file554},
-    {"limits/tencent_content_merger_past_limit.binpb", file555, sizeof file555},
-    {"limits/tencent_content_merger_past_limit.json", file556, sizeof file556},
-    {"limits/tencent_content_summed_over_elems_at_limit.binpb", file557, sizeof file557},
-    {"limits/tencent_content_summed_over_elems_at_limit.json", file558, sizeof file558},
-    {"limits/tencent_content_summed_over_elems_past_limit.binpb", file559, sizeof file559},
-    {"limits/tencent_content_summed_over_elems_past_limit.json", file560, sizeof file560},
-    {"limits/tencent_file_at_limit.binpb", file561, sizeof file561},
-    {"limits/tencent_file_at_limit.json", file562, sizeof file562},
-    {"limits/tencent_file_past_limit.binpb", file563, sizeof file563},
-    {"limits/tencent_file_past_limit.json", file564, sizeof file564},
-    {"limits/tencent_flyheart_command_is_fine.binpb", file565, sizeof file565},
-    {"limits/tencent_flyheart_command_is_fine.json", file566, sizeof file566},
-    {"limits/tencent_group_profile_values_at_limit.binpb", file567, sizeof file567},
-    {"limits/tencent_group_profile_values_at_limit.json", file568, sizeof file568},
-    {"limits/tencent_group_profile_values_past_limit.binpb", file569, sizeof file569},
-    {"limits/tencent_group_profile_values_past_limit.json", file570, sizeof file570},
-    {"limits/tencent_group_read_receipt_past_limits.binpb", file571, sizeof file571},
-    {"limits/tencent_group_read_receipt_past_limits.json", file572, sizeof file572},
-    {"limits/tencent_group_read_receipt_valid.binpb", file573, sizeof file573},
-    {"limits/tencent_group_read_receipt_valid.json", file574, sizeof file574},
-    {"limits/tencent_group_system_op_user_info_past_limit.binpb", file575, sizeof file575},
-    {"limits/tencent_group_system_op_user_info_past_limit.json", file576, sizeof file576},
-    {"limits/tencent_group_system_platform_not_recognized.binpb", file577, sizeof file577},
-    {"limits/tencent_group_system_platform_not_recognized.json", file578, sizeof file578},
-    {"limits/tencent_group_system_user_ids_at_limit.binpb", file579, sizeof file579},
-    {"limits/tencent_group_system_user_ids_at_limit.json", file580, sizeof file580},
-    {"limits/tencent_group_system_user_ids_past_limit.binpb", file581, sizeof file581},
-    {"limits/tencent_group_system_user_ids_past_limit.json", file582, sizeof file582},
-    {"limits/tencent_group_tips_platform_not_recognized.binpb", file583, sizeof file583},
-    {"limits/tencent_group_tips_platform_not_recognized.json", file584, sizeof file584},
-    {"limits/tencent_group_tips_platform_recognized.binpb", file585, sizeof file585},
-    {"limits/tencent_group_tips_platform_recognized.json", file586, sizeof file586},
-    {"limits/tencent_group_tips_user_ids_at_limit.binpb", file587, sizeof file587},
-    {"limits/tencent_group_tips_user_ids_at_limit.json", file588, sizeof file588},
-    {"limits/tencent_group_tips_user_ids_past_limit.binpb", file589, sizeof file589},
-    {"limits/tencent_group_tips_user_ids_past_limit.json", file590, sizeof file590},
-    {"limits/tencent_image_at_limit.binpb", file591, sizeof file591},
-    {"limits/tencent_image_at_limit.json", file592, sizeof file592},
-    {"limits/tencent_image_past_limit.binpb", file593, sizeof file593},
-    {"limits/tencent_image_past_limit.json", file594, sizeof file594},
-    {"limits/tencent_legacy_profile_user_ids_at_limit.binpb", file595, sizeof file595},
-    {"limits/tencent_legacy_profile_user_ids_at_limit.json", file596, sizeof file596},
-    {"limits/tencent_legacy_profile_user_ids_past_limit.binpb", file597, sizeof file597},
-    {"limits/tencent_legacy_profile_user_ids_past_limit.json", file598, sizeof file598},
-    {"limits/tencent_location_at_limits.binpb", file599, sizeof file599},
-    {"limits/tencent_location_at_limits.json", file600, sizeof file600},
-    {"limits/tencent_location_latitude_past_limit.binpb", file601, sizeof file601},
-    {"limits/tencent_location_latitude_past_limit.json", file602, sizeof file602},
-    {"limits/tencent_many_violations.binpb", file603, sizeof file603},
-    {"limits/tencent_many_violations.json", file604, sizeof file604},
-    {"limits/tencent_many_violations_in_merger.binpb", file605, sizeof file605},
-    {"limits/tencent_many_violations_in_merger.json", file606, sizeof file606},
-    {"limits/tencent_merger_100_layers.binpb", file607, sizeof file607},
-    {"limits/tencent_merger_100_layers.json", file608, sizeof file608},
-    {"limits/tencent_merger_101_layers.binpb", file609, sizeof file609},
-    {"limits/tencent_merger_101_layers.json", file610, sizeof file610},
-    {"limits/tencent_merger_300_messages.binpb", file611, sizeof file611},
-    {"limits/tencent_merger_300_messages.json", file612, sizeof file612},
-    {"limits/tencent_merger_301_messages.binpb", file613, sizeof file613},
-    {"limits/tencent_merger_301_messages.json", file614, sizeof file614},
-    {"limits/tencent_merger_abstracts_at_limit.binpb", file615, sizeof file615},
-    {"limits/tencent_merger_abstracts_at_limit.json", file616, sizeof file616},
-    {"limits/tencent_merger_abstracts_past_limit.binpb", file617, sizeof file617},
-    {"limits/tencent_merger_abstracts_past_limit.json", file618, sizeof file618},
-    {"limits/tencent_merger_inner_group_elems.binpb", file619, sizeof file619},
-    {"limits/tencent_merger_inner_group_elems.json", file620, sizeof file620},
-    {"limits/tencent_merger_inner_messages_validated.binpb", file621, sizeof file621},
-    {"limits/tencent_merger_inner_messages_validated.json", file622, sizeof file622},
-    {"limits/tencent_merger_key_msg_num_100000.binpb", file623, sizeof file623},
-    {"limits/tencent_merger_key_msg_num_100000.json", file624, sizeof file624},
-    {"limits/tencent_merger_key_msg_num_at_limit.binpb", file625, sizeof file625},
-    {"limits/tencent_merger_key_msg_num_at_limit.json", file626, sizeof file626},
-    {"limits/tencent_merger_key_msg_num_past_limit.binpb", file627, sizeof file627},
-    {"limits/tencent_merger_key_msg_num_past_limit.json", file628, sizeof file628},
-    {"limits/tencent_merger_key_with_one_inline_message.binpb", file629, sizeof file629},
-    {"limits/tencent_merger_key_with_one_inline_message.json", file630, sizeof file630},
-    {"limits/tencent_merger_key_without_inline_messages.binpb", file631, sizeof file631},
-    {"limits/tencent_merger_key_without_inline_messages.json", file632, sizeof file632},
-    {"limits/tencent_merger_six_abstracts.binpb", file633, sizeof file633},
-    {"limits/tencent_merger_six_abstracts.json", file634, sizeof file634},
-    {"limits/tencent_peer_message_to_self.binpb", file635, sizeof file635},
-    {"limits/tencent_peer_message_to_self.json", file636, sizeof file636},
-    {"limits/tencent_recall_notice_past_limits.binpb", file637, sizeof file637},
-    {"limits/tencent_recall_notice_past_limits.json", file638, sizeof file638},
-    {"limits/tencent_recall_notice_valid.binpb", file639, sizeof file639},
-    {"limits/tencent_recall_notice_valid.json", file640, sizeof file640},
-    {"limits/tencent_room_target_not_supported.binpb", file641, sizeof file641},
-    {"limits/tencent_room_target_not_supported.json", file642, sizeof file642},
-    {"limits/tencent_sdk_at_users_on_image.binpb", file643, sizeof file643},
-    {"limits/tencent_sdk_at_users_on_image.json", file644, sizeof file644},
-    {"limits/tencent_sdk_at_users_on_text.binpb", file645, sizeof file645},
-    {"limits/tencent_sdk_at_users_on_text.json", file646, sizeof file646},
-    {"limits/tencent_sdk_chain_appendable_kinds.binpb", file647, sizeof file647},
-    {"limits/tencent_sdk_chain_appendable_kinds.json", file648, sizeof file648},
-    {"limits/tencent_sdk_chain_empty_elem_after_text.binpb", file649, sizeof file649},
-    {"limits/tencent_sdk_chain_empty_elem_after_text.json", file650, sizeof file650},
-    {"limits/tencent_sdk_chain_image_after_text.binpb", file651, sizeof file651},
-    {"limits/tencent_sdk_chain_image_after_text.json", file652, sizeof file652},
-    {"limits/tencent_sdk_chain_media_after_text.binpb", file653, sizeof file653},
-    {"limits/tencent_sdk_chain_media_after_text.json", file654, sizeof file654},
-    {"limits/tencent_sdk_many_violations.binpb", file655, sizeof file655},
-    {"limits/tencent_sdk_many_violations.json", file656, sizeof file656},
-    {"limits/tencent_sdk_merger_key_msg_num_past_limit.binpb", file657, sizeof file657},
-    {"limits/tencent_sdk_merger_key_msg_num_past_limit.json", file658, sizeof file658},
-    {"limits/tencent_signal_in_merger.binpb", file659, sizeof file659},
-    {"limits/tencent_signal_in_merger.json", file660, sizeof file660},
-    {"limits/tencent_sound_at_limit.binpb", file661, sizeof file661},
-    {"limits/tencent_sound_at_limit.json", file662, sizeof file662},
-    {"limits/tencent_sound_past_limit.binpb", file663, sizeof file663},
-    {"limits/tencent_sound_past_limit.json", file664, sizeof file664},
-    {"limits/tencent_targeted_receivers_at_limit.binpb", file665, sizeof file665},
-    {"limits/tencent_targeted_receivers_at_limit.json", file666, sizeof file666},
-    {"limits/tencent_targeted_receivers_in_c2c.binpb", file667, sizeof file667},
-    {"limits/tencent_targeted_receivers_in_c2c.json", file668, sizeof file668},
-    {"limits/tencent_targeted_receivers_past_limit.binpb", file669, sizeof file669},
-    {"limits/tencent_targeted_receivers_past_limit.json", file670, sizeof file670},
-    {"limits/tencent_targeted_receivers_with_at_users.binpb", file671, sizeof file671},
-    {"limits/tencent_targeted_receivers_with_at_users.json", file672, sizeof file672},
-    {"limits/tencent_user_ids_at_limit.binpb", file673, sizeof file673},
-    {"limits/tencent_user_ids_at_limit.json", file674, sizeof file674},
-    {"limits/tencent_user_ids_in_lists_at_limit.binpb", file675, sizeof file675},
-    {"limits/tencent_user_ids_in_lists_at_limit.json", file676, sizeof file676},
-    {"limits/tencent_user_ids_in_lists_past_limit.binpb", file677, sizeof file677},
-    {"limits/tencent_user_ids_in_lists_past_limit.json", file678, sizeof file678},
-    {"limits/tencent_user_ids_past_limit.binpb", file679, sizeof file679},
-    {"limits/tencent_user_ids_past_limit.json", file680, sizeof file680},
-    {"limits/tencent_video_at_limit.binpb", file681, sizeof file681},
-    {"limits/tencent_video_at_limit.json", file682, sizeof file682},
-    {"limits/tencent_video_past_limit.binpb", file683, sizeof file683},
-    {"limits/tencent_video_past_limit.json", file684, sizeof file684},
-    {"limits/tuikit_business_id_empty.binpb", file685, sizeof file685},
-    {"limits/tuikit_business_id_empty.json", file686, sizeof file686},
-    {"limits/tuikit_business_id_one_character.binpb", file687, sizeof file687},
-    {"limits/tuikit_business_id_one_character.json", file688, sizeof file688},
-    {"limits/tuikit_custom_data_not_json.binpb", file689, sizeof file689},
-    {"limits/tuikit_custom_data_not_json.json", file690, sizeof file690},
-    {"limits/tuikit_flyheart_command_has_no_business_id.binpb", file691, sizeof file691},
-    {"limits/tuikit_flyheart_command_has_no_business_id.json", file692, sizeof file692},
-    {"limits/tuikit_link_payload_valid.binpb", file693, sizeof file693},
-    {"limits/tuikit_link_payload_valid.json", file694, sizeof file694},
-    {"limits/tuikit_many_violations.binpb", file695, sizeof file695},
-    {"limits/tuikit_many_violations.json", file696, sizeof file696},
-    {"limits/tuikit_sdk_rules_apply.binpb", file697, sizeof file697},
-    {"limits/tuikit_sdk_rules_apply.json", file698, sizeof file698},
-    {"limits/zim_barrage_at_limit.binpb", file699, sizeof file699},
-    {"limits/zim_barrage_at_limit.json", file700, sizeof file700},
-    {"limits/zim_barrage_image.binpb", file701, sizeof file701},
-    {"limits/zim_barrage_image.json", file702, sizeof file702},
-    {"limits/zim_barrage_not_in_room.binpb", file703, sizeof file703},
-    {"limits/zim_barrage_not_in_room.json", file704, sizeof file704},
-    {"limits/zim_barrage_past_limit.binpb", file705, sizeof file705},
-    {"limits/zim_barrage_past_limit.json", file706, sizeof file706},
-    {"limits/zim_barrage_two_texts.binpb", file707, sizeof file707},
-    {"limits/zim_barrage_two_texts.json", file708, sizeof file708},
-    {"limits/zim_chain_empty.binpb", file709, sizeof file709},
-    {"limits/zim_chain_empty.json", file710, sizeof file710},
-    {"limits/zim_custom_data_at_limit.binpb", file711, sizeof file711},
-    {"limits/zim_custom_data_at_limit.json", file712, sizeof file712},
-    {"limits/zim_custom_data_past_limit.binpb", file713, sizeof file713},
-    {"limits/zim_custom_data_past_limit.json", file714, sizeof file714},
-    {"limits/zim_elem_kinds_supported.binpb", file715, sizeof file715},
-    {"limits/zim_elem_kinds_supported.json", file716, sizeof file716},
-    {"limits/zim_empty_elem_not_supported.binpb", file717, sizeof file717},
-    {"limits/zim_empty_elem_not_supported.json", file718, sizeof file718},
-    {"limits/zim_face_not_supported.binpb", file719, sizeof file719},
-    {"limits/zim_face_not_supported.json", file720, sizeof file720},
-    {"limits/zim_file_at_limit.binpb", file721, sizeof file721},
-    {"limits/zim_file_at_limit.json", file722, sizeof file722},
-    {"limits/zim_file_past_limit.binpb", file723, sizeof file723},
-    {"limits/zim_file_past_limit.json", file724, sizeof file724},
-    {"limits/zim_group_id_equal_to_sender.binpb", file725, sizeof file725},
-    {"limits/zim_group_id_equal_to_sender.json", file726, sizeof file726},
-    {"limits/zim_group_text_not_a_barrage.binpb", file727, sizeof file727},
-    {"limits/zim_group_text_not_a_barrage.json", file728, sizeof file728},
-    {"limits/zim_group_tips_and_system_not_supported.binpb", file729, sizeof file729},
-    {"limits/zim_group_tips_and_system_not_supported.json", file730, sizeof file730},
-    {"limits/zim_image_at_limit.binpb", file731, sizeof file731},
-    {"limits/zim_image_at_limit.json", file732, sizeof file732},
-    {"limits/zim_image_format_other.binpb", file733, sizeof file733},
-    {"limits/zim_image_format_other.json", file734, sizeof file734},
-    {"limits/zim_image_format_unspecified.binpb", file735, sizeof file735},
-    {"limits/zim_image_format_unspecified.json", file736, sizeof file736},
-    {"limits/zim_image_formats_allowed.binpb", file737, sizeof file737},
-    {"limits/zim_image_formats_allowed.json", file738, sizeof file738},
-    {"limits/zim_image_past_limit.binpb", file739, sizeof file739},
-    {"limits/zim_image_past_limit.json", file740, sizeof file740},
-    {"limits/zim_image_type_duplicate.binpb", file741, sizeof file741},
-    {"limits/zim_image_type_duplicate.json", file742, sizeof file742},
-    {"limits/zim_location_not_supported.binpb", file743, sizeof file743},
-    {"limits/zim_location_not_supported.json", file744, sizeof file744},
-    {"limits/zim_many_violations.binpb", file745, sizeof file745},
-    {"limits/zim_many_violations.json", file746, sizeof file746},
-    {"limits/zim_many_violations_chain_and_ids.binpb", file747, sizeof file747},
-    {"limits/zim_many_violations_chain_and_ids.json", file748, sizeof file748},
-    {"limits/zim_multiple_11_images.binpb", file749, sizeof file749},
-    {"limits/zim_multiple_11_images.json", file750, sizeof file750},
-    {"limits/zim_multiple_21_items.binpb", file751, sizeof file751},
-    {"limits/zim_multiple_21_items.json", file752, sizeof file752},
-    {"limits/zim_multiple_at_limits.binpb", file753, sizeof file753},
-    {"limits/zim_multiple_at_limits.json", file754, sizeof file754},
-    {"limits/zim_multiple_two_customs.binpb", file755, sizeof file755},
-    {"limits/zim_multiple_two_customs.json", file756, sizeof file756},
-    {"limits/zim_multiple_two_files.binpb", file757, sizeof file757},
-    {"limits/zim_multiple_two_files.json", file758, sizeof file758},
-    {"limits/zim_multiple_two_sounds.binpb", file759, sizeof file759},
-    {"limits/zim_multiple_two_sounds.json", file760, sizeof file760},
-    {"limits/zim_multiple_two_videos.binpb", file761, sizeof file761},
-    {"limits/zim_multiple_two_videos.json", file762, sizeof file762},
-    {"limits/zim_peer_message_to_other_user.binpb", file763, sizeof file763},
-    {"limits/zim_peer_message_to_other_user.json", file764, sizeof file764},
-    {"limits/zim_peer_message_to_self.binpb", file765, sizeof file765},
-    {"limits/zim_peer_message_to_self.json", file766, sizeof file766},
-    {"limits/zim_peer_message_without_sender.binpb", file767, sizeof file767},
-    {"limits/zim_peer_message_without_sender.json", file768, sizeof file768},
-    {"limits/zim_priority_low.binpb", file769, sizeof file769},
-    {"limits/zim_priority_low.json", file770, sizeof file770},
-    {"limits/zim_priority_lowest.binpb", file771, sizeof file771},
-    {"limits/zim_priority_lowest.json", file772, sizeof file772},
-    {"limits/zim_priority_unrecognized.binpb", file773, sizeof file773},
-    {"limits/zim_priority_unrecognized.json", file774, sizeof file774},
-    {"limits/zim_recall_notice_valid.binpb", file775, sizeof file775},
-    {"limits/zim_recall_notice_valid.json", file776, sizeof file776},
-    {"limits/zim_receipts_target_mismatch.binpb", file777, sizeof file777},
-    {"limits/zim_receipts_target_mismatch.json", file778, sizeof file778},
-    {"limits/zim_room_text_at_text_limit.binpb", file779, sizeof file779},
-    {"limits/zim_room_text_at_text_limit.json", file780, sizeof file780},
-    {"limits/zim_room_text_past_text_limit.binpb", file781, sizeof file781},
-    {"limits/zim_room_text_past_text_limit.json", file782, sizeof file782},
-    {"limits/zim_room_text_without_barrage_flag_is_text.binpb", file783, sizeof file783},
-    {"limits/zim_room_text_without_barrage_flag_is_text.json", file784, sizeof file784},
-    {"limits/zim_sound_at_limit.binpb", file785, sizeof file785},
-    {"limits/zim_sound_at_limit.json", file786, sizeof file786},
-    {"limits/zim_sound_duration_past_limit.binpb", file787, sizeof file787},
-    {"limits/zim_sound_duration_past_limit.json", file788, sizeof file788},
-    {"limits/zim_sound_format_empty.binpb", file789, sizeof file789},
-    {"limits/zim_sound_format_empty.json", file790, sizeof file790},
-    {"limits/zim_sound_format_m4a_uppercase.binpb", file791, sizeof file791},
-    {"limits/zim_sound_format_m4a_uppercase.json", file792, sizeof file792},
-    {"limits/zim_sound_format_wav.binpb", file793, sizeof file793},
-    {"limits/zim_sound_format_wav.json", file794, sizeof file794},
-    {"limits/zim_sound_size_past_limit.binpb", file795, sizeof file795},
-    {"limits/zim_sound_size_past_limit.json", file796, sizeof file796},
-    {"limits/zim_tencent_rules_not_applied.binpb", file797, sizeof file797},
-    {"limits/zim_tencent_rules_not_applied.json", file798, sizeof file798},
-    {"limits/zim_text_at_limit.binpb", file799, sizeof file799},
-    {"limits/zim_text_at_limit.json", file800, sizeof file800},
-    {"limits/zim_text_past_limit.binpb", file801, sizeof file801},
-    {"limits/zim_text_past_limit.json", file802, sizeof file802},
-    {"limits/zim_user_ids_at_limit.binpb", file803, sizeof file803},
-    {"limits/zim_user_ids_at_limit.json", file804, sizeof file804},
-    {"limits/zim_user_ids_past_limit.binpb", file805, sizeof file805},
-    {"limits/zim_user_ids_past_limit.json", file806, sizeof file806},
-    {"limits/zim_video_at_limit.binpb", file807, sizeof file807},
-    {"limits/zim_video_at_limit.json", file808, sizeof file808},
-    {"limits/zim_video_format_avi.binpb", file809, sizeof file809},
-    {"limits/zim_video_format_avi.json", file810, sizeof file810},
-    {"limits/zim_video_format_mov_uppercase.binpb", file811, sizeof file811},
-    {"limits/zim_video_format_mov_uppercase.json", file812, sizeof file812},
-    {"limits/zim_video_past_limit.binpb", file813, sizeof file813},
-    {"limits/zim_video_past_limit.json", file814, sizeof file814},
-    {"manifest.json", file815, sizeof file815},
-    {"noncanonical/bool_varint_2.binpb", file816, sizeof file816},
-    {"noncanonical/bool_varint_2.canonical.binpb", file817, sizeof file817},
-    {"noncanonical/bool_varint_2.canonical.json", file818, sizeof file818},
-    {"noncanonical/bool_wide_varints.binpb", file819, sizeof file819},
-    {"noncanonical/bool_wide_varints.canonical.binpb", file820, sizeof file820},
-    {"noncanonical/bool_wide_varints.canonical.json", file821, sizeof file821},
-    {"noncanonical/embedded_offline_push_info_merged.binpb", file822, sizeof file822},
-    {"noncanonical/embedded_offline_push_info_merged.canonical.binpb", file823, sizeof file823},
-    {"noncanonical/embedded_offline_push_info_merged.canonical.json", file824, sizeof file824},
-    {"noncanonical/embedded_op_member_merged.binpb", file825, sizeof file825},
-    {"noncanonical/embedded_op_member_merged.canonical.binpb", file826, sizeof file826},
-    {"noncanonical/embedded_op_member_merged.canonical.json", file827, sizeof file827},
-    {"noncanonical/enum_unknown_number_overlong.binpb", file828, sizeof file828},
-    {"noncanonical/enum_unknown_number_overlong.canonical.binpb", file829, sizeof file829},
-    {"noncanonical/enum_unknown_number_overlong.canonical.json", file830, sizeof file830},
-    {"noncanonical/explicit_defaults_on_wire.binpb", file831, sizeof file831},
-    {"noncanonical/explicit_defaults_on_wire.canonical.binpb", file832, sizeof file832},
-    {"noncanonical/explicit_defaults_on_wire.canonical.json", file833, sizeof file833},
-    {"noncanonical/fields_in_reverse_order.binpb", file834, sizeof file834},
-    {"noncanonical/fields_in_reverse_order.canonical.binpb", file835, sizeof file835},
-    {"noncanonical/fields_in_reverse_order.canonical.json", file836, sizeof file836},
-    {"noncanonical/int32_from_64bit_varint.binpb", file837, sizeof file837},
-    {"noncanonical/int32_from_64bit_varint.canonical.binpb", file838, sizeof file838},
-    {"noncanonical/int32_from_64bit_varint.canonical.json", file839, sizeof file839},
-    {"noncanonical/int32_negative_five_byte_varint.binpb", file840, sizeof file840},
-    {"noncanonical/int32_negative_five_byte_varint.canonical.binpb", file841, sizeof file841},
-    {"noncanonical/int32_negative_five_byte_varint.canonical.json", file842, sizeof file842},
-    {"noncanonical/length_overlong_10_bytes.binpb", file843, sizeof file843},
-    {"noncanonical/length_overlong_10_bytes.canonical.binpb", file844, sizeof file844},
-    {"noncanonical/length_overlong_10_bytes.canonical.json", file845, sizeof file845},
-    {"noncanonical/length_overlong_5_bytes.binpb", file846, sizeof file846},
-    {"noncanonical/length_overlong_5_bytes.canonical.binpb", file847, sizeof file847},
-    {"noncanonical/length_overlong_5_bytes.canonical.json", file848, sizeof file848},
-    {"noncanonical/map_duplicate_key_last_wins.binpb", file849, sizeof file849},
-    {"noncanonical/map_duplicate_key_last_wins.canonical.binpb", file850, sizeof file850},
-    {"noncanonical/map_duplicate_key_last_wins.canonical.json", file851, sizeof file851},
-    {"noncanonical/map_entries_out_of_order.binpb", file852, sizeof file852},
-    {"noncanonical/map_entries_out_of_order.canonical.binpb", file853, sizeof file853},
-    {"noncanonical/map_entries_out_of_order.canonical.json", file854, sizeof file854},
-    {"noncanonical/map_entry_empty.binpb", file855, sizeof file855},
-    {"noncanonical/map_entry_empty.canonical.binpb", file856, sizeof file856},
-    {"noncanonical/map_entry_empty.canonical.json", file857, sizeof file857},
-    {"noncanonical/map_entry_fields_reversed.binpb", file858, sizeof file858},
-    {"noncanonical/map_entry_fields_reversed.canonical.binpb", file859, sizeof file859},
-    {"noncanonical/map_entry_fields_reversed.canonical.json", file860, sizeof file860},
-    {"noncanonical/map_entry_key_repeated_inside.binpb", file861, sizeof file861},
-    {"noncanonical/map_entry_key_repeated_inside.canonical.binpb", file862, sizeof file862},
-    {"noncanonical/map_entry_key_repeated_inside.canonical.json", file863, sizeof file863},
-    {"noncanonical/map_entry_missing_key.binpb", file864, sizeof file864},
-    {"noncanonical/map_entry_missing_key.canonical.binpb", file865, sizeof file865},
-    {"noncanonical/map_entry_missing_key.canonical.json", file866, sizeof file866},
-    {"noncanonical/map_entry_missing_value.binpb", file867, sizeof file867},
-    {"noncanonical/map_entry_missing_value.canonical.binpb", file868, sizeof file868},
-    {"noncanonical/map_entry_missing_value.canonical.json", file869, sizeof file869},
-    {"noncanonical/oneof_elem_different_members_last_wins.binpb", file870, sizeof file870},
-    {"noncanonical/oneof_elem_different_members_last_wins.canonical.binpb", file871, sizeof file871},
-    {"noncanonical/oneof_elem_different_members_last_wins.canonical.json", file872, sizeof file872},
-    {"noncanonical/oneof_elem_same_member_merged.binpb", file873, sizeof file873},
-    {"noncanonical/oneof_elem_same_member_merged.canonical.binpb", file874, sizeof file874},
-    {"noncanonical/oneof_elem_same_member_merged.canonical.json", file875, sizeof file875},
-    {"noncanonical/oneof_group_tips_merged_repeated_concatenated.binpb", file876, sizeof file876},
-    {"noncanonical/oneof_group_tips_merged_repeated_concatenated.canonical.binpb", file877, sizeof file877},
-    {"noncanonical/oneof_group_tips_merged_repeated_concatenated.canonical.json", file878, sizeof file878},
-    {"noncanonical/oneof_target_last_wins.binpb", file879, sizeof file879},
-    {"noncanonical/oneof_target_last_wins.canonical.binpb", file880, sizeof file880},
-    {"noncanonical/oneof_target_last_wins.canonical.json", file881, sizeof file881},
-    {"noncanonical/oneof_target_last_wins_empty.binpb", file882, sizeof file882},
-    {"noncanonical/oneof_target_last_wins_empty.canonical.binpb", file883, sizeof file883},
-    {"noncanonical/oneof_target_last_wins_empty.canonical.json", file884, sizeof file884},
-    {"noncanonical/repeated_fields_split.binpb", file885, sizeof file885},
-    {"noncanonical/repeated_fields_split.canonical.binpb", file886, sizeof file886},
-    {"noncanonical/repeated_fields_split.canonical.json", file887, sizeof file887},
-    {"noncanonical/scalar_repeated_last_wins.binpb", file888, sizeof file888},
-    {"noncanonical/scalar_repeated_last_wins.canonical.binpb", file889, sizeof file889},
-    {"noncanonical/scalar_repeated_last_wins.canonical.json", file890, sizeof file890},
-    {"noncanonical/tag_overlong_5_bytes.binpb", file891, sizeof file891},
-    {"noncanonical/tag_overlong_5_bytes.canonical.binpb", file892, sizeof file892},
-    {"noncanonical/tag_overlong_5_bytes.canonical.json", file893, sizeof file893},
-    {"noncanonical/varint_value_overlong.binpb", file894, sizeof file894},
-    {"noncanonical/varint_value_overlong.canonical.binpb", file895, sizeof file895},
-    {"noncanonical/varint_value_overlong.canonical.json", file896, sizeof file896},
-    {"tim_rest/tim_rest_at_all_spellings.binpb", file897, sizeof file897},
-    {"tim_rest/tim_rest_at_all_spellings.input.json", file898, sizeof file898},
-    {"tim_rest/tim_rest_at_all_spellings.json", file899, sizeof file899},
-    {"tim_rest/tim_rest_at_all_spellings.tim_rest.json", file900, sizeof file900},
-    {"tim_rest/tim_rest_c2c_callback_after_send_msg.binpb", file901, sizeof file901},
-    {"tim_rest/tim_rest_c2c_callback_after_send_msg.input.json", file902, sizeof file902},
-    {"tim_rest/tim_rest_c2c_callback_after_send_msg.json", file903, sizeof file903},
-    {"tim_rest/tim_rest_c2c_callback_after_send_msg.tim_rest.json", file904, sizeof file904},
-    {"tim_rest/tim_rest_c2c_every_envelope_key.binpb", file905, sizeof file905},
-    {"tim_rest/tim_rest_c2c_every_envelope_key.input.json", file906, sizeof file906},
-    {"tim_rest/tim_rest_c2c_every_envelope_key.json", file907, sizeof file907},
-    {"tim_rest/tim_rest_c2c_every_envelope_key.tim_rest.json", file908, sizeof file908},
-    {"tim_rest/tim_rest_c2c_history_entry.binpb", file909, sizeof file909},
-    {"tim_rest/tim_rest_c2c_history_entry.input.json", file910, sizeof file910},
-    {"tim_rest/tim_rest_c2c_history_entry.json", file911, sizeof file911},
-    {"tim_rest/tim_rest_c2c_history_entry.tim_rest.json", file912, sizeof file912},
-    {"tim_rest/tim_rest_c2c_online_only_msg_lifetime_zero.binpb", file913, sizeof file913},
-    {"tim_rest/tim_rest_c2c_online_only_msg_lifetime_zero.input.json", file914, sizeof file914},
-    {"tim_rest/tim_rest_c2c_online_only_msg_lifetime_zero.json", file915, sizeof file915},
-    {"tim_rest/tim_rest_c2c_online_only_msg_lifetime_zero.tim_rest.json", file916, sizeof file916},
-    {"tim_rest/tim_rest_c2c_sendmsg_offline_push.binpb", file917, sizeof file917},
-    {"tim_rest/tim_rest_c2c_sendmsg_offline_push.input.json", file918, sizeof file918},
-    {"tim_rest/tim_rest_c2c_sendmsg_offline_push.json", file919, sizeof file919},
-    {"tim_rest/tim_rest_c2c_sendmsg_offline_push.tim_rest.json", file920, sizeof file920},
-    {"tim_rest/tim_rest_c2c_sendmsg_text.binpb", file921, sizeof file921},
-    {"tim_rest/tim_rest_c2c_sendmsg_text.input.json", file922, sizeof file922},
-    {"tim_rest/tim_rest_c2c_sendmsg_text.json", file923, sizeof file923},
-    {"tim_rest/tim_rest_c2c_sendmsg_text.tim_rest.json", file924, sizeof file924},
-    {"tim_rest/tim_rest_combined_topic_apns_relay_json_msg_key.binpb", file925, sizeof file925},
-    {"tim_rest/tim_rest_combined_topic_apns_relay_json_msg_key.input.json", file926, sizeof file926},
-    {"tim_rest/tim_rest_combined_topic_apns_relay_json_msg_key.json", file927, sizeof file927},
-    {"tim_rest/tim_rest_combined_topic_apns_relay_json_msg_key.tim_rest.json", file928, sizeof file928},
-    {"tim_rest/tim_rest_elem_custom.binpb", file929, sizeof file929},
-    {"tim_rest/tim_rest_elem_custom.input.json", file930, sizeof file930},
-    {"tim_rest/tim_rest_elem_custom.json", file931, sizeof file931},
-    {"tim_rest/tim_rest_elem_custom.tim_rest.json", file932, sizeof file932},
-    {"tim_rest/tim_rest_elem_custom_data_only.binpb", file933, sizeof file933},
-    {"tim_rest/tim_rest_elem_custom_data_only.input.json", file934, sizeof file934},
-    {"tim_rest/tim_rest_elem_custom_data_only.json", file935, sizeof file935},
-    {"tim_rest/tim_rest_elem_custom_data_only.tim_rest.json", file936, sizeof file936},
-    {"tim_rest/tim_rest_elem_face.binpb", file937, sizeof file937},
-    {"tim_rest/tim_rest_elem_face.input.json", file938, sizeof file938},
-    {"tim_rest/tim_rest_elem_face.json", file939, sizeof file939},
-    {"tim_rest/tim_rest_elem_face.tim_rest.json", file940, sizeof file940},
-    {"tim_rest/tim_rest_elem_file.binpb", file941, sizeof file941},
-    {"tim_rest/tim_rest_elem_file.input.json", file942, sizeof file942},
-    {"tim_rest/tim_rest_elem_file.json", file943, sizeof file943},
-    {"tim_rest/tim_rest_elem_file.tim_rest.json", file944, sizeof file944},
-    {"tim_rest/tim_rest_elem_file_legacy.binpb", file945, sizeof file945},
-    {"tim_rest/tim_rest_elem_file_legacy.input.json", file946, sizeof file946},
-    {"tim_rest/tim_rest_elem_file_legacy.json", file947, sizeof file947},
-    {"tim_rest/tim_rest_elem_file_legacy.tim_rest.json", file948, sizeof file948},
-    {"tim_rest/tim_rest_elem_image.binpb", file949, sizeof file949},
-    {"tim_rest/tim_rest_elem_image.input.json", file950, sizeof file950},
-    {"tim_rest/tim_rest_elem_image.json", file951, sizeof file951},
-    {"tim_rest/tim_rest_elem_image.tim_rest.json", file952, sizeof file952},
-    {"tim_rest/tim_rest_elem_image_empty.binpb", file953, sizeof file953},
-    {"tim_rest/tim_rest_elem_image_empty.input.json", file954, sizeof file954},
-    {"tim_rest/tim_rest_elem_image_empty.json", file955, sizeof file955},
-    {"tim_rest/tim_rest_elem_image_empty.tim_rest.json", file956, sizeof file956},
-    {"tim_rest/tim_rest_elem_image_other_format_unknown_type.binpb", file957, sizeof file957},
-    {"tim_rest/tim_rest_elem_image_other_format_unknown_type.input.json", file958, sizeof file958},
-    {"tim_rest/tim_rest_elem_image_other_format_unknown_type.json", file959, sizeof file959},
-    {"tim_rest/tim_rest_elem_image_other_format_unknown_type.tim_rest.json", file960, sizeof file960},
-    {"tim_rest/tim_rest_elem_location.binpb", file961, sizeof file961},
-    {"tim_rest/tim_rest_elem_location.input.json", file962, sizeof file962},
-    {"tim_rest/tim_rest_elem_location.json", file963, sizeof file963},
-    {"tim_rest/tim_rest_elem_location.tim_rest.json", file964, sizeof file964},
-    {"tim_rest/tim_rest_elem_location_negative_and_integral.binpb", file965, sizeof file965},
-    {"tim_rest/tim_rest_elem_location_negative_and_integral.input.json", file966, sizeof file966},
-    {"tim_rest/tim_rest_elem_location_negative_and_integral.json", file967, sizeof file967},
-    {"tim_rest/tim_rest_elem_location_negative_and_integral.tim_rest.json", file968, sizeof file968},
-    {"tim_rest/tim_rest_elem_sound.binpb", file969, sizeof file969},
-    {"tim_rest/tim_rest_elem_sound.input.json", file970, sizeof file970},
-    {"tim_rest/tim_rest_elem_sound.json", file971, sizeof file971},
-    {"tim_rest/tim_rest_elem_sound.tim_rest.json", file972, sizeof file972},
-    {"tim_rest/tim_rest_elem_sound_legacy.binpb", file973, sizeof file973},
-    {"tim_rest/tim_rest_elem_sound_legacy.input.json", file974, sizeof file974},
-    {"tim_rest/tim_rest_elem_sound_legacy.json", file975, sizeof file975},
-    {"tim_rest/tim_rest_elem_sound_legacy.tim_rest.json", file976, sizeof file976},
-    {"tim_rest/tim_rest_elem_text.binpb", file977, sizeof file977},
-    {"tim_rest/tim_rest_elem_text.input.json", file978, sizeof file978},
-    {"tim_rest/tim_rest_elem_text.json", file979, sizeof file979},
-    {"tim_rest/tim_rest_elem_text.tim_rest.json", file980, sizeof file980},
-    {"tim_rest/tim_rest_elem_video.binpb", file981, sizeof file981},
-    {"tim_rest/tim_rest_elem_video.input.json", file982, sizeof file982},
-    {"tim_rest/tim_rest_elem_video.json", file983, sizeof file983},
-    {"tim_rest/tim_rest_elem_video.tim_rest.json", file984, sizeof file984},
-    {"tim_rest/tim_rest_elem_video_legacy.binpb", file985, sizeof file985},
-    {"tim_rest/tim_rest_elem_video_legacy.input.json", file986, sizeof file986},
-    {"tim_rest/tim_rest_elem_video_legacy.json", file987, sizeof file987},
-    {"tim_rest/tim_rest_elem_video_legacy.tim_rest.json", file988, sizeof file988},
-    {"tim_rest/tim_rest_empty_msg_body.binpb", file989, sizeof file989},
-    {"tim_rest/tim_rest_empty_msg_body.input.json", file990, sizeof file990},
-    {"tim_rest/tim_rest_empty_msg_body.json", file991, sizeof file991},
-    {"tim_rest/tim_rest_empty_msg_body.tim_rest.json", file992, sizeof file992},
-    {"tim_rest/tim_rest_empty_receiver.binpb", file993, sizeof file993},
-    {"tim_rest/tim_rest_empty_receiver.input.json", file994, sizeof file994},
-    {"tim_rest/tim_rest_empty_receiver.json", file995, sizeof file995},
-    {"tim_rest/tim_rest_empty_receiver.tim_rest.json", file996, sizeof file996},
-    {"tim_rest/tim_rest_export_reject_barrage.binpb", file997, sizeof file997},
-    {"tim_rest/tim_rest_export_reject_barrage.json", file998, sizeof file998},
-    {"tim_rest/tim_rest_export_reject_c2c_read_receipt_in_merger.binpb", file999, sizeof file999},
-    {"tim_rest/tim_rest_export_reject_c2c_read_receipt_in_merger.json", file1000, sizeof file1000},
-    {"tim_rest/tim_rest_export_reject_cloud_custom_data_not_utf8.binpb", file1001, sizeof file1001},
-    {"tim_rest/tim_rest_export_reject_cloud_custom_data_not_utf8.json", file1002, sizeof file1002},
-    {"tim_rest/tim_rest_export_reject_custom_data_not_utf8.binpb", file1003, sizeof file1003},
-    {"tim_rest/tim_rest_export_reject_custom_data_not_utf8.json", file1004, sizeof file1004},
-    {"tim_rest/tim_rest_export_reject_face_data_not_utf8.binpb", file1005, sizeof file1005},
-    {"tim_rest/tim_rest_export_reject_face_data_not_utf8.json", file1006, sizeof file1006},
-    {"tim_rest/tim_rest_export_reject_group_read_receipt.binpb", file1007, sizeof file1007},
-    {"tim_rest/tim_rest_export_reject_group_read_receipt.json", file1008, sizeof file1008},
-    {"tim_rest/tim_rest_export_reject_group_system.binpb", file1009, sizeof file1009},
-    {"tim_rest/tim_rest_export_reject_group_system.json", file1010, sizeof file1010},
-    {"tim_rest/tim_rest_export_reject_group_tips.binpb", file1011, sizeof file1011},
-    {"tim_rest/tim_rest_export_reject_group_tips.json", file1012, sizeof file1012},
-    {"tim_rest/tim_rest_export_reject_group_tips_in_merger.binpb", file1013, sizeof file1013},
-    {"tim_rest/tim_rest_export_reject_group_tips_in_merger.json", file1014, sizeof file1014},
-    {"tim_rest/tim_rest_export_reject_image_uuids_differ.binpb", file1015, sizeof file1015},
-    {"tim_rest/tim_rest_export_reject_image_uuids_differ.json", file1016, sizeof file1016},
-    {"tim_rest/tim_rest_export_reject_location_infinity.binpb", file1017, sizeof file1017},
-    {"tim_rest/tim_rest_export_reject_location_infinity.json", file1018, sizeof file1018},
-    {"tim_rest/tim_rest_export_reject_location_nan.binpb", file1019, sizeof file1019},
-    {"tim_rest/tim_rest_export_reject_location_nan.json", file1020, sizeof file1020},
-    {"tim_rest/tim_rest_export_reject_merger_key_and_messages.binpb", file1021, sizeof file1021},
-    {"tim_rest/tim_rest_export_reject_merger_key_and_messages.json", file1022, sizeof file1022},
-    {"tim_rest/tim_rest_export_reject_merger_layers_over_limit.binpb", file1023, sizeof file1023},
-    {"tim_rest/tim_rest_export_reject_merger_layers_over_limit.json", file1024, sizeof file1024},
-    {"tim_rest/tim_rest_export_reject_msg_num_without_key.binpb", file1025, sizeof file1025},
-    {"tim_rest/tim_rest_export_reject_msg_num_without_key.json", file1026, sizeof file1026},
-    {"tim_rest/tim_rest_export_reject_random_above_32_bits.binpb", file1027, sizeof file1027},
-    {"tim_rest/tim_rest_export_reject_random_above_32_bits.json", file1028, sizeof file1028},
-    {"tim_rest/tim_rest_export_reject_random_uint64_max.binpb", file1029, sizeof file1029},
-    {"tim_rest/tim_rest_export_reject_random_uint64_max.json", file1030, sizeof file1030},
-    {"tim_rest/tim_rest_export_reject_recall_notice.binpb", file1031, sizeof file1031},
-    {"tim_rest/tim_rest_export_reject_recall_notice.json", file1032, sizeof file1032},
-    {"tim_rest/tim_rest_export_reject_room_target.binpb", file1033, sizeof file1033},
-    {"tim_rest/tim_rest_export_reject_room_target.json", file1034, sizeof file1034},
-    {"tim_rest/tim_rest_export_reject_sound_format.binpb", file1035, sizeof file1035},
-    {"tim_rest/tim_rest_export_reject_sound_format.json", file1036, sizeof file1036},
-    {"tim_rest/tim_rest_export_reject_sub_second_timestamp.binpb", file1037, sizeof file1037},
-    {"tim_rest/tim_rest_export_reject_sub_second_timestamp.json", file1038, sizeof file1038},
-    {"tim_rest/tim_rest_export_reject_targeted_receivers_c2c.binpb", file1039, sizeof file1039},
-    {"tim_rest/tim_rest_export_reject_targeted_receivers_c2c.json", file1040, sizeof file1040},
-    {"tim_rest/tim_rest_export_reject_topic_id_c2c.binpb", file1041, sizeof file1041},
-    {"tim_rest/tim_rest_export_reject_topic_id_c2c.json", file1042, sizeof file1042},
-    {"tim_rest/tim_rest_export_reject_topic_id_c2c_in_merger.binpb", file1043, sizeof file1043},
-    {"tim_rest/tim_rest_export_reject_topic_id_c2c_in_merger.json", file1044, sizeof file1044},
-    {"tim_rest/tim_rest_export_reject_topic_id_no_target.binpb", file1045, sizeof file1045},
-    {"tim_rest/tim_rest_export_reject_topic_id_no_target.json", file1046, sizeof file1046},
-    {"tim_rest/tim_rest_export_reject_unknown_elem_kind.binpb", file1047, sizeof file1047},
-    {"tim_rest/tim_rest_export_reject_unknown_elem_kind.json", file1048, sizeof file1048},
-    {"tim_rest/tim_rest_export_reject_voip_push.binpb", file1049, sizeof file1049},
-    {"tim_rest/tim_rest_export_reject_voip_push.json", file1050, sizeof file1050},
-    {"tim_rest/tim_rest_flags_as_booleans.binpb", file1051, sizeof file1051},
-    {"tim_rest/tim_rest_flags_as_booleans.input.json", file1052, sizeof file1052},
-    {"tim_rest/tim_rest_flags_as_booleans.json", file1053, sizeof file1053},
-    {"tim_rest/tim_rest_flags_as_booleans.tim_rest.json", file1054, sizeof file1054},
-    {"tim_rest/tim_rest_group_before_callback_required_keys_only.binpb", file1055, sizeof file1055},
-    {"tim_rest/tim_rest_group_before_callback_required_keys_only.input.json", file1056, sizeof file1056},
-    {"tim_rest/tim_rest_group_before_callback_required_keys_only.json", file1057, sizeof file1057},
-    {"tim_rest/tim_rest_group_before_callback_required_keys_only.tim_rest.json", file1058, sizeof file1058},
-    {"tim_rest/tim_rest_group_callback_after_send_msg.binpb", file1059, sizeof file1059},
-    {"tim_rest/tim_rest_group_callback_after_send_msg.input.json", file1060, sizeof file1060},
-    {"tim_rest/tim_rest_group_callback_after_send_msg.json", file1061, sizeof file1061},
-    {"tim_rest/tim_rest_group_callback_after_send_msg.tim_rest.json", file1062, sizeof file1062},
-    {"tim_rest/tim_rest_group_callback_after_send_msg_text_and_image.binpb", file1063, sizeof file1063},
-    {"tim_rest/tim_rest_group_callback_after_send_msg_text_and_image.input.json", file1064, sizeof file1064},
-    {"tim_rest/tim_rest_group_callback_after_send_msg_text_and_image.json", file1065, sizeof file1065},
-    {"tim_rest/tim_rest_group_callback_after_send_msg_text_and_image.tim_rest.json", file1066, sizeof file1066},
-    {"tim_rest/tim_rest_group_every_envelope_key.binpb", file1067, sizeof file1067},
-    {"tim_rest/tim_rest_group_every_envelope_key.input.json", file1068, sizeof file1068},
-    {"tim_rest/tim_rest_group_every_envelope_key.json", file1069, sizeof file1069},
-    {"tim_rest/tim_rest_group_every_envelope_key.tim_rest.json", file1070, sizeof file1070},
-    {"tim_rest/tim_rest_group_history_entry.binpb", file1071, sizeof file1071},
-    {"tim_rest/tim_rest_group_history_entry.input.json", file1072, sizeof file1072},
-    {"tim_rest/tim_rest_group_history_entry.json", file1073, sizeof file1073},
-    {"tim_rest/tim_rest_group_history_entry.tim_rest.json", file1074, sizeof file1074},
-    {"tim_rest/tim_rest_group_history_priority_lowest.binpb", file1075, sizeof file1075},
-    {"tim_rest/tim_rest_group_history_priority_lowest.input.json", file1076, sizeof file1076},
-    {"tim_rest/tim_rest_group_history_priority_lowest.json", file1077, sizeof file1077},
-    {"tim_rest/tim_rest_group_history_priority_lowest.tim_rest.json", file1078, sizeof file1078},
-    {"tim_rest/tim_rest_group_online_only_legacy_key.binpb", file1079, sizeof file1079},
-    {"tim_rest/tim_rest_group_online_only_legacy_key.input.json", file1080, sizeof file1080},
-    {"tim_rest/tim_rest_group_online_only_legacy_key.json", file1081, sizeof file1081},
-    {"tim_rest/tim_rest_group_online_only_legacy_key.tim_rest.json", file1082, sizeof file1082},
-    {"tim_rest/tim_rest_group_random_spelled_msg_random.binpb", file1083, sizeof file1083},
-    {"tim_rest/tim_rest_group_random_spelled_msg_random.input.json", file1084, sizeof file1084},
-    {"tim_rest/tim_rest_group_random_spelled_msg_random.json", file1085, sizeof file1085},
-    {"tim_rest/tim_rest_group_random_spelled_msg_random.tim_rest.json", file1086, sizeof file1086},
-    {"tim_rest/tim_rest_group_send_basic.binpb", file1087, sizeof file1087},
-    {"tim_rest/tim_rest_group_send_basic.input.json", file1088, sizeof file1088},
-    {"tim_rest/tim_rest_group_send_basic.json", file1089, sizeof file1089},
-    {"tim_rest/tim_rest_group_send_basic.tim_rest.json", file1090, sizeof file1090},
-    {"tim_rest/tim_rest_group_send_offline_push_common_parameters.binpb", file1091, sizeof file1091},
-    {"tim_rest/tim_rest_group_send_offline_push_common_parameters.input.json", file1092, sizeof file1092},
-    {"tim_rest/tim_rest_group_send_offline_push_common_parameters.json", file1093, sizeof file1093},
-    {"tim_rest/tim_rest_group_send_offline_push_common_parameters.tim_rest.json", file1094, sizeof file1094},
-    {"tim_rest/tim_rest_group_send_topic.binpb", file1095, sizeof file1095},
-    {"tim_rest/tim_rest_group_send_topic.input.json", file1096, sizeof file1096},
-    {"tim_rest/tim_rest_group_send_topic.json", file1097, sizeof file1097},
-    {"tim_rest/tim_rest_group_send_topic.tim_rest.json", file1098, sizeof file1098},
-    {"tim_rest/tim_rest_group_targeted_message.binpb", file1099, sizeof file1099},
-    {"tim_rest/tim_rest_group_targeted_message.input.json", file1100, sizeof file1100},
-    {"tim_rest/tim_rest_group_targeted_message.json", file1101, sizeof file1101},
-    {"tim_rest/tim_rest_group_targeted_message.tim_rest.json", file1102, sizeof file1102},
-    {"tim_rest/tim_rest_group_topic_callback_before_send_msg.binpb", file1103, sizeof file1103},
-    {"tim_rest/tim_rest_group_topic_callback_before_send_msg.input.json", file1104, sizeof file1104},
-    {"tim_rest/tim_rest_group_topic_callback_before_send_msg.json", file1105, sizeof file1105},
-    {"tim_rest/tim_rest_group_topic_callback_before_send_msg.tim_rest.json", file1106, sizeof file1106},
-    {"tim_rest/tim_rest_integral_numbers_with_fraction_or_exponent.binpb", file1107, sizeof file1107},
-    {"tim_rest/tim_rest_integral_numbers_with_fraction_or_exponent.input.json", file1108, sizeof file1108},
-    {"tim_rest/tim_rest_integral_numbers_with_fraction_or_exponent.json", file1109, sizeof file1109},
-    {"tim_rest/tim_rest_integral_numbers_with_fraction_or_exponent.tim_rest.json", file1110, sizeof file1110},
-    {"tim_rest/tim_rest_msg_random_and_msg_timestamp_win.binpb", file1111, sizeof file1111},
-    {"tim_rest/tim_rest_msg_random_and_msg_timestamp_win.input.json", file1112, sizeof file1112},
-    {"tim_rest/tim_rest_msg_random_and_msg_timestamp_win.json", file1113, sizeof file1113},
-    {"tim_rest/tim_rest_msg_random_and_msg_timestamp_win.tim_rest.json", file1114, sizeof file1114},
-    {"tim_rest/tim_rest_multi_elem_every_appendable_kind.binpb", file1115, sizeof file1115},
-    {"tim_rest/tim_rest_multi_elem_every_appendable_kind.input.json", file1116, sizeof file1116},
-    {"tim_rest/tim_rest_multi_elem_every_appendable_kind.json", file1117, sizeof file1117},
-    {"tim_rest/tim_rest_multi_elem_every_appendable_kind.tim_rest.json", file1118, sizeof file1118},
-    {"tim_rest/tim_rest_multi_elem_text_face_text.binpb", file1119, sizeof file1119},
-    {"tim_rest/tim_rest_multi_elem_text_face_text.input.json", file1120, sizeof file1120},
-    {"tim_rest/tim_rest_multi_elem_text_face_text.json", file1121, sizeof file1121},
-    {"tim_rest/tim_rest_multi_elem_text_face_text.tim_rest.json", file1122, sizeof file1122},
-    {"tim_rest/tim_rest_need_read_receipt_alias.binpb", file1123, sizeof file1123},
-    {"tim_rest/tim_rest_need_read_receipt_alias.input.json", file1124, sizeof file1124},
-    {"tim_rest/tim_rest_need_read_receipt_alias.json", file1125, sizeof file1125},
-    {"tim_rest/tim_rest_need_read_receipt_alias.tim_rest.json", file1126, sizeof file1126},
-    {"tim_rest/tim_rest_no_target.binpb", file1127, sizeof file1127},
-    {"tim_rest/tim_rest_no_target.input.json", file1128, sizeof file1128},
-    {"tim_rest/tim_rest_no_target.json", file1129, sizeof file1129},
-    {"tim_rest/tim_rest_no_target.tim_rest.json", file1130, sizeof file1130},
-    {"tim_rest/tim_rest_null_is_absent.binpb", file1131, sizeof file1131},
-    {"tim_rest/tim_rest_null_is_absent.input.json", file1132, sizeof file1132},
-    {"tim_rest/tim_rest_null_is_absent.json", file1133, sizeof file1133},
-    {"tim_rest/tim_rest_null_is_absent.tim_rest.json", file1134, sizeof file1134},
-    {"tim_rest/tim_rest_number_extremes.binpb", file1135, sizeof file1135},
-    {"tim_rest/tim_rest_number_extremes.input.json", file1136, sizeof file1136},
-    {"tim_rest/tim_rest_number_extremes.json", file1137, sizeof file1137},
-    {"tim_rest/tim_rest_number_extremes.tim_rest.json", file1138, sizeof file1138},
-    {"tim_rest/tim_rest_numbers_as_strings.binpb", file1139, sizeof file1139},
-    {"tim_rest/tim_rest_numbers_as_strings.input.json", file1140, sizeof file1140},
-    {"tim_rest/tim_rest_numbers_as_strings.json", file1141, sizeof file1141},
-    {"tim_rest/tim_rest_numbers_as_strings.tim_rest.json", file1142, sizeof file1142},
-    {"tim_rest/tim_rest_offline_push_info_empty.binpb", file1143, sizeof file1143},
-    {"tim_rest/tim_rest_offline_push_info_empty.input.json", file1144, sizeof file1144},
-    {"tim_rest/tim_rest_offline_push_info_empty.json", file1145, sizeof file1145},
-    {"tim_rest/tim_rest_offline_push_info_empty.tim_rest.json", file1146, sizeof file1146},
-    {"tim_rest/tim_rest_priority_lowest_string.binpb", file1147, sizeof file1147},
-    {"tim_rest/tim_rest_priority_lowest_string.input.json", file1148, sizeof file1148},
-    {"tim_rest/tim_rest_priority_lowest_string.json", file1149, sizeof file1149},
-    {"tim_rest/tim_rest_priority_lowest_string.tim_rest.json", file1150, sizeof file1150},
-    {"tim_rest/tim_rest_priority_normal_string.binpb", file1151, sizeof file1151},
-    {"tim_rest/tim_rest_priority_normal_string.input.json", file1152, sizeof file1152},
-    {"tim_rest/tim_rest_priority_normal_string.json", file1153, sizeof file1153},
-    {"tim_rest/tim_rest_priority_normal_string.tim_rest.json", file1154, sizeof file1154},
-    {"tim_rest/tim_rest_priority_number_as_string.binpb", file1155, sizeof file1155},
-    {"tim_rest/tim_rest_priority_number_as_string.input.json", file1156, sizeof file1156},
-    {"tim_rest/tim_rest_priority_number_as_string.json", file1157, sizeof file1157},
-    {"tim_rest/tim_rest_priority_number_as_string.tim_rest.json", file1158, sizeof file1158},
-    {"tim_rest/tim_rest_priority_unrecognized_number.binpb", file1159, sizeof file1159},
-    {"tim_rest/tim_rest_priority_unrecognized_number.input.json", file1160, sizeof file1160},
-    {"tim_rest/tim_rest_priority_unrecognized_number.json", file1161, sizeof file1161},
-    {"tim_rest/tim_rest_priority_unrecognized_number.tim_rest.json", file1162, sizeof file1162},
-    {"tim_rest/tim_rest_reject_abstract_list_not_strings.input.json", file1163, sizeof file1163},
-    {"tim_rest/tim_rest_reject_apns_badge_mode_string.input.json", file1164, sizeof file1164},
-    {"tim_rest/tim_rest_reject_apns_mutable_content_array.input.json", file1165, sizeof file1165},
-    {"tim_rest/tim_rest_reject_apns_title_number.input.json", file1166, sizeof file1166},
-    {"tim_rest/tim_rest_reject_c2c_before_callback_without_msg_key.input.json", file1167, sizeof file1167},
-    {"tim_rest/tim_rest_reject_c2c_callback_keys_in_wrong_case.input.json", file1168, sizeof file1168},
-    {"tim_rest/tim_rest_reject_c2c_callback_without_to_account.input.json", file1169, sizeof file1169},
-    {"tim_rest/tim_rest_reject_callback_without_msg_body.input.json", file1170, sizeof file1170},
-    {"tim_rest/tim_rest_reject_cloud_custom_data_object.input.json", file1171, sizeof file1171},
-    {"tim_rest/tim_rest_reject_custom_data_not_string.input.json", file1172, sizeof file1172},
-    {"tim_rest/tim_rest_reject_custom_without_data.input.json", file1173, sizeof file1173},
-    {"tim_rest/tim_rest_reject_download_flag_not_number.input.json", file1174, sizeof file1174},
-    {"tim_rest/tim_rest_reject_element_not_object.input.json", file1175, sizeof file1175},
-    {"tim_rest/tim_rest_reject_element_without_msg_content.input.json", file1176, sizeof file1176},
-    {"tim_rest/tim_rest_reject_element_without_msg_type.input.json", file1177, sizeof file1177},
-    {"tim_rest/tim_rest_reject_face_without_index.input.json", file1178, sizeof file1178},
-    {"tim_rest/tim_rest_reject_file_without_uuid.input.json", file1179, sizeof file1179},
-    {"tim_rest/tim_rest_reject_from_account_number.input.json", file1180, sizeof file1180},
-    {"tim_rest/tim_rest_reject_group_at_all_flag_2.input.json", file1181, sizeof file1181},
-    {"tim_rest/tim_rest_reject_group_at_member_without_account.input.json", file1182, sizeof file1182},
-    {"tim_rest/tim_rest_reject_group_before_callback_without_random.input.json", file1183, sizeof file1183},
-    {"tim_rest/tim_rest_reject_group_callback_without_group_id.input.json", file1184, sizeof file1184},
-    {"tim_rest/tim_rest_reject_group_callback_without_msg_seq.input.json", file1185, sizeof file1185},
-    {"tim_rest/tim_rest_reject_group_random_negative.input.json", file1186, sizeof file1186},
-    {"tim_rest/tim_rest_reject_image_entry_without_type.input.json", file1187, sizeof file1187},
-    {"tim_rest/tim_rest_reject_image_info_array_not_array.input.json", file1188, sizeof file1188},
-    {"tim_rest/tim_rest_reject_image_uuid_without_images.input.json", file1189, sizeof file1189},
-    {"tim_rest/tim_rest_reject_image_without_image_info_array.input.json", file1190, sizeof file1190},
-    {"tim_rest/tim_rest_reject_image_without_uuid.input.json", file1191, sizeof file1191},
-    {"tim_rest/tim_rest_reject_index_bool.input.json", file1192, sizeof file1192},
-    {"tim_rest/tim_rest_reject_index_fraction.input.json", file1193, sizeof file1193},
-    {"tim_rest/tim_rest_reject_index_not_number.input.json", file1194, sizeof file1194},
-    {"tim_rest/tim_rest_reject_index_out_of_range.input.json", file1195, sizeof file1195},
-    {"tim_rest/tim_rest_reject_json_duplicate_key.input.json", file1196, sizeof file1196},
-    {"tim_rest/tim_rest_reject_json_invalid_utf8.input.json", file1197, sizeof file1197},
-    {"tim_rest/tim_rest_reject_json_lone_surrogate.input.json", file1198, sizeof file1198},
-    {"tim_rest/tim_rest_reject_json_msg_key_empty.input.json", file1199, sizeof file1199},
-    {"tim_rest/tim_rest_reject_json_msg_key_number.input.json", file1200, sizeof file1200},
-    {"tim_rest/tim_rest_reject_json_trailing_comma.input.json", file1201, sizeof file1201},
-    {"tim_rest/tim_rest_reject_keys_are_case_sensitive.input.json", file1202, sizeof file1202},
-    {"tim_rest/tim_rest_reject_latitude_not_number.input.json", file1203, sizeof file1203},
-    {"tim_rest/tim_rest_reject_latitude_overflow.input.json", file1204, sizeof file1204},
-    {"tim_rest/tim_rest_reject_location_without_latitude.input.json", file1205, sizeof file1205},
-    {"tim_rest/tim_rest_reject_msg_body_not_array.input.json", file1206, sizeof file1206},
-    {"tim_rest/tim_rest_reject_msg_content_not_object.input.json", file1207, sizeof file1207},
-    {"tim_rest/tim_rest_reject_msg_num_out_of_range.input.json", file1208, sizeof file1208},
-    {"tim_rest/tim_rest_reject_msg_seq_string_not_number.input.json", file1209, sizeof file1209},
-    {"tim_rest/tim_rest_reject_msg_type_not_string.input.json", file1210, sizeof file1210},
-    {"tim_rest/tim_rest_reject_msg_type_wrong_case.input.json", file1211, sizeof file1211},
-    {"tim_rest/tim_rest_reject_object_without_msg_body.input.json", file1212, sizeof file1212},
-    {"tim_rest/tim_rest_reject_offline_push_info_not_object.input.json", file1213, sizeof file1213},
-    {"tim_rest/tim_rest_reject_online_only_flag_string.input.json", file1214, sizeof file1214},
-    {"tim_rest/tim_rest_reject_priority_lowercase.input.json", file1215, sizeof file1215},
-    {"tim_rest/tim_rest_reject_priority_object.input.json", file1216, sizeof file1216},
-    {"tim_rest/tim_rest_reject_random_above_32_bits.input.json", file1217, sizeof file1217},
-    {"tim_rest/tim_rest_reject_relay_far_too_deep.input.json", file1218, sizeof file1218},
-    {"tim_rest/tim_rest_reject_relay_inner_error_path.input.json", file1219, sizeof file1219},
-    {"tim_rest/tim_rest_reject_relay_message_without_msg_body.input.json", file1220, sizeof file1220},
-    {"tim_rest/tim_rest_reject_relay_too_deep.input.json", file1221, sizeof file1221},
-    {"tim_rest/tim_rest_reject_relay_with_list_and_key.input.json", file1222, sizeof file1222},
-    {"tim_rest/tim_rest_reject_relay_without_list_or_key.input.json", file1223, sizeof file1223},
-    {"tim_rest/tim_rest_reject_second_out_of_range.input.json", file1224, sizeof file1224},
-    {"tim_rest/tim_rest_reject_send_msg_control_not_strings.input.json", file1225, sizeof file1225},
-    {"tim_rest/tim_rest_reject_size_beyond_uint64.input.json", file1226, sizeof file1226},
-    {"tim_rest/tim_rest_reject_size_negative.input.json", file1227, sizeof file1227},
-    {"tim_rest/tim_rest_reject_sound_without_uuid.input.json", file1228, sizeof file1228},
-    {"tim_rest/tim_rest_reject_text_not_string.input.json", file1229, sizeof file1229},
-    {"tim_rest/tim_rest_reject_text_without_text.input.json", file1230, sizeof file1230},
-    {"tim_rest/tim_rest_reject_timestamp_overflows_milliseconds.input.json", file1231, sizeof file1231},
-    {"tim_rest/tim_rest_reject_to_account_array_of_numbers.input.json", file1232, sizeof file1232},
-    {"tim_rest/tim_rest_reject_to_account_array_without_group.input.json", file1233, sizeof file1233},
-    {"tim_rest/tim_rest_reject_to_account_number.input.json", file1234, sizeof file1234},
-    {"tim_rest/tim_rest_reject_to_account_string_with_group.input.json", file1235, sizeof file1235},
-    {"tim_rest/tim_rest_reject_top_level_string.input.json", file1236, sizeof file1236},
-    {"tim_rest/tim_rest_reject_topic_id_number.input.json", file1237, sizeof file1237},
-    {"tim_rest/tim_rest_reject_unknown_msg_type.input.json", file1238, sizeof file1238},
-    {"tim_rest/tim_rest_reject_video_without_video_uuid.input.json", file1239, sizeof file1239},
-    {"tim_rest/tim_rest_relay_c2c_msg_list_in_sendmsg.binpb", file1240, sizeof file1240},
-    {"tim_rest/tim_rest_relay_c2c_msg_list_in_sendmsg.input.json", file1241, sizeof file1241},
-    {"tim_rest/tim_rest_relay_c2c_msg_list_in_sendmsg.json", file1242, sizeof file1242},
-    {"tim_rest/tim_rest_relay_c2c_msg_list_in_sendmsg.tim_rest.json", file1243, sizeof file1243},
-    {"tim_rest/tim_rest_relay_group_msg_list.binpb", file1244, sizeof file1244},
-    {"tim_rest/tim_rest_relay_group_msg_list.input.json", file1245, sizeof file1245},
-    {"tim_rest/tim_rest_relay_group_msg_list.json", file1246, sizeof file1246},
-    {"tim_rest/tim_rest_relay_group_msg_list.tim_rest.json", file1247, sizeof file1247},
-    {"tim_rest/tim_rest_relay_json_msg_key.binpb", file1248, sizeof file1248},
-    {"tim_rest/tim_rest_relay_json_msg_key.input.json", file1249, sizeof file1249},
-    {"tim_rest/tim_rest_relay_json_msg_key.json", file1250, sizeof file1250},
-    {"tim_rest/tim_rest_relay_json_msg_key.tim_rest.json", file1251, sizeof file1251},
-    {"tim_rest/tim_rest_relay_json_msg_key_without_msg_num.binpb", file1252, sizeof file1252},
-    {"tim_rest/tim_rest_relay_json_msg_key_without_msg_num.input.json", file1253, sizeof file1253},
-    {"tim_rest/tim_rest_relay_json_msg_key_without_msg_num.json", file1254, sizeof file1254},
-    {"tim_rest/tim_rest_relay_json_msg_key_without_msg_num.tim_rest.json", file1255, sizeof file1255},
-    {"tim_rest/tim_rest_relay_nested.binpb", file1256, sizeof file1256},
-    {"tim_rest/tim_rest_relay_nested.input.json", file1257, sizeof file1257},
-    {"tim_rest/tim_rest_relay_nested.json", file1258, sizeof file1258},
-    {"tim_rest/tim_rest_relay_nested.tim_rest.json", file1259, sizeof file1259},
-    {"tim_rest/tim_rest_relay_nested_100_layers.binpb", file1260, sizeof file1260},
-    {"tim_rest/tim_rest_relay_nested_100_layers.input.json", file1261, sizeof file1261},
-    {"tim_rest/tim_rest_relay_nested_100_layers.json", file1262, sizeof file1262},
-    {"tim_rest/tim_rest_relay_nested_100_layers.tim_rest.json", file1263, sizeof file1263},
-    {"tim_rest/tim_rest_shape_bare_msg_body.binpb", file1264, sizeof file1264},
-    {"tim_rest/tim_rest_shape_bare_msg_body.input.json", file1265, sizeof file1265},
-    {"tim_rest/tim_rest_shape_bare_msg_body.json", file1266, sizeof file1266},
-    {"tim_rest/tim_rest_shape_bare_msg_body.tim_rest.json", file1267, sizeof file1267},
-    {"tim_rest/tim_rest_shape_single_element.binpb", file1268, sizeof file1268},
-    {"tim_rest/tim_rest_shape_single_element.input.json", file1269, sizeof file1269},
-    {"tim_rest/tim_rest_shape_single_element.json", file1270, sizeof file1270},
-    {"tim_rest/tim_rest_shape_single_element.tim_rest.json", file1271, sizeof file1271},
-    {"tim_rest/tim_rest_unicode_custom_and_cloud_data.binpb", file1272, sizeof file1272},
-    {"tim_rest/tim_rest_unicode_custom_and_cloud_data.input.json", file1273, sizeof file1273},
-    {"tim_rest/tim_rest_unicode_custom_and_cloud_data.json", file1274, sizeof file1274},
-    {"tim_rest/tim_rest_unicode_custom_and_cloud_data.tim_rest.json", file1275, sizeof file1275},
-    {"tim_rest/tim_rest_unicode_text.binpb", file1276, sizeof file1276},
-    {"tim_rest/tim_rest_unicode_text.input.json", file1277, sizeof file1277},
-    {"tim_rest/tim_rest_unicode_text.json", file1278, sizeof file1278},
-    {"tim_rest/tim_rest_unicode_text.tim_rest.json", file1279, sizeof file1279},
-    {"tim_rest/tim_rest_unknown_callback_command_read_as_message.binpb", file1280, sizeof file1280},
-    {"tim_rest/tim_rest_unknown_callback_command_read_as_message.input.json", file1281, sizeof file1281},
-    {"tim_rest/tim_rest_unknown_callback_command_read_as_message.json", file1282, sizeof file1282},
-    {"tim_rest/tim_rest_unknown_callback_command_read_as_message.tim_rest.json", file1283, sizeof file1283},
-    {"tim_rest/tim_rest_unknown_keys_ignored.binpb", file1284, sizeof file1284},
-    {"tim_rest/tim_rest_unknown_keys_ignored.input.json", file1285, sizeof file1285},
-    {"tim_rest/tim_rest_unknown_keys_ignored.json", file1286, sizeof file1286},
-    {"tim_rest/tim_rest_unknown_keys_ignored.tim_rest.json", file1287, sizeof file1287},
-    {"valid/bytes_all_256_values.binpb", file1288, sizeof file1288},
-    {"valid/bytes_all_256_values.json", file1289, sizeof file1289},
-    {"valid/bytes_base64_padding.binpb", file1290, sizeof file1290},
-    {"valid/bytes_base64_padding.json", file1291, sizeof file1291},
-    {"valid/chain_default_elems.binpb", file1292, sizeof file1292},
-    {"valid/chain_default_elems.json", file1293, sizeof file1293},
-    {"valid/chain_every_elem_kind.binpb", file1294, sizeof file1294},
-    {"valid/chain_every_elem_kind.json", file1295, sizeof file1295},
-    {"valid/chain_image_then_text.binpb", file1296, sizeof file1296},
-    {"valid/chain_image_then_text.json", file1297, sizeof file1297},
-    {"valid/chain_text_face_custom_location.binpb", file1298, sizeof file1298},
-    {"valid/chain_text_face_custom_location.json", file1299, sizeof file1299},
-    {"valid/chain_text_text_text.binpb", file1300, sizeof file1300},
-    {"valid/chain_text_text_text.json", file1301, sizeof file1301},
-    {"valid/cloud_custom_data_binary.binpb", file1302, sizeof file1302},
-    {"valid/cloud_custom_data_binary.json", file1303, sizeof file1303},
-    {"valid/elem_custom_all_fields.binpb", file1304, sizeof file1304},
-    {"valid/elem_custom_all_fields.json", file1305, sizeof file1305},
-    {"valid/elem_custom_default.binpb", file1306, sizeof file1306},
-    {"valid/elem_custom_default.json", file1307, sizeof file1307},
-    {"valid/elem_empty.binpb", file1308, sizeof file1308},
-    {"valid/elem_empty.json", file1309, sizeof file1309},
-    {"valid/elem_face_all_fields.binpb", file1310, sizeof file1310},
-    {"valid/elem_face_all_fields.json", file1311, sizeof file1311},
-    {"valid/elem_face_default.binpb", file1312, sizeof file1312},
-    {"valid/elem_face_default.json", file1313, sizeof file1313},
-    {"valid/elem_file_all_fields.binpb", file1314, sizeof file1314},
-    {"valid/elem_file_all_fields.json", file1315, sizeof file1315},
-    {"valid/elem_file_default.binpb", file1316, sizeof file1316},
-    {"valid/elem_file_default.json", file1317, sizeof file1317},
-    {"valid/elem_group_system_all_fields.binpb", file1318, sizeof file1318},
-    {"valid/elem_group_system_all_fields.json", file1319, sizeof file1319},
-    {"valid/elem_group_system_default.binpb", file1320, sizeof file1320},
-    {"valid/elem_group_system_default.json", file1321, sizeof file1321},
-    {"valid/elem_group_tips_all_fields.binpb", file1322, sizeof file1322},
-    {"valid/elem_group_tips_all_fields.json", file1323, sizeof file1323},
-    {"valid/elem_group_tips_default.binpb", file1324, sizeof file1324},
-    {"valid/elem_group_tips_default.json", file1325, sizeof file1325},
-    {"valid/elem_group_tips_empty_submessages.binpb", file1326, sizeof file1326},
-    {"valid/elem_group_tips_empty_submessages.json", file1327, sizeof file1327},
-    {"valid/elem_image_all_fields.binpb", file1328, sizeof file1328},
-    {"valid/elem_image_all_fields.json", file1329, sizeof file1329},
-    {"valid/elem_image_default.binpb", file1330, sizeof file1330},
-    {"valid/elem_image_default.json", file1331, sizeof file1331},
-    {"valid/elem_image_empty_images.binpb", file1332, sizeof file1332},
-    {"valid/elem_image_empty_images.json", file1333, sizeof file1333},
-    {"valid/elem_location_all_fields.binpb", file1334, sizeof file1334},
-    {"valid/elem_location_all_fields.json", file1335, sizeof file1335},
-    {"valid/elem_location_default.binpb", file1336, sizeof file1336},
-    {"valid/elem_location_default.json", file1337, sizeof file1337},
-    {"valid/elem_merger_all_fields.binpb", file1338, sizeof file1338},
-    {"valid/elem_merger_all_fields.json", file1339, sizeof file1339},
-    {"valid/elem_merger_default.binpb", file1340, sizeof file1340},
-    {"valid/elem_merger_default.json", file1341, sizeof file1341},
-    {"valid/elem_merger_empty_inner_message.binpb", file1342, sizeof file1342},
-    {"valid/elem_merger_empty_inner_message.json", file1343, sizeof file1343},
-    {"valid/elem_sound_all_fields.binpb", file1344, sizeof file1344},
-    {"valid/elem_sound_all_fields.json", file1345, sizeof file1345},
-    {"valid/elem_sound_default.binpb", file1346, sizeof file1346},
-    {"valid/elem_sound_default.json", file1347, sizeof file1347},
-    {"valid/elem_text_all_fields.binpb", file1348, sizeof file1348},
-    {"valid/elem_text_all_fields.json", file1349, sizeof file1349},
-    {"valid/elem_text_default.binpb", file1350, sizeof file1350},
-    {"valid/elem_text_default.json", file1351, sizeof file1351},
-    {"valid/elem_video_all_fields.binpb", file1352, sizeof file1352},
-    {"valid/elem_video_all_fields.json", file1353, sizeof file1353},
-    {"valid/elem_video_default.binpb", file1354, sizeof file1354},
-    {"valid/elem_video_default.json", file1355, sizeof file1355},
-    {"valid/enum_group_member_role_all.binpb", file1356, sizeof file1356},
-    {"valid/enum_group_member_role_all.json", file1357, sizeof file1357},
-    {"valid/enum_image_format_bmp.binpb", file1358, sizeof file1358},
-    {"valid/enum_image_format_bmp.json", file1359, sizeof file1359},
-    {"valid/enum_image_format_gif.binpb", file1360, sizeof file1360},
-    {"valid/enum_image_format_gif.json", file1361, sizeof file1361},
-    {"valid/enum_image_format_jpg.binpb", file1362, sizeof file1362},
-    {"valid/enum_image_format_jpg.json", file1363, sizeof file1363},
-    {"valid/enum_image_format_other.binpb", file1364, sizeof file1364},
-    {"valid/enum_image_format_other.json", file1365, sizeof file1365},
-    {"valid/enum_image_format_png.binpb", file1366, sizeof file1366},
-    {"valid/enum_image_format_png.json", file1367, sizeof file1367},
-    {"valid/enum_image_format_tiff.binpb", file1368, sizeof file1368},
-    {"valid/enum_image_format_tiff.json", file1369, sizeof file1369},
-    {"valid/enum_image_format_unspecified.binpb", file1370, sizeof file1370},
-    {"valid/enum_image_format_unspecified.json", file1371, sizeof file1371},
-    {"valid/enum_image_format_webp.binpb", file1372, sizeof file1372},
-    {"valid/enum_image_format_webp.json", file1373, sizeof file1373},
-    {"valid/enum_image_type_all.binpb", file1374, sizeof file1374},
-    {"valid/enum_image_type_all.json", file1375, sizeof file1375},
-    {"valid/enum_int32_extremes.binpb", file1376, sizeof file1376},
-    {"valid/enum_int32_extremes.json", file1377, sizeof file1377},
-    {"valid/enum_priority_default.binpb", file1378, sizeof file1378},
-    {"valid/enum_priority_default.json", file1379, sizeof file1379},
-    {"valid/enum_priority_high.binpb", file1380, sizeof file1380},
-    {"valid/enum_priority_high.json", file1381, sizeof file1381},
-    {"valid/enum_priority_low.binpb", file1382, sizeof file1382},
-    {"valid/enum_priority_low.json", file1383, sizeof file1383},
-    {"valid/enum_priority_lowest.binpb", file1384, sizeof file1384},
-    {"valid/enum_priority_lowest.json", file1385, sizeof file1385},
-    {"valid/enum_priority_normal.binpb", file1386, sizeof file1386},
-    {"valid/enum_priority_normal.json", file1387, sizeof file1387},
-    {"valid/enum_unknown_negative.binpb", file1388, sizeof file1388},
-    {"valid/enum_unknown_negative.json", file1389, sizeof file1389},
-    {"valid/enum_unknown_nested.binpb", file1390, sizeof file1390},
-    {"valid/enum_unknown_nested.json", file1391, sizeof file1391},
-    {"valid/enum_unknown_priority.binpb", file1392, sizeof file1392},
-    {"valid/enum_unknown_priority.json", file1393, sizeof file1393},
-    {"valid/envelope_all_fields.binpb", file1394, sizeof file1394},
-    {"valid/envelope_all_fields.json", file1395, sizeof file1395},
-    {"valid/envelope_at_all_alternate_spelling.binpb", file1396, sizeof file1396},
-    {"valid/envelope_at_all_alternate_spelling.json", file1397, sizeof file1397},
-    {"valid/envelope_at_all_only.binpb", file1398, sizeof file1398},
-    {"valid/envelope_at_all_only.json", file1399, sizeof file1399},
-    {"valid/envelope_at_users.binpb", file1400, sizeof file1400},
-    {"valid/envelope_at_users.json", file1401, sizeof file1401},
-    {"valid/envelope_barrage.binpb", file1402, sizeof file1402},
-    {"valid/envelope_barrage.json", file1403, sizeof file1403},
-    {"valid/envelope_flags_only.binpb", file1404, sizeof file1404},
-    {"valid/envelope_flags_only.json", file1405, sizeof file1405},
-    {"valid/envelope_targeted_receivers.binpb", file1406, sizeof file1406},
-    {"valid/envelope_targeted_receivers.json", file1407, sizeof file1407},
-    {"valid/face_index_int32_max.binpb", file1408, sizeof file1408},
-    {"valid/face_index_int32_max.json", file1409, sizeof file1409},
-    {"valid/face_index_int32_min.binpb", file1410, sizeof file1410},
-    {"valid/face_index_int32_min.json", file1411, sizeof file1411},
-    {"valid/face_index_negative_one.binpb", file1412, sizeof file1412},
-    {"valid/face_index_negative_one.json", file1413, sizeof file1413},
-    {"valid/group_info_change_type_all.binpb", file1414, sizeof file1414},
-    {"valid/group_info_change_type_all.json", file1415, sizeof file1415},
-    {"valid/group_member_custom_info_map.binpb", file1416, sizeof file1416},
-    {"valid/group_member_custom_info_map.json", file1417, sizeof file1417},
-    {"valid/group_member_info_all_fields_in_list.binpb", file1418, sizeof file1418},
-    {"valid/group_member_info_all_fields_in_list.json", file1419, sizeof file1419},
-    {"valid/group_system_op_user_info.binpb", file1420, sizeof file1420},
-    {"valid/group_system_op_user_info.json", file1421, sizeof file1421},
-    {"valid/group_system_type_add_group_accept.binpb", file1422, sizeof file1422},
-    {"valid/group_system_type_add_group_accept.json", file1423, sizeof file1423},
-    {"valid/group_system_type_add_group_refuse.binpb", file1424, sizeof file1424},
-    {"valid/group_system_type_add_group_refuse.json", file1425, sizeof file1425},
-    {"valid/group_system_type_add_group_request.binpb", file1426, sizeof file1426},
-    {"valid/group_system_type_add_group_request.json", file1427, sizeof file1427},
-    {"valid/group_system_type_cancel_admin.binpb", file1428, sizeof file1428},
-    {"valid/group_system_type_cancel_admin.json", file1429, sizeof file1429},
-    {"valid/group_system_type_create_group.binpb", file1430, sizeof file1430},
-    {"valid/group_system_type_create_group.json", file1431, sizeof file1431},
-    {"valid/group_system_type_custom_info.binpb", file1432, sizeof file1432},
-    {"valid/group_system_type_custom_info.json", file1433, sizeof file1433},
-    {"valid/group_system_type_delete_group.binpb", file1434, sizeof file1434},
-    {"valid/group_system_type_delete_group.json", file1435, sizeof file1435},
-    {"valid/group_system_type_grant_admin.binpb", file1436, sizeof file1436},
-    {"valid/group_system_type_grant_admin.json", file1437, sizeof file1437},
-    {"valid/group_system_type_invite_to_group_accept.binpb", file1438, sizeof file1438},
-    {"valid/group_system_type_invite_to_group_accept.json", file1439, sizeof file1439},
-    {"valid/group_system_type_invite_to_group_refuse.binpb", file1440, sizeof file1440},
-    {"valid/group_system_type_invite_to_group_refuse.json", file1441, sizeof file1441},
-    {"valid/group_system_type_invite_to_group_request.binpb", file1442, sizeof file1442},
-    {"valid/group_system_type_invite_to_group_request.json", file1443, sizeof file1443},
-    {"valid/group_system_type_invited_to_group.binpb", file1444, sizeof file1444},
-    {"valid/group_system_type_invited_to_group.json", file1445, sizeof file1445},
-    {"valid/group_system_type_kick_off_from_group.binpb", file1446, sizeof file1446},
-    {"valid/group_system_type_kick_off_from_group.json", file1447, sizeof file1447},
-    {"valid/group_system_type_quit_group.binpb", file1448, sizeof file1448},
-    {"valid/group_system_type_quit_group.json", file1449, sizeof file1449},
-    {"valid/group_system_type_revoke_group.binpb", file1450, sizeof file1450},
-    {"valid/group_system_type_revoke_group.json", file1451, sizeof file1451},
-    {"valid/group_system_type_unspecified.binpb", file1452, sizeof file1452},
-    {"valid/group_system_type_unspecified.json", file1453, sizeof file1453},
-    {"valid/group_tips_legacy_profiles.binpb", file1454, sizeof file1454},
-    {"valid/group_tips_legacy_profiles.json", file1455, sizeof file1455},
-    {"valid/group_tips_legacy_profiles_empty.binpb", file1456, sizeof file1456},
-    {"valid/group_tips_legacy_profiles_empty.json", file1457, sizeof file1457},
-    {"valid/group_tips_type_cancel_admin.binpb", file1458, sizeof file1458},
-    {"valid/group_tips_type_cancel_admin.json", file1459, sizeof file1459},
-    {"valid/group_tips_type_group_info_change.binpb", file1460, sizeof file1460},
-    {"valid/group_tips_type_group_info_change.json", file1461, sizeof file1461},
-    {"valid/group_tips_type_invite.binpb", file1462, sizeof file1462},
-    {"valid/group_tips_type_invite.json", file1463, sizeof file1463},
-    {"valid/group_tips_type_join.binpb", file1464, sizeof file1464},
-    {"valid/group_tips_type_join.json", file1465, sizeof file1465},
-    {"valid/group_tips_type_kicked.binpb", file1466, sizeof file1466},
-    {"valid/group_tips_type_kicked.json", file1467, sizeof file1467},
-    {"valid/group_tips_type_member_info_change.binpb", file1468, sizeof file1468},
-    {"valid/group_tips_type_member_info_change.json", file1469, sizeof file1469},
-    {"valid/group_tips_type_pinned_message_added.binpb", file1470, sizeof file1470},
-    {"valid/group_tips_type_pinned_message_added.json", file1471, sizeof file1471},
-    {"valid/group_tips_type_pinned_message_deleted.binpb", file1472, sizeof file1472},
-    {"valid/group_tips_type_pinned_message_deleted.json", file1473, sizeof file1473},
-    {"valid/group_tips_type_quit.binpb", file1474, sizeof file1474},
-    {"valid/group_tips_type_quit.json", file1475, sizeof file1475},
-    {"valid/group_tips_type_set_admin.binpb", file1476, sizeof file1476},
-    {"valid/group_tips_type_set_admin.json", file1477, sizeof file1477},
-    {"valid/group_tips_type_topic_info_change.binpb", file1478, sizeof file1478},
-    {"valid/group_tips_type_topic_info_change.json", file1479, sizeof file1479},
-    {"valid/group_tips_type_unspecified.binpb", file1480, sizeof file1480},
-    {"valid/group_tips_type_unspecified.json", file1481, sizeof file1481},
-    {"valid/location_infinity.binpb", file1482, sizeof file1482},
-    {"valid/location_infinity.json", file1483, sizeof file1483},
-    {"valid/location_integral_values.binpb", file1484, sizeof file1484},
-    {"valid/location_integral_values.json", file1485, sizeof file1485},
-    {"valid/location_max_finite.binpb", file1486, sizeof file1486},
-    {"valid/location_max_finite.json", file1487, sizeof file1487},
-    {"valid/location_min_normal.binpb", file1488, sizeof file1488},
-    {"valid/location_min_normal.json", file1489, sizeof file1489},
-    {"valid/location_min_subnormal.binpb", file1490, sizeof file1490},
-    {"valid/location_min_subnormal.json", file1491, sizeof file1491},
-    {"valid/location_nan.binpb", file1492, sizeof file1492},
-    {"valid/location_nan.json", file1493, sizeof file1493},
-    {"valid/location_negative_zero.binpb", file1494, sizeof file1494},
-    {"valid/location_negative_zero.json", file1495, sizeof file1495},
-    {"valid/location_precision.binpb", file1496, sizeof file1496},
-    {"valid/location_precision.json", file1497, sizeof file1497},
-    {"valid/map_keys_canonically_equivalent.binpb", file1498, sizeof file1498},
-    {"valid/map_keys_canonically_equivalent.json", file1499, sizeof file1499},
-    {"valid/map_keys_prefix_order.binpb", file1500, sizeof file1500},
-    {"valid/map_keys_prefix_order.json", file1501, sizeof file1501},
-    {"valid/map_keys_utf8_vs_utf16_order.binpb", file1502, sizeof file1502},
-    {"valid/map_keys_utf8_vs_utf16_order.json", file1503, sizeof file1503},
-    {"valid/map_single_empty_key_and_value.binpb", file1504, sizeof file1504},
-    {"valid/map_single_empty_key_and_value.json", file1505, sizeof file1505},
-    {"valid/merger_layers_over_limit.binpb", file1506, sizeof file1506},
-    {"valid/merger_layers_over_limit.json", file1507, sizeof file1507},
-    {"valid/merger_nested_100_layers.binpb", file1508, sizeof file1508},
-    {"valid/merger_nested_100_layers.json", file1509, sizeof file1509},
-    {"valid/merger_nested_32_layers.binpb", file1510, sizeof file1510},
-    {"valid/merger_nested_32_layers.json", file1511, sizeof file1511},
-    {"valid/merger_nested_3_levels.binpb", file1512, sizeof file1512},
-    {"valid/merger_nested_3_levels.json", file1513, sizeof file1513},
-    {"valid/merger_several_inner_messages.binpb", file1514, sizeof file1514},
-    {"valid/merger_several_inner_messages.json", file1515, sizeof file1515},
+    {"json/y_null_values_set_nothing.input.json", file405, sizeof file405},
+    {"json/y_null_values_set_nothing.json", file406, sizeof file406},
+    {"json/y_number_strings_with_escapes.binpb", file407, sizeof file407},
+    {"json/y_number_strings_with_escapes.input.json", file408, sizeof file408},
+    {"json/y_number_strings_with_escapes.json", file409, sizeof file409},
+    {"json/y_oneof_first_member_null.binpb", file410, sizeof file410},
+    {"json/y_oneof_first_member_null.input.json", file411, sizeof file411},
+    {"json/y_oneof_first_member_null.json", file412, sizeof file412},
+    {"json/y_oneof_member_with_default_value.binpb", file413, sizeof file413},
+    {"json/y_oneof_member_with_default_value.input.json", file414, sizeof file414},
+    {"json/y_oneof_member_with_default_value.json", file415, sizeof file415},
+    {"json/y_oneof_second_member_null.binpb", file416, sizeof file416},
+    {"json/y_oneof_second_member_null.input.json", file417, sizeof file417},
+    {"json/y_oneof_second_member_null.json", file418, sizeof file418},
+    {"json/y_raw_del_and_c1.binpb", file419, sizeof file419},
+    {"json/y_raw_del_and_c1.input.json", file420, sizeof file420},
+    {"json/y_raw_del_and_c1.json", file421, sizeof file421},
+    {"json/y_raw_utf8.binpb", file422, sizeof file422},
+    {"json/y_raw_utf8.input.json", file423, sizeof file423},
+    {"json/y_raw_utf8.json", file424, sizeof file424},
+    {"json/y_snake_case_envelope.binpb", file425, sizeof file425},
+    {"json/y_snake_case_envelope.input.json", file426, sizeof file426},
+    {"json/y_snake_case_envelope.json", file427, sizeof file427},
+    {"json/y_snake_case_group_system_and_merger.binpb", file428, sizeof file428},
+    {"json/y_snake_case_group_system_and_merger.input.json", file429, sizeof file429},
+    {"json/y_snake_case_group_system_and_merger.json", file430, sizeof file430},
+    {"json/y_snake_case_group_tips.binpb", file431, sizeof file431},
+    {"json/y_snake_case_group_tips.input.json", file432, sizeof file432},
+    {"json/y_snake_case_group_tips.json", file433, sizeof file433},
+    {"json/y_snake_case_media_elems.binpb", file434, sizeof file434},
+    {"json/y_snake_case_media_elems.input.json", file435, sizeof file435},
+    {"json/y_snake_case_media_elems.json", file436, sizeof file436},
+    {"json/y_uint32_as_string.binpb", file437, sizeof file437},
+    {"json/y_uint32_as_string.input.json", file438, sizeof file438},
+    {"json/y_uint32_as_string.json", file439, sizeof file439},
+    {"json/y_uint32_max_exponent.binpb", file440, sizeof file440},
+    {"json/y_uint32_max_exponent.input.json", file441, sizeof file441},
+    {"json/y_uint32_max_exponent.json", file442, sizeof file442},
+    {"json/y_uint64_as_number.binpb", file443, sizeof file443},
+    {"json/y_uint64_as_number.input.json", file444, sizeof file444},
+    {"json/y_uint64_as_number.json", file445, sizeof file445},
+    {"json/y_uint64_as_string.binpb", file446, sizeof file446},
+    {"json/y_uint64_as_string.input.json", file447, sizeof file447},
+    {"json/y_uint64_as_string.json", file448, sizeof file448},
+    {"json/y_uint64_big_exponent.binpb", file449, sizeof file449},
+    {"json/y_uint64_big_exponent.input.json", file450, sizeof file450},
+    {"json/y_uint64_big_exponent.json", file451, sizeof file451},
+    {"json/y_uint64_fraction_above_2_pow_53.binpb", file452, sizeof file452},
+    {"json/y_uint64_fraction_above_2_pow_53.input.json", file453, sizeof file453},
+    {"json/y_uint64_fraction_above_2_pow_53.json", file454, sizeof file454},
+    {"json/y_uint64_max_as_number.binpb", file455, sizeof file455},
+    {"json/y_uint64_max_as_number.input.json", file456, sizeof file456},
+    {"json/y_uint64_max_as_number.json", file457, sizeof file457},
+    {"json/y_uint64_max_as_string.binpb", file458, sizeof file458},
+    {"json/y_uint64_max_as_string.input.json", file459, sizeof file459},
+    {"json/y_uint64_max_as_string.json", file460, sizeof file460},
+    {"json/y_uint64_max_exponent_form.binpb", file461, sizeof file461},
+    {"json/y_uint64_max_exponent_form.input.json", file462, sizeof file462},
+    {"json/y_uint64_max_exponent_form.json", file463, sizeof file463},
+    {"json/y_unknown_enum_name_ignored.binpb", file464, sizeof file464},
+    {"json/y_unknown_enum_name_ignored.input.json", file465, sizeof file465},
+    {"json/y_unknown_enum_name_ignored.json", file466, sizeof file466},
+    {"json/y_unknown_fields_ignored.binpb", file467, sizeof file467},
+    {"json/y_unknown_fields_ignored.input.json", file468, sizeof file468},
+    {"json/y_unknown_fields_ignored.json", file469, sizeof file469},
+    {"json/y_unknown_fields_nested_arrays_ignored.binpb", file470, sizeof file470},
+    {"json/y_unknown_fields_nested_arrays_ignored.input.json", file471, sizeof file471},
+    {"json/y_unknown_fields_nested_arrays_ignored.json", file472, sizeof file472},
+    {"json/y_whitespace_everywhere.binpb", file473, sizeof file473},
+    {"json/y_whitespace_everywhere.input.json", file474, sizeof file474},
+    {"json/y_whitespace_everywhere.json", file475, sizeof file475},
+    {"limits/none_empty_chain.binpb", file476, sizeof file476},
+    {"limits/none_empty_chain.json", file477, sizeof file477},
+    {"limits/none_image_type_duplicate.binpb", file478, sizeof file478},
+    {"limits/none_image_type_duplicate.json", file479, sizeof file479},
+    {"limits/none_image_type_unspecified_twice.binpb", file480, sizeof file480},
+    {"limits/none_image_type_unspecified_twice.json", file481, sizeof file481},
+    {"limits/none_image_types_distinct.binpb", file482, sizeof file482},
+    {"limits/none_image_types_distinct.json", file483, sizeof file483},
+    {"limits/none_latitude_past_limit.binpb", file484, sizeof file484},
+    {"limits/none_latitude_past_limit.json", file485, sizeof file485},
+    {"limits/none_latitude_past_limit_negative.binpb", file486, sizeof file486},
+    {"limits/none_latitude_past_limit_negative.json", file487, sizeof file487},
+    {"limits/none_location_at_limits.binpb", file488, sizeof file488},
+    {"limits/none_location_at_limits.json", file489, sizeof file489},
+    {"limits/none_location_not_finite.binpb", file490, sizeof file490},
+    {"limits/none_location_not_finite.json", file491, sizeof file491},
+    {"limits/none_longitude_past_limit.binpb", file492, sizeof file492},
+    {"limits/none_longitude_past_limit.json", file493, sizeof file493},
+    {"limits/none_longitude_past_limit_negative.binpb", file494, sizeof file494},
+    {"limits/none_longitude_past_limit_negative.json", file495, sizeof file495},
+    {"limits/none_many_violations.binpb", file496, sizeof file496},
+    {"limits/none_many_violations.json", file497, sizeof file497},
+    {"limits/none_merger_101_layers.binpb", file498, sizeof file498},
+    {"limits/none_merger_101_layers.json", file499, sizeof file499},
+    {"limits/none_merger_key_with_inline_messages.binpb", file500, sizeof file500},
+    {"limits/none_merger_key_with_inline_messages.json", file501, sizeof file501},
+    {"limits/none_signal_rules_not_applied.binpb", file502, sizeof file502},
+    {"limits/none_signal_rules_not_applied.json", file503, sizeof file503},
+    {"limits/none_vendor_limits_not_applied.binpb", file504, sizeof file504},
+    {"limits/none_vendor_limits_not_applied.json", file505, sizeof file505},
+    {"limits/tencent_at_all_alternate_spelling_at_limit.binpb", file506, sizeof file506},
+    {"limits/tencent_at_all_alternate_spelling_at_limit.json", file507, sizeof file507},
+    {"limits/tencent_at_all_alternate_spelling_past_limit.binpb", file508, sizeof file508},
+    {"limits/tencent_at_all_alternate_spelling_past_limit.json", file509, sizeof file509},
+    {"limits/tencent_at_users_at_limit.binpb", file510, sizeof file510},
+    {"limits/tencent_at_users_at_limit.json", file511, sizeof file511},
+    {"limits/tencent_at_users_in_c2c.binpb", file512, sizeof file512},
+    {"limits/tencent_at_users_in_c2c.json", file513, sizeof file513},
+    {"limits/tencent_at_users_in_room.binpb", file514, sizeof file514},
+    {"limits/tencent_at_users_in_room.json", file515, sizeof file515},
+    {"limits/tencent_at_users_on_image.binpb", file516, sizeof file516},
+    {"limits/tencent_at_users_on_image.json", file517, sizeof file517},
+    {"limits/tencent_at_users_past_limit.binpb", file518, sizeof file518},
+    {"limits/tencent_at_users_past_limit.json", file519, sizeof file519},
+    {"limits/tencent_at_users_without_target.binpb", file520, sizeof file520},
+    {"limits/tencent_at_users_without_target.json", file521, sizeof file521},
+    {"limits/tencent_avchatroom_comment_is_a_group_message.binpb", file522, sizeof file522},
+    {"limits/tencent_avchatroom_comment_is_a_group_message.json", file523, sizeof file523},
+    {"limits/tencent_c2c_read_receipt_past_limits.binpb", file524, sizeof file524},
+    {"limits/tencent_c2c_read_receipt_past_limits.json", file525, sizeof file525},
+    {"limits/tencent_c2c_read_receipt_valid.binpb", file526, sizeof file526},
+    {"limits/tencent_c2c_read_receipt_valid.json", file527, sizeof file527},
+    {"limits/tencent_callback_text_and_image_accepted.binpb", file528, sizeof file528},
+    {"limits/tencent_callback_text_and_image_accepted.json", file529, sizeof file529},
+    {"limits/tencent_chain_appendable_kinds.binpb", file530, sizeof file530},
+    {"limits/tencent_chain_appendable_kinds.json", file531, sizeof file531},
+    {"limits/tencent_chain_empty.binpb", file532, sizeof file532},
+    {"limits/tencent_chain_empty.json", file533, sizeof file533},
+    {"limits/tencent_chain_group_tips_with_text.binpb", file534, sizeof file534},
+    {"limits/tencent_chain_group_tips_with_text.json", file535, sizeof file535},
+    {"limits/tencent_chain_image_after_text.binpb", file536, sizeof file536},
+    {"limits/tencent_chain_image_after_text.json", file537, sizeof file537},
+    {"limits/tencent_chain_media_after_text.binpb", file538, sizeof file538},
+    {"limits/tencent_chain_media_after_text.json", file539, sizeof file539},
+    {"limits/tencent_chain_one_custom_elem.binpb", file540, sizeof file540},
+    {"limits/tencent_chain_one_custom_elem.json", file541, sizeof file541},
+    {"limits/tencent_chain_standalone_kinds_alone.binpb", file542, sizeof file542},
+    {"limits/tencent_chain_standalone_kinds_alone.json", file543, sizeof file543},
+    {"limits/tencent_chain_text_then_group_system.binpb", file544, sizeof file544},
+    {"limits/tencent_chain_text_then_group_system.json", file545, sizeof file545},
+    {"limits/tencent_chain_two_custom_elems.binpb", file546, sizeof file546},
+    {"limits/tencent_chain_two_custom_elems.json", file547, sizeof file547},
+    {"limits/tencent_chain_two_mergers.binpb", file548, sizeof file548},
+    {"limits/tencent_chain_two_mergers.json", file549, sizeof file549},
+    {"limits/tencent_content_group_tips_at_limit.binpb", file550, sizeof file550},
+    {"limits/tencent_content_group_tips_at_limit.json", file551, sizeof file551},
+    {"limits/tencent_content_group_tips_past_limit.binpb", file552, sizeof file552},
+    {"limits/tencent_content_group_tips_past_limit.json", file553, sizeof file553},
+    {"limits/tencent_content_merger_at_limit.binpb", file554, sizeof file554},
+    {"limits/tencent_content_merger_at_limit.json", file555, sizeof file555},
+    {"limits/tencent_content_merger_past_limit.binpb", file556, sizeof file556},
+    {"limits/tencent_content_merger_past_limit.json", file557, sizeof file557},
+    {"limits/tencent_content_summed_over_elems_at_limit.binpb", file558, sizeof file558},
+    {"limits/tencent_content_summed_over_elems_at_limit.json", file559, sizeof file559},
+    {"limits/tencent_content_summed_over_elems_past_limit.binpb", file560, sizeof file560},
+    {"limits/tencent_content_summed_over_elems_past_limit.json", file561, sizeof file561},
+    {"limits/tencent_file_at_limit.binpb", file562, sizeof file562},
+    {"limits/tencent_file_at_limit.json", file563, sizeof file563},
+    {"limits/tencent_file_past_limit.binpb", file564, sizeof file564},
+    {"limits/tencent_file_past_limit.json", file565, sizeof file565},
+    {"limits/tencent_flyheart_command_is_fine.binpb", file566, sizeof file566},
+    {"limits/tencent_flyheart_command_is_fine.json", file567, sizeof file567},
+    {"limits/tencent_group_profile_values_at_limit.binpb", file568, sizeof file568},
+    {"limits/tencent_group_profile_values_at_limit.json", file569, sizeof file569},
+    {"limits/tencent_group_profile_values_past_limit.binpb", file570, sizeof file570},
+    {"limits/tencent_group_profile_values_past_limit.json", file571, sizeof file571},
+    {"limits/tencent_group_read_receipt_past_limits.binpb", file572, sizeof file572},
+    {"limits/tencent_group_read_receipt_past_limits.json", file573, sizeof file573},
+    {"limits/tencent_group_read_receipt_valid.binpb", file574, sizeof file574},
+    {"limits/tencent_group_read_receipt_valid.json", file575, sizeof file575},
+    {"limits/tencent_group_system_op_user_info_past_limit.binpb", file576, sizeof file576},
+    {"limits/tencent_group_system_op_user_info_past_limit.json", file577, sizeof file577},
+    {"limits/tencent_group_system_platform_not_recognized.binpb", file578, sizeof file578},
+    {"limits/tencent_group_system_platform_not_recognized.json", file579, sizeof file579},
+    {"limits/tencent_group_system_user_ids_at_limit.binpb", file580, sizeof file580},
+    {"limits/tencent_group_system_user_ids_at_limit.json", file581, sizeof file581},
+    {"limits/tencent_group_system_user_ids_past_limit.binpb", file582, sizeof file582},
+    {"limits/tencent_group_system_user_ids_past_limit.json", file583, sizeof file583},
+    {"limits/tencent_group_tips_platform_not_recognized.binpb", file584, sizeof file584},
+    {"limits/tencent_group_tips_platform_not_recognized.json", file585, sizeof file585},
+    {"limits/tencent_group_tips_platform_recognized.binpb", file586, sizeof file586},
+    {"limits/tencent_group_tips_platform_recognized.json", file587, sizeof file587},
+    {"limits/tencent_group_tips_user_ids_at_limit.binpb", file588, sizeof file588},
+    {"limits/tencent_group_tips_user_ids_at_limit.json", file589, sizeof file589},
+    {"limits/tencent_group_tips_user_ids_past_limit.binpb", file590, sizeof file590},
+    {"limits/tencent_group_tips_user_ids_past_limit.json", file591, sizeof file591},
+    {"limits/tencent_image_at_limit.binpb", file592, sizeof file592},
+    {"limits/tencent_image_at_limit.json", file593, sizeof file593},
+    {"limits/tencent_image_past_limit.binpb", file594, sizeof file594},
+    {"limits/tencent_image_past_limit.json", file595, sizeof file595},
+    {"limits/tencent_legacy_profile_user_ids_at_limit.binpb", file596, sizeof file596},
+    {"limits/tencent_legacy_profile_user_ids_at_limit.json", file597, sizeof file597},
+    {"limits/tencent_legacy_profile_user_ids_past_limit.binpb", file598, sizeof file598},
+    {"limits/tencent_legacy_profile_user_ids_past_limit.json", file599, sizeof file599},
+    {"limits/tencent_location_at_limits.binpb", file600, sizeof file600},
+    {"limits/tencent_location_at_limits.json", file601, sizeof file601},
+    {"limits/tencent_location_latitude_past_limit.binpb", file602, sizeof file602},
+    {"limits/tencent_location_latitude_past_limit.json", file603, sizeof file603},
+    {"limits/tencent_many_violations.binpb", file604, sizeof file604},
+    {"limits/tencent_many_violations.json", file605, sizeof file605},
+    {"limits/tencent_many_violations_in_merger.binpb", file606, sizeof file606},
+    {"limits/tencent_many_violations_in_merger.json", file607, sizeof file607},
+    {"limits/tencent_merger_100_layers.binpb", file608, sizeof file608},
+    {"limits/tencent_merger_100_layers.json", file609, sizeof file609},
+    {"limits/tencent_merger_101_layers.binpb", file610, sizeof file610},
+    {"limits/tencent_merger_101_layers.json", file611, sizeof file611},
+    {"limits/tencent_merger_300_messages.binpb", file612, sizeof file612},
+    {"limits/tencent_merger_300_messages.json", file613, sizeof file613},
+    {"limits/tencent_merger_301_messages.binpb", file614, sizeof file614},
+    {"limits/tencent_merger_301_messages.json", file615, sizeof file615},
+    {"limits/tencent_merger_abstracts_at_limit.binpb", file616, sizeof file616},
+    {"limits/tencent_merger_abstracts_at_limit.json", file617, sizeof file617},
+    {"limits/tencent_merger_abstracts_past_limit.binpb", file618, sizeof file618},
+    {"limits/tencent_merger_abstracts_past_limit.json", file619, sizeof file619},
+    {"limits/tencent_merger_inner_group_elems.binpb", file620, sizeof file620},
+    {"limits/tencent_merger_inner_group_elems.json", file621, sizeof file621},
+    {"limits/tencent_merger_inner_messages_validated.binpb", file622, sizeof file622},
+    {"limits/tencent_merger_inner_messages_validated.json", file623, sizeof file623},
+    {"limits/tencent_merger_key_msg_num_100000.binpb", file624, sizeof file624},
+    {"limits/tencent_merger_key_msg_num_100000.json", file625, sizeof file625},
+    {"limits/tencent_merger_key_msg_num_at_limit.binpb", file626, sizeof file626},
+    {"limits/tencent_merger_key_msg_num_at_limit.json", file627, sizeof file627},
+    {"limits/tencent_merger_key_msg_num_past_limit.binpb", file628, sizeof file628},
+    {"limits/tencent_merger_key_msg_num_past_limit.json", file629, sizeof file629},
+    {"limits/tencent_merger_key_with_one_inline_message.binpb", file630, sizeof file630},
+    {"limits/tencent_merger_key_with_one_inline_message.json", file631, sizeof file631},
+    {"limits/tencent_merger_key_without_inline_messages.binpb", file632, sizeof file632},
+    {"limits/tencent_merger_key_without_inline_messages.json", file633, sizeof file633},
+    {"limits/tencent_merger_six_abstracts.binpb", file634, sizeof file634},
+    {"limits/tencent_merger_six_abstracts.json", file635, sizeof file635},
+    {"limits/tencent_peer_message_to_self.binpb", file636, sizeof file636},
+    {"limits/tencent_peer_message_to_self.json", file637, sizeof file637},
+    {"limits/tencent_recall_notice_past_limits.binpb", file638, sizeof file638},
+    {"limits/tencent_recall_notice_past_limits.json", file639, sizeof file639},
+    {"limits/tencent_recall_notice_valid.binpb", file640, sizeof file640},
+    {"limits/tencent_recall_notice_valid.json", file641, sizeof file641},
+    {"limits/tencent_room_target_not_supported.binpb", file642, sizeof file642},
+    {"limits/tencent_room_target_not_supported.json", file643, sizeof file643},
+    {"limits/tencent_sdk_at_users_on_image.binpb", file644, sizeof file644},
+    {"limits/tencent_sdk_at_users_on_image.json", file645, sizeof file645},
+    {"limits/tencent_sdk_at_users_on_text.binpb", file646, sizeof file646},
+    {"limits/tencent_sdk_at_users_on_text.json", file647, sizeof file647},
+    {"limits/tencent_sdk_chain_appendable_kinds.binpb", file648, sizeof file648},
+    {"limits/tencent_sdk_chain_appendable_kinds.json", file649, sizeof file649},
+    {"limits/tencent_sdk_chain_empty_elem_after_text.binpb", file650, sizeof file650},
+    {"limits/tencent_sdk_chain_empty_elem_after_text.json", file651, sizeof file651},
+    {"limits/tencent_sdk_chain_image_after_text.binpb", file652, sizeof file652},
+    {"limits/tencent_sdk_chain_image_after_text.json", file653, sizeof file653},
+    {"limits/tencent_sdk_chain_media_after_text.binpb", file654, sizeof file654},
+    {"limits/tencent_sdk_chain_media_after_text.json", file655, sizeof file655},
+    {"limits/tencent_sdk_many_violations.binpb", file656, sizeof file656},
+    {"limits/tencent_sdk_many_violations.json", file657, sizeof file657},
+    {"limits/tencent_sdk_merger_key_msg_num_past_limit.binpb", file658, sizeof file658},
+    {"limits/tencent_sdk_merger_key_msg_num_past_limit.json", file659, sizeof file659},
+    {"limits/tencent_signal_in_merger.binpb", file660, sizeof file660},
+    {"limits/tencent_signal_in_merger.json", file661, sizeof file661},
+    {"limits/tencent_sound_at_limit.binpb", file662, sizeof file662},
+    {"limits/tencent_sound_at_limit.json", file663, sizeof file663},
+    {"limits/tencent_sound_past_limit.binpb", file664, sizeof file664},
+    {"limits/tencent_sound_past_limit.json", file665, sizeof file665},
+    {"limits/tencent_targeted_receivers_at_limit.binpb", file666, sizeof file666},
+    {"limits/tencent_targeted_receivers_at_limit.json", file667, sizeof file667},
+    {"limits/tencent_targeted_receivers_in_c2c.binpb", file668, sizeof file668},
+    {"limits/tencent_targeted_receivers_in_c2c.json", file669, sizeof file669},
+    {"limits/tencent_targeted_receivers_past_limit.binpb", file670, sizeof file670},
+    {"limits/tencent_targeted_receivers_past_limit.json", file671, sizeof file671},
+    {"limits/tencent_targeted_receivers_with_at_users.binpb", file672, sizeof file672},
+    {"limits/tencent_targeted_receivers_with_at_users.json", file673, sizeof file673},
+    {"limits/tencent_user_ids_at_limit.binpb", file674, sizeof file674},
+    {"limits/tencent_user_ids_at_limit.json", file675, sizeof file675},
+    {"limits/tencent_user_ids_in_lists_at_limit.binpb", file676, sizeof file676},
+    {"limits/tencent_user_ids_in_lists_at_limit.json", file677, sizeof file677},
+    {"limits/tencent_user_ids_in_lists_past_limit.binpb", file678, sizeof file678},
+    {"limits/tencent_user_ids_in_lists_past_limit.json", file679, sizeof file679},
+    {"limits/tencent_user_ids_past_limit.binpb", file680, sizeof file680},
+    {"limits/tencent_user_ids_past_limit.json", file681, sizeof file681},
+    {"limits/tencent_video_at_limit.binpb", file682, sizeof file682},
+    {"limits/tencent_video_at_limit.json", file683, sizeof file683},
+    {"limits/tencent_video_past_limit.binpb", file684, sizeof file684},
+    {"limits/tencent_video_past_limit.json", file685, sizeof file685},
+    {"limits/tuikit_business_id_empty.binpb", file686, sizeof file686},
+    {"limits/tuikit_business_id_empty.json", file687, sizeof file687},
+    {"limits/tuikit_business_id_one_character.binpb", file688, sizeof file688},
+    {"limits/tuikit_business_id_one_character.json", file689, sizeof file689},
+    {"limits/tuikit_custom_data_not_json.binpb", file690, sizeof file690},
+    {"limits/tuikit_custom_data_not_json.json", file691, sizeof file691},
+    {"limits/tuikit_flyheart_command_has_no_business_id.binpb", file692, sizeof file692},
+    {"limits/tuikit_flyheart_command_has_no_business_id.json", file693, sizeof file693},
+    {"limits/tuikit_link_payload_valid.binpb", file694, sizeof file694},
+    {"limits/tuikit_link_payload_valid.json", file695, sizeof file695},
+    {"limits/tuikit_many_violations.binpb", file696, sizeof file696},
+    {"limits/tuikit_many_violations.json", file697, sizeof file697},
+    {"limits/tuikit_sdk_rules_apply.binpb", file698, sizeof file698},
+    {"limits/tuikit_sdk_rules_apply.json", file699, sizeof file699},
+    {"limits/zim_barrage_at_limit.binpb", file700, sizeof file700},
+    {"limits/zim_barrage_at_limit.json", file701, sizeof file701},
+    {"limits/zim_barrage_image.binpb", file702, sizeof file702},
+    {"limits/zim_barrage_image.json", file703, sizeof file703},
+    {"limits/zim_barrage_not_in_room.binpb", file704, sizeof file704},
+    {"limits/zim_barrage_not_in_room.json", file705, sizeof file705},
+    {"limits/zim_barrage_past_limit.binpb", file706, sizeof file706},
+    {"limits/zim_barrage_past_limit.json", file707, sizeof file707},
+    {"limits/zim_barrage_two_texts.binpb", file708, sizeof file708},
+    {"limits/zim_barrage_two_texts.json", file709, sizeof file709},
+    {"limits/zim_chain_empty.binpb", file710, sizeof file710},
+    {"limits/zim_chain_empty.json", file711, sizeof file711},
+    {"limits/zim_custom_data_at_limit.binpb", file712, sizeof file712},
+    {"limits/zim_custom_data_at_limit.json", file713, sizeof file713},
+    {"limits/zim_custom_data_past_limit.binpb", file714, sizeof file714},
+    {"limits/zim_custom_data_past_limit.json", file715, sizeof file715},
+    {"limits/zim_elem_kinds_supported.binpb", file716, sizeof file716},
+    {"limits/zim_elem_kinds_supported.json", file717, sizeof file717},
+    {"limits/zim_empty_elem_not_supported.binpb", file718, sizeof file718},
+    {"limits/zim_empty_elem_not_supported.json", file719, sizeof file719},
+    {"limits/zim_face_not_supported.binpb", file720, sizeof file720},
+    {"limits/zim_face_not_supported.json", file721, sizeof file721},
+    {"limits/zim_file_at_limit.binpb", file722, sizeof file722},
+    {"limits/zim_file_at_limit.json", file723, sizeof file723},
+    {"limits/zim_file_past_limit.binpb", file724, sizeof file724},
+    {"limits/zim_file_past_limit.json", file725, sizeof file725},
+    {"limits/zim_group_id_equal_to_sender.binpb", file726, sizeof file726},
+    {"limits/zim_group_id_equal_to_sender.json", file727, sizeof file727},
+    {"limits/zim_group_text_not_a_barrage.binpb", file728, sizeof file728},
+    {"limits/zim_group_text_not_a_barrage.json", file729, sizeof file729},
+    {"limits/zim_group_tips_and_system_not_supported.binpb", file730, sizeof file730},
+    {"limits/zim_group_tips_and_system_not_supported.json", file731, sizeof file731},
+    {"limits/zim_image_at_limit.binpb", file732, sizeof file732},
+    {"limits/zim_image_at_limit.json", file733, sizeof file733},
+    {"limits/zim_image_format_other.binpb", file734, sizeof file734},
+    {"limits/zim_image_format_other.json", file735, sizeof file735},
+    {"limits/zim_image_format_unspecified.binpb", file736, sizeof file736},
+    {"limits/zim_image_format_unspecified.json", file737, sizeof file737},
+    {"limits/zim_image_formats_allowed.binpb", file738, sizeof file738},
+    {"limits/zim_image_formats_allowed.json", file739, sizeof file739},
+    {"limits/zim_image_past_limit.binpb", file740, sizeof file740},
+    {"limits/zim_image_past_limit.json", file741, sizeof file741},
+    {"limits/zim_image_type_duplicate.binpb", file742, sizeof file742},
+    {"limits/zim_image_type_duplicate.json", file743, sizeof file743},
+    {"limits/zim_location_not_supported.binpb", file744, sizeof file744},
+    {"limits/zim_location_not_supported.json", file745, sizeof file745},
+    {"limits/zim_many_violations.binpb", file746, sizeof file746},
+    {"limits/zim_many_violations.json", file747, sizeof file747},
+    {"limits/zim_many_violations_chain_and_ids.binpb", file748, sizeof file748},
+    {"limits/zim_many_violations_chain_and_ids.json", file749, sizeof file749},
+    {"limits/zim_multiple_11_images.binpb", file750, sizeof file750},
+    {"limits/zim_multiple_11_images.json", file751, sizeof file751},
+    {"limits/zim_multiple_21_items.binpb", file752, sizeof file752},
+    {"limits/zim_multiple_21_items.json", file753, sizeof file753},
+    {"limits/zim_multiple_at_limits.binpb", file754, sizeof file754},
+    {"limits/zim_multiple_at_limits.json", file755, sizeof file755},
+    {"limits/zim_multiple_two_customs.binpb", file756, sizeof file756},
+    {"limits/zim_multiple_two_customs.json", file757, sizeof file757},
+    {"limits/zim_multiple_two_files.binpb", file758, sizeof file758},
+    {"limits/zim_multiple_two_files.json", file759, sizeof file759},
+    {"limits/zim_multiple_two_sounds.binpb", file760, sizeof file760},
+    {"limits/zim_multiple_two_sounds.json", file761, sizeof file761},
+    {"limits/zim_multiple_two_videos.binpb", file762, sizeof file762},
+    {"limits/zim_multiple_two_videos.json", file763, sizeof file763},
+    {"limits/zim_peer_message_to_other_user.binpb", file764, sizeof file764},
+    {"limits/zim_peer_message_to_other_user.json", file765, sizeof file765},
+    {"limits/zim_peer_message_to_self.binpb", file766, sizeof file766},
+    {"limits/zim_peer_message_to_self.json", file767, sizeof file767},
+    {"limits/zim_peer_message_without_sender.binpb", file768, sizeof file768},
+    {"limits/zim_peer_message_without_sender.json", file769, sizeof file769},
+    {"limits/zim_priority_low.binpb", file770, sizeof file770},
+    {"limits/zim_priority_low.json", file771, sizeof file771},
+    {"limits/zim_priority_lowest.binpb", file772, sizeof file772},
+    {"limits/zim_priority_lowest.json", file773, sizeof file773},
+    {"limits/zim_priority_unrecognized.binpb", file774, sizeof file774},
+    {"limits/zim_priority_unrecognized.json", file775, sizeof file775},
+    {"limits/zim_recall_notice_valid.binpb", file776, sizeof file776},
+    {"limits/zim_recall_notice_valid.json", file777, sizeof file777},
+    {"limits/zim_receipts_target_mismatch.binpb", file778, sizeof file778},
+    {"limits/zim_receipts_target_mismatch.json", file779, sizeof file779},
+    {"limits/zim_room_text_at_text_limit.binpb", file780, sizeof file780},
+    {"limits/zim_room_text_at_text_limit.json", file781, sizeof file781},
+    {"limits/zim_room_text_past_text_limit.binpb", file782, sizeof file782},
+    {"limits/zim_room_text_past_text_limit.json", file783, sizeof file783},
+    {"limits/zim_room_text_without_barrage_flag_is_text.binpb", file784, sizeof file784},
+    {"limits/zim_room_text_without_barrage_flag_is_text.json", file785, sizeof file785},
+    {"limits/zim_sound_at_limit.binpb", file786, sizeof file786},
+    {"limits/zim_sound_at_limit.json", file787, sizeof file787},
+    {"limits/zim_sound_duration_past_limit.binpb", file788, sizeof file788},
+    {"limits/zim_sound_duration_past_limit.json", file789, sizeof file789},
+    {"limits/zim_sound_format_empty.binpb", file790, sizeof file790},
+    {"limits/zim_sound_format_empty.json", file791, sizeof file791},
+    {"limits/zim_sound_format_m4a_uppercase.binpb", file792, sizeof file792},
+    {"limits/zim_sound_format_m4a_uppercase.json", file793, sizeof file793},
+    {"limits/zim_sound_format_wav.binpb", file794, sizeof file794},
+    {"limits/zim_sound_format_wav.json", file795, sizeof file795},
+    {"limits/zim_sound_size_past_limit.binpb", file796, sizeof file796},
+    {"limits/zim_sound_size_past_limit.json", file797, sizeof file797},
+    {"limits/zim_tencent_rules_not_applied.binpb", file798, sizeof file798},
+    {"limits/zim_tencent_rules_not_applied.json", file799, sizeof file799},
+    {"limits/zim_text_at_limit.binpb", file800, sizeof file800},
+    {"limits/zim_text_at_limit.json", file801, sizeof file801},
+    {"limits/zim_text_past_limit.binpb", file802, sizeof file802},
+    {"limits/zim_text_past_limit.json", file803, sizeof file803},
+    {"limits/zim_user_ids_at_limit.binpb", file804, sizeof file804},
+    {"limits/zim_user_ids_at_limit.json", file805, sizeof file805},
+    {"limits/zim_user_ids_past_limit.binpb", file806, sizeof file806},
+    {"limits/zim_user_ids_past_limit.json", file807, sizeof file807},
+    {"limits/zim_video_at_limit.binpb", file808, sizeof file808},
+    {"limits/zim_video_at_limit.json", file809, sizeof file809},
+    {"limits/zim_video_format_avi.binpb", file810, sizeof file810},
+    {"limits/zim_video_format_avi.json", file811, sizeof file811},
+    {"limits/zim_video_format_mov_uppercase.binpb", file812, sizeof file812},
+    {"limits/zim_video_format_mov_uppercase.json", file813, sizeof file813},
+    {"limits/zim_video_past_limit.binpb", file814, sizeof file814},
+    {"limits/zim_video_past_limit.json", file815, sizeof file815},
+    {"manifest.json", file816, sizeof file816},
+    {"noncanonical/bool_varint_2.binpb", file817, sizeof file817},
+    {"noncanonical/bool_varint_2.canonical.binpb", file818, sizeof file818},
+    {"noncanonical/bool_varint_2.canonical.json", file819, sizeof file819},
+    {"noncanonical/bool_wide_varints.binpb", file820, sizeof file820},
+    {"noncanonical/bool_wide_varints.canonical.binpb", file821, sizeof file821},
+    {"noncanonical/bool_wide_varints.canonical.json", file822, sizeof file822},
+    {"noncanonical/embedded_offline_push_info_merged.binpb", file823, sizeof file823},
+    {"noncanonical/embedded_offline_push_info_merged.canonical.binpb", file824, sizeof file824},
+    {"noncanonical/embedded_offline_push_info_merged.canonical.json", file825, sizeof file825},
+    {"noncanonical/embedded_op_member_merged.binpb", file826, sizeof file826},
+    {"noncanonical/embedded_op_member_merged.canonical.binpb", file827, sizeof file827},
+    {"noncanonical/embedded_op_member_merged.canonical.json", file828, sizeof file828},
+    {"noncanonical/enum_unknown_number_overlong.binpb", file829, sizeof file829},
+    {"noncanonical/enum_unknown_number_overlong.canonical.binpb", file830, sizeof file830},
+    {"noncanonical/enum_unknown_number_overlong.canonical.json", file831, sizeof file831},
+    {"noncanonical/explicit_defaults_on_wire.binpb", file832, sizeof file832},
+    {"noncanonical/explicit_defaults_on_wire.canonical.binpb", file833, sizeof file833},
+    {"noncanonical/explicit_defaults_on_wire.canonical.json", file834, sizeof file834},
+    {"noncanonical/fields_in_reverse_order.binpb", file835, sizeof file835},
+    {"noncanonical/fields_in_reverse_order.canonical.binpb", file836, sizeof file836},
+    {"noncanonical/fields_in_reverse_order.canonical.json", file837, sizeof file837},
+    {"noncanonical/int32_from_64bit_varint.binpb", file838, sizeof file838},
+    {"noncanonical/int32_from_64bit_varint.canonical.binpb", file839, sizeof file839},
+    {"noncanonical/int32_from_64bit_varint.canonical.json", file840, sizeof file840},
+    {"noncanonical/int32_negative_five_byte_varint.binpb", file841, sizeof file841},
+    {"noncanonical/int32_negative_five_byte_varint.canonical.binpb", file842, sizeof file842},
+    {"noncanonical/int32_negative_five_byte_varint.canonical.json", file843, sizeof file843},
+    {"noncanonical/length_overlong_10_bytes.binpb", file844, sizeof file844},
+    {"noncanonical/length_overlong_10_bytes.canonical.binpb", file845, sizeof file845},
+    {"noncanonical/length_overlong_10_bytes.canonical.json", file846, sizeof file846},
+    {"noncanonical/length_overlong_5_bytes.binpb", file847, sizeof file847},
+    {"noncanonical/length_overlong_5_bytes.canonical.binpb", file848, sizeof file848},
+    {"noncanonical/length_overlong_5_bytes.canonical.json", file849, sizeof file849},
+    {"noncanonical/map_duplicate_key_last_wins.binpb", file850, sizeof file850},
+    {"noncanonical/map_duplicate_key_last_wins.canonical.binpb", file851, sizeof file851},
+    {"noncanonical/map_duplicate_key_last_wins.canonical.json", file852, sizeof file852},
+    {"noncanonical/map_entries_out_of_order.binpb", file853, sizeof file853},
+    {"noncanonical/map_entries_out_of_order.canonical.binpb", file854, sizeof file854},
+    {"noncanonical/map_entries_out_of_order.canonical.json", file855, sizeof file855},
+    {"noncanonical/map_entry_empty.binpb", file856, sizeof file856},
+    {"noncanonical/map_entry_empty.canonical.binpb", file857, sizeof file857},
+    {"noncanonical/map_entry_empty.canonical.json", file858, sizeof file858},
+    {"noncanonical/map_entry_fields_reversed.binpb", file859, sizeof file859},
+    {"noncanonical/map_entry_fields_reversed.canonical.binpb", file860, sizeof file860},
+    {"noncanonical/map_entry_fields_reversed.canonical.json", file861, sizeof file861},
+    {"noncanonical/map_entry_key_repeated_inside.binpb", file862, sizeof file862},
+    {"noncanonical/map_entry_key_repeated_inside.canonical.binpb", file863, sizeof file863},
+    {"noncanonical/map_entry_key_repeated_inside.canonical.json", file864, sizeof file864},
+    {"noncanonical/map_entry_missing_key.binpb", file865, sizeof file865},
+    {"noncanonical/map_entry_missing_key.canonical.binpb", file866, sizeof file866},
+    {"noncanonical/map_entry_missing_key.canonical.json", file867, sizeof file867},
+    {"noncanonical/map_entry_missing_value.binpb", file868, sizeof file868},
+    {"noncanonical/map_entry_missing_value.canonical.binpb", file869, sizeof file869},
+    {"noncanonical/map_entry_missing_value.canonical.json", file870, sizeof file870},
+    {"noncanonical/oneof_elem_different_members_last_wins.binpb", file871, sizeof file871},
+    {"noncanonical/oneof_elem_different_members_last_wins.canonical.binpb", file872, sizeof file872},
+    {"noncanonical/oneof_elem_different_members_last_wins.canonical.json", file873, sizeof file873},
+    {"noncanonical/oneof_elem_same_member_merged.binpb", file874, sizeof file874},
+    {"noncanonical/oneof_elem_same_member_merged.canonical.binpb", file875, sizeof file875},
+    {"noncanonical/oneof_elem_same_member_merged.canonical.json", file876, sizeof file876},
+    {"noncanonical/oneof_group_tips_merged_repeated_concatenated.binpb", file877, sizeof file877},
+    {"noncanonical/oneof_group_tips_merged_repeated_concatenated.canonical.binpb", file878, sizeof file878},
+    {"noncanonical/oneof_group_tips_merged_repeated_concatenated.canonical.json", file879, sizeof file879},
+    {"noncanonical/oneof_target_last_wins.binpb", file880, sizeof file880},
+    {"noncanonical/oneof_target_last_wins.canonical.binpb", file881, sizeof file881},
+    {"noncanonical/oneof_target_last_wins.canonical.json", file882, sizeof file882},
+    {"noncanonical/oneof_target_last_wins_empty.binpb", file883, sizeof file883},
+    {"noncanonical/oneof_target_last_wins_empty.canonical.binpb", file884, sizeof file884},
+    {"noncanonical/oneof_target_last_wins_empty.canonical.json", file885, sizeof file885},
+    {"noncanonical/repeated_fields_split.binpb", file886, sizeof file886},
+    {"noncanonical/repeated_fields_split.canonical.binpb", file887, sizeof file887},
+    {"noncanonical/repeated_fields_split.canonical.json", file888, sizeof file888},
+    {"noncanonical/scalar_repeated_last_wins.binpb", file889, sizeof file889},
+    {"noncanonical/scalar_repeated_last_wins.canonical.binpb", file890, sizeof file890},
+    {"noncanonical/scalar_repeated_last_wins.canonical.json", file891, sizeof file891},
+    {"noncanonical/tag_overlong_5_bytes.binpb", file892, sizeof file892},
+    {"noncanonical/tag_overlong_5_bytes.canonical.binpb", file893, sizeof file893},
+    {"noncanonical/tag_overlong_5_bytes.canonical.json", file894, sizeof file894},
+    {"noncanonical/varint_value_overlong.binpb", file895, sizeof file895},
+    {"noncanonical/varint_value_overlong.canonical.binpb", file896, sizeof file896},
+    {"noncanonical/varint_value_overlong.canonical.json", file897, sizeof file897},
+    {"tim_rest/tim_rest_at_all_spellings.binpb", file898, sizeof file898},
+    {"tim_rest/tim_rest_at_all_spellings.input.json", file899, sizeof file899},
+    {"tim_rest/tim_rest_at_all_spellings.json", file900, sizeof file900},
+    {"tim_rest/tim_rest_at_all_spellings.tim_rest.json", file901, sizeof file901},
+    {"tim_rest/tim_rest_c2c_callback_after_send_msg.binpb", file902, sizeof file902},
+    {"tim_rest/tim_rest_c2c_callback_after_send_msg.input.json", file903, sizeof file903},
+    {"tim_rest/tim_rest_c2c_callback_after_send_msg.json", file904, sizeof file904},
+    {"tim_rest/tim_rest_c2c_callback_after_send_msg.tim_rest.json", file905, sizeof file905},
+    {"tim_rest/tim_rest_c2c_every_envelope_key.binpb", file906, sizeof file906},
+    {"tim_rest/tim_rest_c2c_every_envelope_key.input.json", file907, sizeof file907},
+    {"tim_rest/tim_rest_c2c_every_envelope_key.json", file908, sizeof file908},
+    {"tim_rest/tim_rest_c2c_every_envelope_key.tim_rest.json", file909, sizeof file909},
+    {"tim_rest/tim_rest_c2c_history_entry.binpb", file910, sizeof file910},
+    {"tim_rest/tim_rest_c2c_history_entry.input.json", file911, sizeof file911},
+    {"tim_rest/tim_rest_c2c_history_entry.json", file912, sizeof file912},
+    {"tim_rest/tim_rest_c2c_history_entry.tim_rest.json", file913, sizeof file913},
+    {"tim_rest/tim_rest_c2c_online_only_msg_lifetime_zero.binpb", file914, sizeof file914},
+    {"tim_rest/tim_rest_c2c_online_only_msg_lifetime_zero.input.json", file915, sizeof file915},
+    {"tim_rest/tim_rest_c2c_online_only_msg_lifetime_zero.json", file916, sizeof file916},
+    {"tim_rest/tim_rest_c2c_online_only_msg_lifetime_zero.tim_rest.json", file917, sizeof file917},
+    {"tim_rest/tim_rest_c2c_sendmsg_offline_push.binpb", file918, sizeof file918},
+    {"tim_rest/tim_rest_c2c_sendmsg_offline_push.input.json", file919, sizeof file919},
+    {"tim_rest/tim_rest_c2c_sendmsg_offline_push.json", file920, sizeof file920},
+    {"tim_rest/tim_rest_c2c_sendmsg_offline_push.tim_rest.json", file921, sizeof file921},
+    {"tim_rest/tim_rest_c2c_sendmsg_text.binpb", file922, sizeof file922},
+    {"tim_rest/tim_rest_c2c_sendmsg_text.input.json", file923, sizeof file923},
+    {"tim_rest/tim_rest_c2c_sendmsg_text.json", file924, sizeof file924},
+    {"tim_rest/tim_rest_c2c_sendmsg_text.tim_rest.json", file925, sizeof file925},
+    {"tim_rest/tim_rest_combined_topic_apns_relay_json_msg_key.binpb", file926, sizeof file926},
+    {"tim_rest/tim_rest_combined_topic_apns_relay_json_msg_key.input.json", file927, sizeof file927},
+    {"tim_rest/tim_rest_combined_topic_apns_relay_json_msg_key.json", file928, sizeof file928},
+    {"tim_rest/tim_rest_combined_topic_apns_relay_json_msg_key.tim_rest.json", file929, sizeof file929},
+    {"tim_rest/tim_rest_elem_custom.binpb", file930, sizeof file930},
+    {"tim_rest/tim_rest_elem_custom.input.json", file931, sizeof file931},
+    {"tim_rest/tim_rest_elem_custom.json", file932, sizeof file932},
+    {"tim_rest/tim_rest_elem_custom.tim_rest.json", file933, sizeof file933},
+    {"tim_rest/tim_rest_elem_custom_data_only.binpb", file934, sizeof file934},
+    {"tim_rest/tim_rest_elem_custom_data_only.input.json", file935, sizeof file935},
+    {"tim_rest/tim_rest_elem_custom_data_only.json", file936, sizeof file936},
+    {"tim_rest/tim_rest_elem_custom_data_only.tim_rest.json", file937, sizeof file937},
+    {"tim_rest/tim_rest_elem_face.binpb", file938, sizeof file938},
+    {"tim_rest/tim_rest_elem_face.input.json", file939, sizeof file939},
+    {"tim_rest/tim_rest_elem_face.json", file940, sizeof file940},
+    {"tim_rest/tim_rest_elem_face.tim_rest.json", file941, sizeof file941},
+    {"tim_rest/tim_rest_elem_file.binpb", file942, sizeof file942},
+    {"tim_rest/tim_rest_elem_file.input.json", file943, sizeof file943},
+    {"tim_rest/tim_rest_elem_file.json", file944, sizeof file944},
+    {"tim_rest/tim_rest_elem_file.tim_rest.json", file945, sizeof file945},
+    {"tim_rest/tim_rest_elem_file_legacy.binpb", file946, sizeof file946},
+    {"tim_rest/tim_rest_elem_file_legacy.input.json", file947, sizeof file947},
+    {"tim_rest/tim_rest_elem_file_legacy.json", file948, sizeof file948},
+    {"tim_rest/tim_rest_elem_file_legacy.tim_rest.json", file949, sizeof file949},
+    {"tim_rest/tim_rest_elem_image.binpb", file950, sizeof file950},
+    {"tim_rest/tim_rest_elem_image.input.json", file951, sizeof file951},
+    {"tim_rest/tim_rest_elem_image.json", file952, sizeof file952},
+    {"tim_rest/tim_rest_elem_image.tim_rest.json", file953, sizeof file953},
+    {"tim_rest/tim_rest_elem_image_empty.binpb", file954, sizeof file954},
+    {"tim_rest/tim_rest_elem_image_empty.input.json", file955, sizeof file955},
+    {"tim_rest/tim_rest_elem_image_empty.json", file956, sizeof file956},
+    {"tim_rest/tim_rest_elem_image_empty.tim_rest.json", file957, sizeof file957},
+    {"tim_rest/tim_rest_elem_image_other_format_unknown_type.binpb", file958, sizeof file958},
+    {"tim_rest/tim_rest_elem_image_other_format_unknown_type.input.json", file959, sizeof file959},
+    {"tim_rest/tim_rest_elem_image_other_format_unknown_type.json", file960, sizeof file960},
+    {"tim_rest/tim_rest_elem_image_other_format_unknown_type.tim_rest.json", file961, sizeof file961},
+    {"tim_rest/tim_rest_elem_location.binpb", file962, sizeof file962},
+    {"tim_rest/tim_rest_elem_location.input.json", file963, sizeof file963},
+    {"tim_rest/tim_rest_elem_location.json", file964, sizeof file964},
+    {"tim_rest/tim_rest_elem_location.tim_rest.json", file965, sizeof file965},
+    {"tim_rest/tim_rest_elem_location_negative_and_integral.binpb", file966, sizeof file966},
+    {"tim_rest/tim_rest_elem_location_negative_and_integral.input.json", file967, sizeof file967},
+    {"tim_rest/tim_rest_elem_location_negative_and_integral.json", file968, sizeof file968},
+    {"tim_rest/tim_rest_elem_location_negative_and_integral.tim_rest.json", file969, sizeof file969},
+    {"tim_rest/tim_rest_elem_sound.binpb", file970, sizeof file970},
+    {"tim_rest/tim_rest_elem_sound.input.json", file971, sizeof file971},
+    {"tim_rest/tim_rest_elem_sound.json", file972, sizeof file972},
+    {"tim_rest/tim_rest_elem_sound.tim_rest.json", file973, sizeof file973},
+    {"tim_rest/tim_rest_elem_sound_legacy.binpb", file974, sizeof file974},
+    {"tim_rest/tim_rest_elem_sound_legacy.input.json", file975, sizeof file975},
+    {"tim_rest/tim_rest_elem_sound_legacy.json", file976, sizeof file976},
+    {"tim_rest/tim_rest_elem_sound_legacy.tim_rest.json", file977, sizeof file977},
+    {"tim_rest/tim_rest_elem_text.binpb", file978, sizeof file978},
+    {"tim_rest/tim_rest_elem_text.input.json", file979, sizeof file979},
+    {"tim_rest/tim_rest_elem_text.json", file980, sizeof file980},
+    {"tim_rest/tim_rest_elem_text.tim_rest.json", file981, sizeof file981},
+    {"tim_rest/tim_rest_elem_video.binpb", file982, sizeof file982},
+    {"tim_rest/tim_rest_elem_video.input.json", file983, sizeof file983},
+    {"tim_rest/tim_rest_elem_video.json", file984, sizeof file984},
+    {"tim_rest/tim_rest_elem_video.tim_rest.json", file985, sizeof file985},
+    {"tim_rest/tim_rest_elem_video_legacy.binpb", file986, sizeof file986},
+    {"tim_rest/tim_rest_elem_video_legacy.input.json", file987, sizeof file987},
+    {"tim_rest/tim_rest_elem_video_legacy.json", file988, sizeof file988},
+    {"tim_rest/tim_rest_elem_video_legacy.tim_rest.json", file989, sizeof file989},
+    {"tim_rest/tim_rest_empty_msg_body.binpb", file990, sizeof file990},
+    {"tim_rest/tim_rest_empty_msg_body.input.json", file991, sizeof file991},
+    {"tim_rest/tim_rest_empty_msg_body.json", file992, sizeof file992},
+    {"tim_rest/tim_rest_empty_msg_body.tim_rest.json", file993, sizeof file993},
+    {"tim_rest/tim_rest_empty_receiver.binpb", file994, sizeof file994},
+    {"tim_rest/tim_rest_empty_receiver.input.json", file995, sizeof file995},
+    {"tim_rest/tim_rest_empty_receiver.json", file996, sizeof file996},
+    {"tim_rest/tim_rest_empty_receiver.tim_rest.json", file997, sizeof file997},
+    {"tim_rest/tim_rest_export_reject_barrage.binpb", file998, sizeof file998},
+    {"tim_rest/tim_rest_export_reject_barrage.json", file999, sizeof file999},
+    {"tim_rest/tim_rest_export_reject_c2c_read_receipt_in_merger.binpb", file1000, sizeof file1000},
+    {"tim_rest/tim_rest_export_reject_c2c_read_receipt_in_merger.json", file1001, sizeof file1001},
+    {"tim_rest/tim_rest_export_reject_cloud_custom_data_not_utf8.binpb", file1002, sizeof file1002},
+    {"tim_rest/tim_rest_export_reject_cloud_custom_data_not_utf8.json", file1003, sizeof file1003},
+    {"tim_rest/tim_rest_export_reject_custom_data_not_utf8.binpb", file1004, sizeof file1004},
+    {"tim_rest/tim_rest_export_reject_custom_data_not_utf8.json", file1005, sizeof file1005},
+    {"tim_rest/tim_rest_export_reject_face_data_not_utf8.binpb", file1006, sizeof file1006},
+    {"tim_rest/tim_rest_export_reject_face_data_not_utf8.json", file1007, sizeof file1007},
+    {"tim_rest/tim_rest_export_reject_group_read_receipt.binpb", file1008, sizeof file1008},
+    {"tim_rest/tim_rest_export_reject_group_read_receipt.json", file1009, sizeof file1009},
+    {"tim_rest/tim_rest_export_reject_group_system.binpb", file1010, sizeof file1010},
+    {"tim_rest/tim_rest_export_reject_group_system.json", file1011, sizeof file1011},
+    {"tim_rest/tim_rest_export_reject_group_tips.binpb", file1012, sizeof file1012},
+    {"tim_rest/tim_rest_export_reject_group_tips.json", file1013, sizeof file1013},
+    {"tim_rest/tim_rest_export_reject_group_tips_in_merger.binpb", file1014, sizeof file1014},
+    {"tim_rest/tim_rest_export_reject_group_tips_in_merger.json", file1015, sizeof file1015},
+    {"tim_rest/tim_rest_export_reject_image_uuids_differ.binpb", file1016, sizeof file1016},
+    {"tim_rest/tim_rest_export_reject_image_uuids_differ.json", file1017, sizeof file1017},
+    {"tim_rest/tim_rest_export_reject_location_infinity.binpb", file1018, sizeof file1018},
+    {"tim_rest/tim_rest_export_reject_location_infinity.json", file1019, sizeof file1019},
+    {"tim_rest/tim_rest_export_reject_location_nan.binpb", file1020, sizeof file1020},
+    {"tim_rest/tim_rest_export_reject_location_nan.json", file1021, sizeof file1021},
+    {"tim_rest/tim_rest_export_reject_merger_key_and_messages.binpb", file1022, sizeof file1022},
+    {"tim_rest/tim_rest_export_reject_merger_key_and_messages.json", file1023, sizeof file1023},
+    {"tim_rest/tim_rest_export_reject_merger_layers_over_limit.binpb", file1024, sizeof file1024},
+    {"tim_rest/tim_rest_export_reject_merger_layers_over_limit.json", file1025, sizeof file1025},
+    {"tim_rest/tim_rest_export_reject_msg_num_without_key.binpb", file1026, sizeof file1026},
+    {"tim_rest/tim_rest_export_reject_msg_num_without_key.json", file1027, sizeof file1027},
+    {"tim_rest/tim_rest_export_reject_random_above_32_bits.binpb", file1028, sizeof file1028},
+    {"tim_rest/tim_rest_export_reject_random_above_32_bits.json", file1029, sizeof file1029},
+    {"tim_rest/tim_rest_export_reject_random_uint64_max.binpb", file1030, sizeof file1030},
+    {"tim_rest/tim_rest_export_reject_random_uint64_max.json", file1031, sizeof file1031},
+    {"tim_rest/tim_rest_export_reject_recall_notice.binpb", file1032, sizeof file1032},
+    {"tim_rest/tim_rest_export_reject_recall_notice.json", file1033, sizeof file1033},
+    {"tim_rest/tim_rest_export_reject_room_target.binpb", file1034, sizeof file1034},
+    {"tim_rest/tim_rest_export_reject_room_target.json", file1035, sizeof file1035},
+    {"tim_rest/tim_rest_export_reject_sound_format.binpb", file1036, sizeof file1036},
+    {"tim_rest/tim_rest_export_reject_sound_format.json", file1037, sizeof file1037},
+    {"tim_rest/tim_rest_export_reject_sub_second_timestamp.binpb", file1038, sizeof file1038},
+    {"tim_rest/tim_rest_export_reject_sub_second_timestamp.json", file1039, sizeof file1039},
+    {"tim_rest/tim_rest_export_reject_targeted_receivers_c2c.binpb", file1040, sizeof file1040},
+    {"tim_rest/tim_rest_export_reject_targeted_receivers_c2c.json", file1041, sizeof file1041},
+    {"tim_rest/tim_rest_export_reject_topic_id_c2c.binpb", file1042, sizeof file1042},
+    {"tim_rest/tim_rest_export_reject_topic_id_c2c.json", file1043, sizeof file1043},
+    {"tim_rest/tim_rest_export_reject_topic_id_c2c_in_merger.binpb", file1044, sizeof file1044},
+    {"tim_rest/tim_rest_export_reject_topic_id_c2c_in_merger.json", file1045, sizeof file1045},
+    {"tim_rest/tim_rest_export_reject_topic_id_no_target.binpb", file1046, sizeof file1046},
+    {"tim_rest/tim_rest_export_reject_topic_id_no_target.json", file1047, sizeof file1047},
+    {"tim_rest/tim_rest_export_reject_unknown_elem_kind.binpb", file1048, sizeof file1048},
+    {"tim_rest/tim_rest_export_reject_unknown_elem_kind.json", file1049, sizeof file1049},
+    {"tim_rest/tim_rest_export_reject_voip_push.binpb", file1050, sizeof file1050},
+    {"tim_rest/tim_rest_export_reject_voip_push.json", file1051, sizeof file1051},
+    {"tim_rest/tim_rest_flags_as_booleans.binpb", file1052, sizeof file1052},
+    {"tim_rest/tim_rest_flags_as_booleans.input.json", file1053, sizeof file1053},
+    {"tim_rest/tim_rest_flags_as_booleans.json", file1054, sizeof file1054},
+    {"tim_rest/tim_rest_flags_as_booleans.tim_rest.json", file1055, sizeof file1055},
+    {"tim_rest/tim_rest_group_before_callback_required_keys_only.binpb", file1056, sizeof file1056},
+    {"tim_rest/tim_rest_group_before_callback_required_keys_only.input.json", file1057, sizeof file1057},
+    {"tim_rest/tim_rest_group_before_callback_required_keys_only.json", file1058, sizeof file1058},
+    {"tim_rest/tim_rest_group_before_callback_required_keys_only.tim_rest.json", file1059, sizeof file1059},
+    {"tim_rest/tim_rest_group_callback_after_send_msg.binpb", file1060, sizeof file1060},
+    {"tim_rest/tim_rest_group_callback_after_send_msg.input.json", file1061, sizeof file1061},
+    {"tim_rest/tim_rest_group_callback_after_send_msg.json", file1062, sizeof file1062},
+    {"tim_rest/tim_rest_group_callback_after_send_msg.tim_rest.json", file1063, sizeof file1063},
+    {"tim_rest/tim_rest_group_callback_after_send_msg_text_and_image.binpb", file1064, sizeof file1064},
+    {"tim_rest/tim_rest_group_callback_after_send_msg_text_and_image.input.json", file1065, sizeof file1065},
+    {"tim_rest/tim_rest_group_callback_after_send_msg_text_and_image.json", file1066, sizeof file1066},
+    {"tim_rest/tim_rest_group_callback_after_send_msg_text_and_image.tim_rest.json", file1067, sizeof file1067},
+    {"tim_rest/tim_rest_group_every_envelope_key.binpb", file1068, sizeof file1068},
+    {"tim_rest/tim_rest_group_every_envelope_key.input.json", file1069, sizeof file1069},
+    {"tim_rest/tim_rest_group_every_envelope_key.json", file1070, sizeof file1070},
+    {"tim_rest/tim_rest_group_every_envelope_key.tim_rest.json", file1071, sizeof file1071},
+    {"tim_rest/tim_rest_group_history_entry.binpb", file1072, sizeof file1072},
+    {"tim_rest/tim_rest_group_history_entry.input.json", file1073, sizeof file1073},
+    {"tim_rest/tim_rest_group_history_entry.json", file1074, sizeof file1074},
+    {"tim_rest/tim_rest_group_history_entry.tim_rest.json", file1075, sizeof file1075},
+    {"tim_rest/tim_rest_group_history_priority_lowest.binpb", file1076, sizeof file1076},
+    {"tim_rest/tim_rest_group_history_priority_lowest.input.json", file1077, sizeof file1077},
+    {"tim_rest/tim_rest_group_history_priority_lowest.json", file1078, sizeof file1078},
+    {"tim_rest/tim_rest_group_history_priority_lowest.tim_rest.json", file1079, sizeof file1079},
+    {"tim_rest/tim_rest_group_online_only_legacy_key.binpb", file1080, sizeof file1080},
+    {"tim_rest/tim_rest_group_online_only_legacy_key.input.json", file1081, sizeof file1081},
+    {"tim_rest/tim_rest_group_online_only_legacy_key.json", file1082, sizeof file1082},
+    {"tim_rest/tim_rest_group_online_only_legacy_key.tim_rest.json", file1083, sizeof file1083},
+    {"tim_rest/tim_rest_group_random_spelled_msg_random.binpb", file1084, sizeof file1084},
+    {"tim_rest/tim_rest_group_random_spelled_msg_random.input.json", file1085, sizeof file1085},
+    {"tim_rest/tim_rest_group_random_spelled_msg_random.json", file1086, sizeof file1086},
+    {"tim_rest/tim_rest_group_random_spelled_msg_random.tim_rest.json", file1087, sizeof file1087},
+    {"tim_rest/tim_rest_group_send_basic.binpb", file1088, sizeof file1088},
+    {"tim_rest/tim_rest_group_send_basic.input.json", file1089, sizeof file1089},
+    {"tim_rest/tim_rest_group_send_basic.json", file1090, sizeof file1090},
+    {"tim_rest/tim_rest_group_send_basic.tim_rest.json", file1091, sizeof file1091},
+    {"tim_rest/tim_rest_group_send_offline_push_common_parameters.binpb", file1092, sizeof file1092},
+    {"tim_rest/tim_rest_group_send_offline_push_common_parameters.input.json", file1093, sizeof file1093},
+    {"tim_rest/tim_rest_group_send_offline_push_common_parameters.json", file1094, sizeof file1094},
+    {"tim_rest/tim_rest_group_send_offline_push_common_parameters.tim_rest.json", file1095, sizeof file1095},
+    {"tim_rest/tim_rest_group_send_topic.binpb", file1096, sizeof file1096},
+    {"tim_rest/tim_rest_group_send_topic.input.json", file1097, sizeof file1097},
+    {"tim_rest/tim_rest_group_send_topic.json", file1098, sizeof file1098},
+    {"tim_rest/tim_rest_group_send_topic.tim_rest.json", file1099, sizeof file1099},
+    {"tim_rest/tim_rest_group_targeted_message.binpb", file1100, sizeof file1100},
+    {"tim_rest/tim_rest_group_targeted_message.input.json", file1101, sizeof file1101},
+    {"tim_rest/tim_rest_group_targeted_message.json", file1102, sizeof file1102},
+    {"tim_rest/tim_rest_group_targeted_message.tim_rest.json", file1103, sizeof file1103},
+    {"tim_rest/tim_rest_group_topic_callback_before_send_msg.binpb", file1104, sizeof file1104},
+    {"tim_rest/tim_rest_group_topic_callback_before_send_msg.input.json", file1105, sizeof file1105},
+    {"tim_rest/tim_rest_group_topic_callback_before_send_msg.json", file1106, sizeof file1106},
+    {"tim_rest/tim_rest_group_topic_callback_before_send_msg.tim_rest.json", file1107, sizeof file1107},
+    {"tim_rest/tim_rest_integral_numbers_with_fraction_or_exponent.binpb", file1108, sizeof file1108},
+    {"tim_rest/tim_rest_integral_numbers_with_fraction_or_exponent.input.json", file1109, sizeof file1109},
+    {"tim_rest/tim_rest_integral_numbers_with_fraction_or_exponent.json", file1110, sizeof file1110},
+    {"tim_rest/tim_rest_integral_numbers_with_fraction_or_exponent.tim_rest.json", file1111, sizeof file1111},
+    {"tim_rest/tim_rest_msg_random_and_msg_timestamp_win.binpb", file1112, sizeof file1112},
+    {"tim_rest/tim_rest_msg_random_and_msg_timestamp_win.input.json", file1113, sizeof file1113},
+    {"tim_rest/tim_rest_msg_random_and_msg_timestamp_win.json", file1114, sizeof file1114},
+    {"tim_rest/tim_rest_msg_random_and_msg_timestamp_win.tim_rest.json", file1115, sizeof file1115},
+    {"tim_rest/tim_rest_multi_elem_every_appendable_kind.binpb", file1116, sizeof file1116},
+    {"tim_rest/tim_rest_multi_elem_every_appendable_kind.input.json", file1117, sizeof file1117},
+    {"tim_rest/tim_rest_multi_elem_every_appendable_kind.json", file1118, sizeof file1118},
+    {"tim_rest/tim_rest_multi_elem_every_appendable_kind.tim_rest.json", file1119, sizeof file1119},
+    {"tim_rest/tim_rest_multi_elem_text_face_text.binpb", file1120, sizeof file1120},
+    {"tim_rest/tim_rest_multi_elem_text_face_text.input.json", file1121, sizeof file1121},
+    {"tim_rest/tim_rest_multi_elem_text_face_text.json", file1122, sizeof file1122},
+    {"tim_rest/tim_rest_multi_elem_text_face_text.tim_rest.json", file1123, sizeof file1123},
+    {"tim_rest/tim_rest_need_read_receipt_alias.binpb", file1124, sizeof file1124},
+    {"tim_rest/tim_rest_need_read_receipt_alias.input.json", file1125, sizeof file1125},
+    {"tim_rest/tim_rest_need_read_receipt_alias.json", file1126, sizeof file1126},
+    {"tim_rest/tim_rest_need_read_receipt_alias.tim_rest.json", file1127, sizeof file1127},
+    {"tim_rest/tim_rest_no_target.binpb", file1128, sizeof file1128},
+    {"tim_rest/tim_rest_no_target.input.json", file1129, sizeof file1129},
+    {"tim_rest/tim_rest_no_target.json", file1130, sizeof file1130},
+    {"tim_rest/tim_rest_no_target.tim_rest.json", file1131, sizeof file1131},
+    {"tim_rest/tim_rest_null_is_absent.binpb", file1132, sizeof file1132},
+    {"tim_rest/tim_rest_null_is_absent.input.json", file1133, sizeof file1133},
+    {"tim_rest/tim_rest_null_is_absent.json", file1134, sizeof file1134},
+    {"tim_rest/tim_rest_null_is_absent.tim_rest.json", file1135, sizeof file1135},
+    {"tim_rest/tim_rest_number_extremes.binpb", file1136, sizeof file1136},
+    {"tim_rest/tim_rest_number_extremes.input.json", file1137, sizeof file1137},
+    {"tim_rest/tim_rest_number_extremes.json", file1138, sizeof file1138},
+    {"tim_rest/tim_rest_number_extremes.tim_rest.json", file1139, sizeof file1139},
+    {"tim_rest/tim_rest_numbers_as_strings.binpb", file1140, sizeof file1140},
+    {"tim_rest/tim_rest_numbers_as_strings.input.json", file1141, sizeof file1141},
+    {"tim_rest/tim_rest_numbers_as_strings.json", file1142, sizeof file1142},
+    {"tim_rest/tim_rest_numbers_as_strings.tim_rest.json", file1143, sizeof file1143},
+    {"tim_rest/tim_rest_offline_push_info_empty.binpb", file1144, sizeof file1144},
+    {"tim_rest/tim_rest_offline_push_info_empty.input.json", file1145, sizeof file1145},
+    {"tim_rest/tim_rest_offline_push_info_empty.json", file1146, sizeof file1146},
+    {"tim_rest/tim_rest_offline_push_info_empty.tim_rest.json", file1147, sizeof file1147},
+    {"tim_rest/tim_rest_priority_lowest_string.binpb", file1148, sizeof file1148},
+    {"tim_rest/tim_rest_priority_lowest_string.input.json", file1149, sizeof file1149},
+    {"tim_rest/tim_rest_priority_lowest_string.json", file1150, sizeof file1150},
+    {"tim_rest/tim_rest_priority_lowest_string.tim_rest.json", file1151, sizeof file1151},
+    {"tim_rest/tim_rest_priority_normal_string.binpb", file1152, sizeof file1152},
+    {"tim_rest/tim_rest_priority_normal_string.input.json", file1153, sizeof file1153},
+    {"tim_rest/tim_rest_priority_normal_string.json", file1154, sizeof file1154},
+    {"tim_rest/tim_rest_priority_normal_string.tim_rest.json", file1155, sizeof file1155},
+    {"tim_rest/tim_rest_priority_number_as_string.binpb", file1156, sizeof file1156},
+    {"tim_rest/tim_rest_priority_number_as_string.input.json", file1157, sizeof file1157},
+    {"tim_rest/tim_rest_priority_number_as_string.json", file1158, sizeof file1158},
+    {"tim_rest/tim_rest_priority_number_as_string.tim_rest.json", file1159, sizeof file1159},
+    {"tim_rest/tim_rest_priority_unrecognized_number.binpb", file1160, sizeof file1160},
+    {"tim_rest/tim_rest_priority_unrecognized_number.input.json", file1161, sizeof file1161},
+    {"tim_rest/tim_rest_priority_unrecognized_number.json", file1162, sizeof file1162},
+    {"tim_rest/tim_rest_priority_unrecognized_number.tim_rest.json", file1163, sizeof file1163},
+    {"tim_rest/tim_rest_reject_abstract_list_not_strings.input.json", file1164, sizeof file1164},
+    {"tim_rest/tim_rest_reject_apns_badge_mode_string.input.json", file1165, sizeof file1165},
+    {"tim_rest/tim_rest_reject_apns_mutable_content_array.input.json", file1166, sizeof file1166},
+    {"tim_rest/tim_rest_reject_apns_title_number.input.json", file1167, sizeof file1167},
+    {"tim_rest/tim_rest_reject_c2c_before_callback_without_msg_key.input.json", file1168, sizeof file1168},
+    {"tim_rest/tim_rest_reject_c2c_callback_keys_in_wrong_case.input.json", file1169, sizeof file1169},
+    {"tim_rest/tim_rest_reject_c2c_callback_without_to_account.input.json", file1170, sizeof file1170},
+    {"tim_rest/tim_rest_reject_callback_without_msg_body.input.json", file1171, sizeof file1171},
+    {"tim_rest/tim_rest_reject_cloud_custom_data_object.input.json", file1172, sizeof file1172},
+    {"tim_rest/tim_rest_reject_custom_data_not_string.input.json", file1173, sizeof file1173},
+    {"tim_rest/tim_rest_reject_custom_without_data.input.json", file1174, sizeof file1174},
+    {"tim_rest/tim_rest_reject_download_flag_not_number.input.json", file1175, sizeof file1175},
+    {"tim_rest/tim_rest_reject_element_not_object.input.json", file1176, sizeof file1176},
+    {"tim_rest/tim_rest_reject_element_without_msg_content.input.json", file1177, sizeof file1177},
+    {"tim_rest/tim_rest_reject_element_without_msg_type.input.json", file1178, sizeof file1178},
+    {"tim_rest/tim_rest_reject_face_without_index.input.json", file1179, sizeof file1179},
+    {"tim_rest/tim_rest_reject_file_without_uuid.input.json", file1180, sizeof file1180},
+    {"tim_rest/tim_rest_reject_from_account_number.input.json", file1181, sizeof file1181},
+    {"tim_rest/tim_rest_reject_group_at_all_flag_2.input.json", file1182, sizeof file1182},
+    {"tim_rest/tim_rest_reject_group_at_member_without_account.input.json", file1183, sizeof file1183},
+    {"tim_rest/tim_rest_reject_group_before_callback_without_random.input.json", file1184, sizeof file1184},
+    {"tim_rest/tim_rest_reject_group_callback_without_group_id.input.json", file1185, sizeof file1185},
+    {"tim_rest/tim_rest_reject_group_callback_without_msg_seq.input.json", file1186, sizeof file1186},
+    {"tim_rest/tim_rest_reject_group_random_negative.input.json", file1187, sizeof file1187},
+    {"tim_rest/tim_rest_reject_image_entry_without_type.input.json", file1188, sizeof file1188},
+    {"tim_rest/tim_rest_reject_image_info_array_not_array.input.json", file1189, sizeof file1189},
+    {"tim_rest/tim_rest_reject_image_uuid_without_images.input.json", file1190, sizeof file1190},
+    {"tim_rest/tim_rest_reject_image_without_image_info_array.input.json", file1191, sizeof file1191},
+    {"tim_rest/tim_rest_reject_image_without_uuid.input.json", file1192, sizeof file1192},
+    {"tim_rest/tim_rest_reject_index_bool.input.json", file1193, sizeof file1193},
+    {"tim_rest/tim_rest_reject_index_fraction.input.json", file1194, sizeof file1194},
+    {"tim_rest/tim_rest_reject_index_not_number.input.json", file1195, sizeof file1195},
+    {"tim_rest/tim_rest_reject_index_out_of_range.input.json", file1196, sizeof file1196},
+    {"tim_rest/tim_rest_reject_json_duplicate_key.input.json", file1197, sizeof file1197},
+    {"tim_rest/tim_rest_reject_json_invalid_utf8.input.json", file1198, sizeof file1198},
+    {"tim_rest/tim_rest_reject_json_lone_surrogate.input.json", file1199, sizeof file1199},
+    {"tim_rest/tim_rest_reject_json_msg_key_empty.input.json", file1200, sizeof file1200},
+    {"tim_rest/tim_rest_reject_json_msg_key_number.input.json", file1201, sizeof file1201},
+    {"tim_rest/tim_rest_reject_json_trailing_comma.input.json", file1202, sizeof file1202},
+    {"tim_rest/tim_rest_reject_keys_are_case_sensitive.input.json", file1203, sizeof file1203},
+    {"tim_rest/tim_rest_reject_latitude_not_number.input.json", file1204, sizeof file1204},
+    {"tim_rest/tim_rest_reject_latitude_overflow.input.json", file1205, sizeof file1205},
+    {"tim_rest/tim_rest_reject_location_without_latitude.input.json", file1206, sizeof file1206},
+    {"tim_rest/tim_rest_reject_msg_body_not_array.input.json", file1207, sizeof file1207},
+    {"tim_rest/tim_rest_reject_msg_content_not_object.input.json", file1208, sizeof file1208},
+    {"tim_rest/tim_rest_reject_msg_num_out_of_range.input.json", file1209, sizeof file1209},
+    {"tim_rest/tim_rest_reject_msg_seq_string_not_number.input.json", file1210, sizeof file1210},
+    {"tim_rest/tim_rest_reject_msg_type_not_string.input.json", file1211, sizeof file1211},
+    {"tim_rest/tim_rest_reject_msg_type_wrong_case.input.json", file1212, sizeof file1212},
+    {"tim_rest/tim_rest_reject_object_without_msg_body.input.json", file1213, sizeof file1213},
+    {"tim_rest/tim_rest_reject_offline_push_info_not_object.input.json", file1214, sizeof file1214},
+    {"tim_rest/tim_rest_reject_online_only_flag_string.input.json", file1215, sizeof file1215},
+    {"tim_rest/tim_rest_reject_priority_lowercase.input.json", file1216, sizeof file1216},
+    {"tim_rest/tim_rest_reject_priority_object.input.json", file1217, sizeof file1217},
+    {"tim_rest/tim_rest_reject_random_above_32_bits.input.json", file1218, sizeof file1218},
+    {"tim_rest/tim_rest_reject_relay_far_too_deep.input.json", file1219, sizeof file1219},
+    {"tim_rest/tim_rest_reject_relay_inner_error_path.input.json", file1220, sizeof file1220},
+    {"tim_rest/tim_rest_reject_relay_message_without_msg_body.input.json", file1221, sizeof file1221},
+    {"tim_rest/tim_rest_reject_relay_too_deep.input.json", file1222, sizeof file1222},
+    {"tim_rest/tim_rest_reject_relay_with_list_and_key.input.json", file1223, sizeof file1223},
+    {"tim_rest/tim_rest_reject_relay_without_list_or_key.input.json", file1224, sizeof file1224},
+    {"tim_rest/tim_rest_reject_second_out_of_range.input.json", file1225, sizeof file1225},
+    {"tim_rest/tim_rest_reject_send_msg_control_not_strings.input.json", file1226, sizeof file1226},
+    {"tim_rest/tim_rest_reject_size_beyond_uint64.input.json", file1227, sizeof file1227},
+    {"tim_rest/tim_rest_reject_size_negative.input.json", file1228, sizeof file1228},
+    {"tim_rest/tim_rest_reject_sound_without_uuid.input.json", file1229, sizeof file1229},
+    {"tim_rest/tim_rest_reject_text_not_string.input.json", file1230, sizeof file1230},
+    {"tim_rest/tim_rest_reject_text_without_text.input.json", file1231, sizeof file1231},
+    {"tim_rest/tim_rest_reject_timestamp_overflows_milliseconds.input.json", file1232, sizeof file1232},
+    {"tim_rest/tim_rest_reject_to_account_array_of_numbers.input.json", file1233, sizeof file1233},
+    {"tim_rest/tim_rest_reject_to_account_array_without_group.input.json", file1234, sizeof file1234},
+    {"tim_rest/tim_rest_reject_to_account_number.input.json", file1235, sizeof file1235},
+    {"tim_rest/tim_rest_reject_to_account_string_with_group.input.json", file1236, sizeof file1236},
+    {"tim_rest/tim_rest_reject_top_level_string.input.json", file1237, sizeof file1237},
+    {"tim_rest/tim_rest_reject_topic_id_number.input.json", file1238, sizeof file1238},
+    {"tim_rest/tim_rest_reject_unknown_msg_type.input.json", file1239, sizeof file1239},
+    {"tim_rest/tim_rest_reject_video_without_video_uuid.input.json", file1240, sizeof file1240},
+    {"tim_rest/tim_rest_relay_c2c_msg_list_in_sendmsg.binpb", file1241, sizeof file1241},
+    {"tim_rest/tim_rest_relay_c2c_msg_list_in_sendmsg.input.json", file1242, sizeof file1242},
+    {"tim_rest/tim_rest_relay_c2c_msg_list_in_sendmsg.json", file1243, sizeof file1243},
+    {"tim_rest/tim_rest_relay_c2c_msg_list_in_sendmsg.tim_rest.json", file1244, sizeof file1244},
+    {"tim_rest/tim_rest_relay_group_msg_list.binpb", file1245, sizeof file1245},
+    {"tim_rest/tim_rest_relay_group_msg_list.input.json", file1246, sizeof file1246},
+    {"tim_rest/tim_rest_relay_group_msg_list.json", file1247, sizeof file1247},
+    {"tim_rest/tim_rest_relay_group_msg_list.tim_rest.json", file1248, sizeof file1248},
+    {"tim_rest/tim_rest_relay_json_msg_key.binpb", file1249, sizeof file1249},
+    {"tim_rest/tim_rest_relay_json_msg_key.input.json", file1250, sizeof file1250},
+    {"tim_rest/tim_rest_relay_json_msg_key.json", file1251, sizeof file1251},
+    {"tim_rest/tim_rest_relay_json_msg_key.tim_rest.json", file1252, sizeof file1252},
+    {"tim_rest/tim_rest_relay_json_msg_key_without_msg_num.binpb", file1253, sizeof file1253},
+    {"tim_rest/tim_rest_relay_json_msg_key_without_msg_num.input.json", file1254, sizeof file1254},
+    {"tim_rest/tim_rest_relay_json_msg_key_without_msg_num.json", file1255, sizeof file1255},
+    {"tim_rest/tim_rest_relay_json_msg_key_without_msg_num.tim_rest.json", file1256, sizeof file1256},
+    {"tim_rest/tim_rest_relay_nested.binpb", file1257, sizeof file1257},
+    {"tim_rest/tim_rest_relay_nested.input.json", file1258, sizeof file1258},
+    {"tim_rest/tim_rest_relay_nested.json", file1259, sizeof file1259},
+    {"tim_rest/tim_rest_relay_nested.tim_rest.json", file1260, sizeof file1260},
+    {"tim_rest/tim_rest_relay_nested_100_layers.binpb", file1261, sizeof file1261},
+    {"tim_rest/tim_rest_relay_nested_100_layers.input.json", file1262, sizeof file1262},
+    {"tim_rest/tim_rest_relay_nested_100_layers.json", file1263, sizeof file1263},
+    {"tim_rest/tim_rest_relay_nested_100_layers.tim_rest.json", file1264, sizeof file1264},
+    {"tim_rest/tim_rest_shape_bare_msg_body.binpb", file1265, sizeof file1265},
+    {"tim_rest/tim_rest_shape_bare_msg_body.input.json", file1266, sizeof file1266},
+    {"tim_rest/tim_rest_shape_bare_msg_body.json", file1267, sizeof file1267},
+    {"tim_rest/tim_rest_shape_bare_msg_body.tim_rest.json", file1268, sizeof file1268},
+    {"tim_rest/tim_rest_shape_single_element.binpb", file1269, sizeof file1269},
+    {"tim_rest/tim_rest_shape_single_element.input.json", file1270, sizeof file1270},
+    {"tim_rest/tim_rest_shape_single_element.json", file1271, sizeof file1271},
+    {"tim_rest/tim_rest_shape_single_element.tim_rest.json", file1272, sizeof file1272},
+    {"tim_rest/tim_rest_unicode_custom_and_cloud_data.binpb", file1273, sizeof file1273},
+    {"tim_rest/tim_rest_unicode_custom_and_cloud_data.input.json", file1274, sizeof file1274},
+    {"tim_rest/tim_rest_unicode_custom_and_cloud_data.json", file1275, sizeof file1275},
+    {"tim_rest/tim_rest_unicode_custom_and_cloud_data.tim_rest.json", file1276, sizeof file1276},
+    {"tim_rest/tim_rest_unicode_text.binpb", file1277, sizeof file1277},
+    {"tim_rest/tim_rest_unicode_text.input.json", file1278, sizeof file1278},
+    {"tim_rest/tim_rest_unicode_text.json", file1279, sizeof file1279},
+    {"tim_rest/tim_rest_unicode_text.tim_rest.json", file1280, sizeof file1280},
+    {"tim_rest/tim_rest_unknown_callback_command_read_as_message.binpb", file1281, sizeof file1281},
+    {"tim_rest/tim_rest_unknown_callback_command_read_as_message.input.json", file1282, sizeof file1282},
+    {"tim_rest/tim_rest_unknown_callback_command_read_as_message.json", file1283, sizeof file1283},
+    {"tim_rest/tim_rest_unknown_callback_command_read_as_message.tim_rest.json", file1284, sizeof file1284},
+    {"tim_rest/tim_rest_unknown_keys_ignored.binpb", file1285, sizeof file1285},
+    {"tim_rest/tim_rest_unknown_keys_ignored.input.json", file1286, sizeof file1286},
+    {"tim_rest/tim_rest_unknown_keys_ignored.json", file1287, sizeof file1287},
+    {"tim_rest/tim_rest_unknown_keys_ignored.tim_rest.json", file1288, sizeof file1288},
+    {"valid/bytes_all_256_values.binpb", file1289, sizeof file1289},
+    {"valid/bytes_all_256_values.json", file1290, sizeof file1290},
+    {"valid/bytes_base64_padding.binpb", file1291, sizeof file1291},
+    {"valid/bytes_base64_padding.json", file1292, sizeof file1292},
+    {"valid/chain_default_elems.binpb", file1293, sizeof file1293},
+    {"valid/chain_default_elems.json", file1294, sizeof file1294},
+    {"valid/chain_every_elem_kind.binpb", file1295, sizeof file1295},
+    {"valid/chain_every_elem_kind.json", file1296, sizeof file1296},
+    {"valid/chain_image_then_text.binpb", file1297, sizeof file1297},
+    {"valid/chain_image_then_text.json", file1298, sizeof file1298},
+    {"valid/chain_text_face_custom_location.binpb", file1299, sizeof file1299},
+    {"valid/chain_text_face_custom_location.json", file1300, sizeof file1300},
+    {"valid/chain_text_text_text.binpb", file1301, sizeof file1301},
+    {"valid/chain_text_text_text.json", file1302, sizeof file1302},
+    {"valid/cloud_custom_data_binary.binpb", file1303, sizeof file1303},
+    {"valid/cloud_custom_data_binary.json", file1304, sizeof file1304},
+    {"valid/elem_custom_all_fields.binpb", file1305, sizeof file1305},
+    {"valid/elem_custom_all_fields.json", file1306, sizeof file1306},
+    {"valid/elem_custom_default.binpb", file1307, sizeof file1307},
+    {"valid/elem_custom_default.json", file1308, sizeof file1308},
+    {"valid/elem_empty.binpb", file1309, sizeof file1309},
+    {"valid/elem_empty.json", file1310, sizeof file1310},
+    {"valid/elem_face_all_fields.binpb", file1311, sizeof file1311},
+    {"valid/elem_face_all_fields.json", file1312, sizeof file1312},
+    {"valid/elem_face_default.binpb", file1313, sizeof file1313},
+    {"valid/elem_face_default.json", file1314, sizeof file1314},
+    {"valid/elem_file_all_fields.binpb", file1315, sizeof file1315},
+    {"valid/elem_file_all_fields.json", file1316, sizeof file1316},
+    {"valid/elem_file_default.binpb", file1317, sizeof file1317},
+    {"valid/elem_file_default.json", file1318, sizeof file1318},
+    {"valid/elem_group_system_all_fields.binpb", file1319, sizeof file1319},
+    {"valid/elem_group_system_all_fields.json", file1320, sizeof file1320},
+    {"valid/elem_group_system_default.binpb", file1321, sizeof file1321},
+    {"valid/elem_group_system_default.json", file1322, sizeof file1322},
+    {"valid/elem_group_tips_all_fields.binpb", file1323, sizeof file1323},
+    {"valid/elem_group_tips_all_fields.json", file1324, sizeof file1324},
+    {"valid/elem_group_tips_default.binpb", file1325, sizeof file1325},
+    {"valid/elem_group_tips_default.json", file1326, sizeof file1326},
+    {"valid/elem_group_tips_empty_submessages.binpb", file1327, sizeof file1327},
+    {"valid/elem_group_tips_empty_submessages.json", file1328, sizeof file1328},
+    {"valid/elem_image_all_fields.binpb", file1329, sizeof file1329},
+    {"valid/elem_image_all_fields.json", file1330, sizeof file1330},
+    {"valid/elem_image_default.binpb", file1331, sizeof file1331},
+    {"valid/elem_image_default.json", file1332, sizeof file1332},
+    {"valid/elem_image_empty_images.binpb", file1333, sizeof file1333},
+    {"valid/elem_image_empty_images.json", file1334, sizeof file1334},
+    {"valid/elem_location_all_fields.binpb", file1335, sizeof file1335},
+    {"valid/elem_location_all_fields.json", file1336, sizeof file1336},
+    {"valid/elem_location_default.binpb", file1337, sizeof file1337},
+    {"valid/elem_location_default.json", file1338, sizeof file1338},
+    {"valid/elem_merger_all_fields.binpb", file1339, sizeof file1339},
+    {"valid/elem_merger_all_fields.json", file1340, sizeof file1340},
+    {"valid/elem_merger_default.binpb", file1341, sizeof file1341},
+    {"valid/elem_merger_default.json", file1342, sizeof file1342},
+    {"valid/elem_merger_empty_inner_message.binpb", file1343, sizeof file1343},
+    {"valid/elem_merger_empty_inner_message.json", file1344, sizeof file1344},
+    {"valid/elem_sound_all_fields.binpb", file1345, sizeof file1345},
+    {"valid/elem_sound_all_fields.json", file1346, sizeof file1346},
+    {"valid/elem_sound_default.binpb", file1347, sizeof file1347},
+    {"valid/elem_sound_default.json", file1348, sizeof file1348},
+    {"valid/elem_text_all_fields.binpb", file1349, sizeof file1349},
+    {"valid/elem_text_all_fields.json", file1350, sizeof file1350},
+    {"valid/elem_text_default.binpb", file1351, sizeof file1351},
+    {"valid/elem_text_default.json", file1352, sizeof file1352},
+    {"valid/elem_video_all_fields.binpb", file1353, sizeof file1353},
+    {"valid/elem_video_all_fields.json", file1354, sizeof file1354},
+    {"valid/elem_video_default.binpb", file1355, sizeof file1355},
+    {"valid/elem_video_default.json", file1356, sizeof file1356},
+    {"valid/enum_group_member_role_all.binpb", file1357, sizeof file1357},
+    {"valid/enum_group_member_role_all.json", file1358, sizeof file1358},
+    {"valid/enum_image_format_bmp.binpb", file1359, sizeof file1359},
+    {"valid/enum_image_format_bmp.json", file1360, sizeof file1360},
+    {"valid/enum_image_format_gif.binpb", file1361, sizeof file1361},
+    {"valid/enum_image_format_gif.json", file1362, sizeof file1362},
+    {"valid/enum_image_format_jpg.binpb", file1363, sizeof file1363},
+    {"valid/enum_image_format_jpg.json", file1364, sizeof file1364},
+    {"valid/enum_image_format_other.binpb", file1365, sizeof file1365},
+    {"valid/enum_image_format_other.json", file1366, sizeof file1366},
+    {"valid/enum_image_format_png.binpb", file1367, sizeof file1367},
+    {"valid/enum_image_format_png.json", file1368, sizeof file1368},
+    {"valid/enum_image_format_tiff.binpb", file1369, sizeof file1369},
+    {"valid/enum_image_format_tiff.json", file1370, sizeof file1370},
+    {"valid/enum_image_format_unspecified.binpb", file1371, sizeof file1371},
+    {"valid/enum_image_format_unspecified.json", file1372, sizeof file1372},
+    {"valid/enum_image_format_webp.binpb", file1373, sizeof file1373},
+    {"valid/enum_image_format_webp.json", file1374, sizeof file1374},
+    {"valid/enum_image_type_all.binpb", file1375, sizeof file1375},
+    {"valid/enum_image_type_all.json", file1376, sizeof file1376},
+    {"valid/enum_int32_extremes.binpb", file1377, sizeof file1377},
+    {"valid/enum_int32_extremes.json", file1378, sizeof file1378},
+    {"valid/enum_priority_default.binpb", file1379, sizeof file1379},
+    {"valid/enum_priority_default.json", file1380, sizeof file1380},
+    {"valid/enum_priority_high.binpb", file1381, sizeof file1381},
+    {"valid/enum_priority_high.json", file1382, sizeof file1382},
+    {"valid/enum_priority_low.binpb", file1383, sizeof file1383},
+    {"valid/enum_priority_low.json", file1384, sizeof file1384},
+    {"valid/enum_priority_lowest.binpb", file1385, sizeof file1385},
+    {"valid/enum_priority_lowest.json", file1386, sizeof file1386},
+    {"valid/enum_priority_normal.binpb", file1387, sizeof file1387},
+    {"valid/enum_priority_normal.json", file1388, sizeof file1388},
+    {"valid/enum_unknown_negative.binpb", file1389, sizeof file1389},
+    {"valid/enum_unknown_negative.json", file1390, sizeof file1390},
+    {"valid/enum_unknown_nested.binpb", file1391, sizeof file1391},
+    {"valid/enum_unknown_nested.json", file1392, sizeof file1392},
+    {"valid/enum_unknown_priority.binpb", file1393, sizeof file1393},
+    {"valid/enum_unknown_priority.json", file1394, sizeof file1394},
+    {"valid/envelope_all_fields.binpb", file1395, sizeof file1395},
+    {"valid/envelope_all_fields.json", file1396, sizeof file1396},
+    {"valid/envelope_at_all_alternate_spelling.binpb", file1397, sizeof file1397},
+    {"valid/envelope_at_all_alternate_spelling.json", file1398, sizeof file1398},
+    {"valid/envelope_at_all_only.binpb", file1399, sizeof file1399},
+    {"valid/envelope_at_all_only.json", file1400, sizeof file1400},
+    {"valid/envelope_at_users.binpb", file1401, sizeof file1401},
+    {"valid/envelope_at_users.json", file1402, sizeof file1402},
+    {"valid/envelope_barrage.binpb", file1403, sizeof file1403},
+    {"valid/envelope_barrage.json", file1404, sizeof file1404},
+    {"valid/envelope_flags_only.binpb", file1405, sizeof file1405},
+    {"valid/envelope_flags_only.json", file1406, sizeof file1406},
+    {"valid/envelope_targeted_receivers.binpb", file1407, sizeof file1407},
+    {"valid/envelope_targeted_receivers.json", file1408, sizeof file1408},
+    {"valid/face_index_int32_max.binpb", file1409, sizeof file1409},
+    {"valid/face_index_int32_max.json", file1410, sizeof file1410},
+    {"valid/face_index_int32_min.binpb", file1411, sizeof file1411},
+    {"valid/face_index_int32_min.json", file1412, sizeof file1412},
+    {"valid/face_index_negative_one.binpb", file1413, sizeof file1413},
+    {"valid/face_index_negative_one.json", file1414, sizeof file1414},
+    {"valid/group_info_change_type_all.binpb", file1415, sizeof file1415},
+    {"valid/group_info_change_type_all.json", file1416, sizeof file1416},
+    {"valid/group_member_custom_info_map.binpb", file1417, sizeof file1417},
+    {"valid/group_member_custom_info_map.json", file1418, sizeof file1418},
+    {"valid/group_member_info_all_fields_in_list.binpb", file1419, sizeof file1419},
+    {"valid/group_member_info_all_fields_in_list.json", file1420, sizeof file1420},
+    {"valid/group_system_op_user_info.binpb", file1421, sizeof file1421},
+    {"valid/group_system_op_user_info.json", file1422, sizeof file1422},
+    {"valid/group_system_type_add_group_accept.binpb", file1423, sizeof file1423},
+    {"valid/group_system_type_add_group_accept.json", file1424, sizeof file1424},
+    {"valid/group_system_type_add_group_refuse.binpb", file1425, sizeof file1425},
+    {"valid/group_system_type_add_group_refuse.json", file1426, sizeof file1426},
+    {"valid/group_system_type_add_group_request.binpb", file1427, sizeof file1427},
+    {"valid/group_system_type_add_group_request.json", file1428, sizeof file1428},
+    {"valid/group_system_type_cancel_admin.binpb", file1429, sizeof file1429},
+    {"valid/group_system_type_cancel_admin.json", file1430, sizeof file1430},
+    {"valid/group_system_type_create_group.binpb", file1431, sizeof file1431},
+    {"valid/group_system_type_create_group.json", file1432, sizeof file1432},
+    {"valid/group_system_type_custom_info.binpb", file1433, sizeof file1433},
+    {"valid/group_system_type_custom_info.json", file1434, sizeof file1434},
+    {"valid/group_system_type_delete_group.binpb", file1435, sizeof file1435},
+    {"valid/group_system_type_delete_group.json", file1436, sizeof file1436},
+    {"valid/group_system_type_grant_admin.binpb", file1437, sizeof file1437},
+    {"valid/group_system_type_grant_admin.json", file1438, sizeof file1438},
+    {"valid/group_system_type_invite_to_group_accept.binpb", file1439, sizeof file1439},
+    {"valid/group_system_type_invite_to_group_accept.json", file1440, sizeof file1440},
+    {"valid/group_system_type_invite_to_group_refuse.binpb", file1441, sizeof file1441},
+    {"valid/group_system_type_invite_to_group_refuse.json", file1442, sizeof file1442},
+    {"valid/group_system_type_invite_to_group_request.binpb", file1443, sizeof file1443},
+    {"valid/group_system_type_invite_to_group_request.json", file1444, sizeof file1444},
+    {"valid/group_system_type_invited_to_group.binpb", file1445, sizeof file1445},
+    {"valid/group_system_type_invited_to_group.json", file1446, sizeof file1446},
+    {"valid/group_system_type_kick_off_from_group.binpb", file1447, sizeof file1447},
+    {"valid/group_system_type_kick_off_from_group.json", file1448, sizeof file1448},
+    {"valid/group_system_type_quit_group.binpb", file1449, sizeof file1449},
+    {"valid/group_system_type_quit_group.json", file1450, sizeof file1450},
+    {"valid/group_system_type_revoke_group.binpb", file1451, sizeof file1451},
+    {"valid/group_system_type_revoke_group.json", file1452, sizeof file1452},
+    {"valid/group_system_type_unspecified.binpb", file1453, sizeof file1453},
+    {"valid/group_system_type_unspecified.json", file1454, sizeof file1454},
+    {"valid/group_tips_legacy_profiles.binpb", file1455, sizeof file1455},
+    {"valid/group_tips_legacy_profiles.json", file1456, sizeof file1456},
+    {"valid/group_tips_legacy_profiles_empty.binpb", file1457, sizeof file1457},
+    {"valid/group_tips_legacy_profiles_empty.json", file1458, sizeof file1458},
+    {"valid/group_tips_type_cancel_admin.binpb", file1459, sizeof file1459},
+    {"valid/group_tips_type_cancel_admin.json", file1460, sizeof file1460},
+    {"valid/group_tips_type_group_info_change.binpb", file1461, sizeof file1461},
+    {"valid/group_tips_type_group_info_change.json", file1462, sizeof file1462},
+    {"valid/group_tips_type_invite.binpb", file1463, sizeof file1463},
+    {"valid/group_tips_type_invite.json", file1464, sizeof file1464},
+    {"valid/group_tips_type_join.binpb", file1465, sizeof file1465},
+    {"valid/group_tips_type_join.json", file1466, sizeof file1466},
+    {"valid/group_tips_type_kicked.binpb", file1467, sizeof file1467},
+    {"valid/group_tips_type_kicked.json", file1468, sizeof file1468},
+    {"valid/group_tips_type_member_info_change.binpb", file1469, sizeof file1469},
+    {"valid/group_tips_type_member_info_change.json", file1470, sizeof file1470},
+    {"valid/group_tips_type_pinned_message_added.binpb", file1471, sizeof file1471},
+    {"valid/group_tips_type_pinned_message_added.json", file1472, sizeof file1472},
+    {"valid/group_tips_type_pinned_message_deleted.binpb", file1473, sizeof file1473},
+    {"valid/group_tips_type_pinned_message_deleted.json", file1474, sizeof file1474},
+    {"valid/group_tips_type_quit.binpb", file1475, sizeof file1475},
+    {"valid/group_tips_type_quit.json", file1476, sizeof file1476},
+    {"valid/group_tips_type_set_admin.binpb", file1477, sizeof file1477},
+    {"valid/group_tips_type_set_admin.json", file1478, sizeof file1478},
+    {"valid/group_tips_type_topic_info_change.binpb", file1479, sizeof file1479},
+    {"valid/group_tips_type_topic_info_change.json", file1480, sizeof file1480},
+    {"valid/group_tips_type_unspecified.binpb", file1481, sizeof file1481},
+    {"valid/group_tips_type_unspecified.json", file1482, sizeof file1482},
+    {"valid/location_infinity.binpb", file1483, sizeof file1483},
+    {"valid/location_infinity.json", file1484, sizeof file1484},
+    {"valid/location_integral_values.binpb", file1485, sizeof file1485},
+    {"valid/location_integral_values.json", file1486, sizeof file1486},
+    {"valid/location_max_finite.binpb", file1487, sizeof file1487},
+    {"valid/location_max_finite.json", file1488, sizeof file1488},
+    {"valid/location_min_normal.binpb", file1489, sizeof file1489},
+    {"valid/location_min_normal.json", file1490, sizeof file1490},
+    {"valid/location_min_subnormal.binpb", file1491, sizeof file1491},
+    {"valid/location_min_subnormal.json", file1492, sizeof file1492},
+    {"valid/location_nan.binpb", file1493, sizeof file1493},
+    {"valid/location_nan.json", file1494, sizeof file1494},
+    {"valid/location_negative_zero.binpb", file1495, sizeof file1495},
+    {"valid/location_negative_zero.json", file1496, sizeof file1496},
+    {"valid/location_precision.binpb", file1497, sizeof file1497},
+    {"valid/location_precision.json", file1498, sizeof file1498},
+    {"valid/map_keys_canonically_equivalent.binpb", file1499, sizeof file1499},
+    {"valid/map_keys_canonically_equivalent.json", file1500, sizeof file1500},
+    {"valid/map_keys_prefix_order.binpb", file1501, sizeof file1501},
+    {"valid/map_keys_prefix_order.json", file1502, sizeof file1502},
+    {"valid/map_keys_utf8_vs_utf16_order.binpb", file1503, sizeof file1503},
+    {"valid/map_keys_utf8_vs_utf16_order.json", file1504, sizeof file1504},
+    {"valid/map_single_empty_key_and_value.binpb", file1505, sizeof file1505},
+    {"valid/map_single_empty_key_and_value.json", file1506, sizeof file1506},
+    {"valid/merger_layers_over_limit.binpb", file1507, sizeof file1507},
+    {"valid/merger_layers_over_limit.json", file1508, sizeof file1508},
+    {"valid/merger_nested_100_layers.binpb", file1509, sizeof file1509},
+    {"valid/merger_nested_100_layers.json", file1510, sizeof file1510},
+    {"valid/merger_nested_32_layers.binpb", file1511, sizeof file1511},
+    {"valid/merger_nested_32_layers.json", file1512, sizeof file1512},
+    {"valid/merger_nested_3_levels.binpb", file1513, sizeof file1513},
+    {"valid/merger_nested_3_levels.json", file1514, sizeof file1514},
+    {"valid/merger_several_inner_messages.binpb", file1515, sizeof file1515},
+    {"valid/merger_several_inner_messages.json", file1516, sizeof file1516},
     {"valid/message_empty.binpb", 0, 0},
-    {"valid/message_empty.json", file1517, sizeof file1517},
-    {"valid/numbers_explicit_zeros.binpb", file1518, sizeof file1518},
-    {"valid/numbers_explicit_zeros.json", file1519, sizeof file1519},
-    {"valid/numbers_one.binpb", file1520, sizeof file1520},
-    {"valid/numbers_one.json", file1521, sizeof file1521},
-    {"valid/numbers_uint64_above_double_precision.binpb", file1522, sizeof file1522},
-    {"valid/numbers_uint64_above_double_precision.json", file1523, sizeof file1523},
-    {"valid/numbers_unsigned_max.binpb", file1524, sizeof file1524},
-    {"valid/numbers_unsigned_max.json", file1525, sizeof file1525},
-    {"valid/numbers_unsigned_sign_bit.binpb", file1526, sizeof file1526},
-    {"valid/numbers_unsigned_sign_bit.json", file1527, sizeof file1527},
-    {"valid/offline_push_info_apns.binpb", file1528, sizeof file1528},
-    {"valid/offline_push_info_apns.json", file1529, sizeof file1529},
-    {"valid/offline_push_info_empty.binpb", file1530, sizeof file1530},
-    {"valid/offline_push_info_empty.json", file1531, sizeof file1531},
-    {"valid/offline_push_info_voip.binpb", file1532, sizeof file1532},
-    {"valid/offline_push_info_voip.json", file1533, sizeof file1533},
-    {"valid/signal_and_elems_codec_level.binpb", file1534, sizeof file1534},
-    {"valid/signal_and_elems_codec_level.json", file1535, sizeof file1535},
-    {"valid/signal_c2c_read_receipt.binpb", file1536, sizeof file1536},
-    {"valid/signal_c2c_read_receipt.json", file1537, sizeof file1537},
-    {"valid/signal_group_read_receipt.binpb", file1538, sizeof file1538},
-    {"valid/signal_group_read_receipt.json", file1539, sizeof file1539},
-    {"valid/signal_recall_notice.binpb", file1540, sizeof file1540},
-    {"valid/signal_recall_notice.json", file1541, sizeof file1541},
-    {"valid/signal_recall_notice_empty.binpb", file1542, sizeof file1542},
-    {"valid/signal_recall_notice_empty.json", file1543, sizeof file1543},
-    {"valid/target_group_id.binpb", file1544, sizeof file1544},
-    {"valid/target_group_id.json", file1545, sizeof file1545},
-    {"valid/target_none.binpb", file1546, sizeof file1546},
-    {"valid/target_none.json", file1547, sizeof file1547},
-    {"valid/target_receiver.binpb", file1548, sizeof file1548},
-    {"valid/target_receiver.json", file1549, sizeof file1549},
-    {"valid/target_receiver_empty.binpb", file1550, sizeof file1550},
-    {"valid/target_receiver_empty.json", file1551, sizeof file1551},
-    {"valid/target_room_id.binpb", file1552, sizeof file1552},
-    {"valid/target_room_id.json", file1553, sizeof file1553},
-    {"valid/target_room_id_empty.binpb", file1554, sizeof file1554},
-    {"valid/target_room_id_empty.json", file1555, sizeof file1555},
-    {"valid/tuikit_custom_message_link.binpb", file1556, sizeof file1556},
-    {"valid/tuikit_custom_message_link.json", file1557, sizeof file1557},
-    {"valid/tuikit_custom_message_versioned.binpb", file1558, sizeof file1558},
-    {"valid/tuikit_custom_message_versioned.json", file1559, sizeof file1559},
-    {"valid/tuikit_flyheart_command_not_tuikit.binpb", file1560, sizeof file1560},
-    {"valid/tuikit_flyheart_command_not_tuikit.json", file1561, sizeof file1561},
-    {"valid/unicode_4byte_at_boundaries.binpb", file1562, sizeof file1562},
-    {"valid/unicode_4byte_at_boundaries.json", file1563, sizeof file1563},
-    {"valid/unicode_bom_and_invisible.binpb", file1564, sizeof file1564},
-    {"valid/unicode_bom_and_invisible.json", file1565, sizeof file1565},
-    {"valid/unicode_cjk.binpb", file1566, sizeof file1566},
-    {"valid/unicode_cjk.json", file1567, sizeof file1567},
-    {"valid/unicode_combining_marks.binpb", file1568, sizeof file1568},
-    {"valid/unicode_combining_marks.json", file1569, sizeof file1569},
-    {"valid/unicode_emoji.binpb", file1570, sizeof file1570},
-    {"valid/unicode_emoji.json", file1571, sizeof file1571},
-    {"valid/unicode_every_string_field.binpb", file1572, sizeof file1572},
-    {"valid/unicode_every_string_field.json", file1573, sizeof file1573},
-    {"valid/unicode_json_escapes.binpb", file1574, sizeof file1574},
-    {"valid/unicode_json_escapes.json", file1575, sizeof file1575},
-    {"valid/unicode_noncharacters.binpb", file1576, sizeof file1576},
-    {"valid/unicode_noncharacters.json", file1577, sizeof file1577},
-    {"valid/unicode_nul.binpb", file1578, sizeof file1578},
-    {"valid/unicode_nul.json", file1579, sizeof file1579},
-    {"valid/unicode_rtl.binpb", file1580, sizeof file1580},
-    {"valid/unicode_rtl.json", file1581, sizeof file1581},
-    {"valid/unknown_all_wire_types_nested.binpb", file1582, sizeof file1582},
-    {"valid/unknown_all_wire_types_nested.json", file1583, sizeof file1583},
-    {"valid/unknown_fixed32_top.binpb", file1584, sizeof file1584},
-    {"valid/unknown_fixed32_top.json", file1585, sizeof file1585},
-    {"valid/unknown_fixed64_top.binpb", file1586, sizeof file1586},
-    {"valid/unknown_fixed64_top.json", file1587, sizeof file1587},
-    {"valid/unknown_group_empty.binpb", file1588, sizeof file1588},
-    {"valid/unknown_group_empty.json", file1589, sizeof file1589},
-    {"valid/unknown_group_nested_90.binpb", file1590, sizeof file1590},
-    {"valid/unknown_group_nested_90.json", file1591, sizeof file1591},
-    {"valid/unknown_group_on_known_field_elem_text.binpb", file1592, sizeof file1592},
-    {"valid/unknown_group_on_known_field_elem_text.json", file1593, sizeof file1593},
-    {"valid/unknown_group_on_known_field_message_elems.binpb", file1594, sizeof file1594},
-    {"valid/unknown_group_on_known_field_message_elems.json", file1595, sizeof file1595},
-    {"valid/unknown_group_on_known_field_message_msg_id.binpb", file1596, sizeof file1596},
-    {"valid/unknown_group_on_known_field_message_msg_id.json", file1597, sizeof file1597},
-    {"valid/unknown_group_top.binpb", file1598, sizeof file1598},
-    {"valid/unknown_group_top.json", file1599, sizeof file1599},
-    {"valid/unknown_in_elem_stream.binpb", file1600, sizeof file1600},
-    {"valid/unknown_in_elem_stream.json", file1601, sizeof file1601},
-    {"valid/unknown_in_merged_submessage.binpb", file1602, sizeof file1602},
-    {"valid/unknown_in_merged_submessage.json", file1603, sizeof file1603},
-    {"valid/unknown_in_merger_inner_message.binpb", file1604, sizeof file1604},
-    {"valid/unknown_in_merger_inner_message.json", file1605, sizeof file1605},
-    {"valid/unknown_in_nested_submessages.binpb", file1606, sizeof file1606},
-    {"valid/unknown_in_nested_submessages.json", file1607, sizeof file1607},
-    {"valid/unknown_in_text_elem.binpb", file1608, sizeof file1608},
-    {"valid/unknown_in_text_elem.json", file1609, sizeof file1609},
-    {"valid/unknown_interleaved_top.binpb", file1610, sizeof file1610},
-    {"valid/unknown_interleaved_top.json", file1611, sizeof file1611},
-    {"valid/unknown_length_delimited_top.binpb", file1612, sizeof file1612},
-    {"valid/unknown_length_delimited_top.json", file1613, sizeof file1613},
-    {"valid/unknown_max_field_number.binpb", file1614, sizeof file1614},
-    {"valid/unknown_max_field_number.json", file1615, sizeof file1615},
-    {"valid/unknown_varint_kept_verbatim.binpb", file1616, sizeof file1616},
-    {"valid/unknown_varint_kept_verbatim.json", file1617, sizeof file1617},
-    {"valid/unknown_varint_top.binpb", file1618, sizeof file1618},
-    {"valid/unknown_varint_top.json", file1619, sizeof file1619},
-    {"valid/wrong_wire_type_text_as_varint.binpb", file1620, sizeof file1620},
-    {"valid/wrong_wire_type_text_as_varint.json", file1621, sizeof file1621},
-    {"valid/wrong_wire_type_top.binpb", file1622, sizeof file1622},
-    {"valid/wrong_wire_type_top.json", file1623, sizeof file1623},
-    {"valid_input/unknown_in_elem_stream.binpb", file1624, sizeof file1624},
-    {"valid_input/unknown_in_merged_submessage.binpb", file1625, sizeof file1625},
-    {"valid_input/unknown_in_merger_inner_message.binpb", file1626, sizeof file1626},
-    {"valid_input/unknown_interleaved_top.binpb", file1627, sizeof file1627},
+    {"valid/message_empty.json", file1518, sizeof file1518},
+    {"valid/numbers_explicit_zeros.binpb", file1519, sizeof file1519},
+    {"valid/numbers_explicit_zeros.json", file1520, sizeof file1520},
+    {"valid/numbers_one.binpb", file1521, sizeof file1521},
+    {"valid/numbers_one.json", file1522, sizeof file1522},
+    {"valid/numbers_uint64_above_double_precision.binpb", file1523, sizeof file1523},
+    {"valid/numbers_uint64_above_double_precision.json", file1524, sizeof file1524},
+    {"valid/numbers_unsigned_max.binpb", file1525, sizeof file1525},
+    {"valid/numbers_unsigned_max.json", file1526, sizeof file1526},
+    {"valid/numbers_unsigned_sign_bit.binpb", file1527, sizeof file1527},
+    {"valid/numbers_unsigned_sign_bit.json", file1528, sizeof file1528},
+    {"valid/offline_push_info_apns.binpb", file1529, sizeof file1529},
+    {"valid/offline_push_info_apns.json", file1530, sizeof file1530},
+    {"valid/offline_push_info_empty.binpb", file1531, sizeof file1531},
+    {"valid/offline_push_info_empty.json", file1532, sizeof file1532},
+    {"valid/offline_push_info_voip.binpb", file1533, sizeof file1533},
+    {"valid/offline_push_info_voip.json", file1534, sizeof file1534},
+    {"valid/signal_and_elems_codec_level.binpb", file1535, sizeof file1535},
+    {"valid/signal_and_elems_codec_level.json", file1536, sizeof file1536},
+    {"valid/signal_c2c_read_receipt.binpb", file1537, sizeof file1537},
+    {"valid/signal_c2c_read_receipt.json", file1538, sizeof file1538},
+    {"valid/signal_group_read_receipt.binpb", file1539, sizeof file1539},
+    {"valid/signal_group_read_receipt.json", file1540, sizeof file1540},
+    {"valid/signal_recall_notice.binpb", file1541, sizeof file1541},
+    {"valid/signal_recall_notice.json", file1542, sizeof file1542},
+    {"valid/signal_recall_notice_empty.binpb", file1543, sizeof file1543},
+    {"valid/signal_recall_notice_empty.json", file1544, sizeof file1544},
+    {"valid/target_group_id.binpb", file1545, sizeof file1545},
+    {"valid/target_group_id.json", file1546, sizeof file1546},
+    {"valid/target_none.binpb", file1547, sizeof file1547},
+    {"valid/target_none.json", file1548, sizeof file1548},
+    {"valid/target_receiver.binpb", file1549, sizeof file1549},
+    {"valid/target_receiver.json", file1550, sizeof file1550},
+    {"valid/target_receiver_empty.binpb", file1551, sizeof file1551},
+    {"valid/target_receiver_empty.json", file1552, sizeof file1552},
+    {"valid/target_room_id.binpb", file1553, sizeof file1553},
+    {"valid/target_room_id.json", file1554, sizeof file1554},
+    {"valid/target_room_id_empty.binpb", file1555, sizeof file1555},
+    {"valid/target_room_id_empty.json", file1556, sizeof file1556},
+    {"valid/tuikit_custom_message_link.binpb", file1557, sizeof file1557},
+    {"valid/tuikit_custom_message_link.json", file1558, sizeof file1558},
+    {"valid/tuikit_custom_message_versioned.binpb", file1559, sizeof file1559},
+    {"valid/tuikit_custom_message_versioned.json", file1560, sizeof file1560},
+    {"valid/tuikit_flyheart_command_not_tuikit.binpb", file1561, sizeof file1561},
+    {"valid/tuikit_flyheart_command_not_tuikit.json", file1562, sizeof file1562},
+    {"valid/unicode_4byte_at_boundaries.binpb", file1563, sizeof file1563},
+    {"valid/unicode_4byte_at_boundaries.json", file1564, sizeof file1564},
+    {"valid/unicode_bom_and_invisible.binpb", file1565, sizeof file1565},
+    {"valid/unicode_bom_and_invisible.json", file1566, sizeof file1566},
+    {"valid/unicode_cjk.binpb", file1567, sizeof file1567},
+    {"valid/unicode_cjk.json", file1568, sizeof file1568},
+    {"valid/unicode_combining_marks.binpb", file1569, sizeof file1569},
+    {"valid/unicode_combining_marks.json", file1570, sizeof file1570},
+    {"valid/unicode_emoji.binpb", file1571, sizeof file1571},
+    {"valid/unicode_emoji.json", file1572, sizeof file1572},
+    {"valid/unicode_every_string_field.binpb", file1573, sizeof file1573},
+    {"valid/unicode_every_string_field.json", file1574, sizeof file1574},
+    {"valid/unicode_json_escapes.binpb", file1575, sizeof file1575},
+    {"valid/unicode_json_escapes.json", file1576, sizeof file1576},
+    {"valid/unicode_noncharacters.binpb", file1577, sizeof file1577},
+    {"valid/unicode_noncharacters.json", file1578, sizeof file1578},
+    {"valid/unicode_nul.binpb", file1579, sizeof file1579},
+    {"valid/unicode_nul.json", file1580, sizeof file1580},
+    {"valid/unicode_rtl.binpb", file1581, sizeof file1581},
+    {"valid/unicode_rtl.json", file1582, sizeof file1582},
+    {"valid/unknown_all_wire_types_nested.binpb", file1583, sizeof file1583},
+    {"valid/unknown_all_wire_types_nested.json", file1584, sizeof file1584},
+    {"valid/unknown_fixed32_top.binpb", file1585, sizeof file1585},
+    {"valid/unknown_fixed32_top.json", file1586, sizeof file1586},
+    {"valid/unknown_fixed64_top.binpb", file1587, sizeof file1587},
+    {"valid/unknown_fixed64_top.json", file1588, sizeof file1588},
+    {"valid/unknown_group_empty.binpb", file1589, sizeof file1589},
+    {"valid/unknown_group_empty.json", file1590, sizeof file1590},
+    {"valid/unknown_group_nested_90.binpb", file1591, sizeof file1591},
+    {"valid/unknown_group_nested_90.json", file1592, sizeof file1592},
+    {"valid/unknown_group_on_known_field_elem_text.binpb", file1593, sizeof file1593},
+    {"valid/unknown_group_on_known_field_elem_text.json", file1594, sizeof file1594},
+    {"valid/unknown_group_on_known_field_message_elems.binpb", file1595, sizeof file1595},
+    {"valid/unknown_group_on_known_field_message_elems.json", file1596, sizeof file1596},
+    {"valid/unknown_group_on_known_field_message_msg_id.binpb", file1597, sizeof file1597},
+    {"valid/unknown_group_on_known_field_message_msg_id.json", file1598, sizeof file1598},
+    {"valid/unknown_group_top.binpb", file1599, sizeof file1599},
+    {"valid/unknown_group_top.json", file1600, sizeof file1600},
+    {"valid/unknown_in_elem_stream.binpb", file1601, sizeof file1601},
+    {"valid/unknown_in_elem_stream.json", file1602, sizeof file1602},
+    {"valid/unknown_in_merged_submessage.binpb", file1603, sizeof file1603},
+    {"valid/unknown_in_merged_submessage.json", file1604, sizeof file1604},
+    {"valid/unknown_in_merger_inner_message.binpb", file1605, sizeof file1605},
+    {"valid/unknown_in_merger_inner_message.json", file1606, sizeof file1606},
+    {"valid/unknown_in_nested_submessages.binpb", file1607, sizeof file1607},
+    {"valid/unknown_in_nested_submessages.json", file1608, sizeof file1608},
+    {"valid/unknown_in_text_elem.binpb", file1609, sizeof file1609},
+    {"valid/unknown_in_text_elem.json", file1610, sizeof file1610},
+    {"valid/unknown_interleaved_top.binpb", file1611, sizeof file1611},
+    {"valid/unknown_interleaved_top.json", file1612, sizeof file1612},
+    {"valid/unknown_length_delimited_top.binpb", file1613, sizeof file1613},
+    {"valid/unknown_length_delimited_top.json", file1614, sizeof file1614},
+    {"valid/unknown_max_field_number.binpb", file1615, sizeof file1615},
+    {"valid/unknown_max_field_number.json", file1616, sizeof file1616},
+    {"valid/unknown_varint_kept_verbatim.binpb", file1617, sizeof file1617},
+    {"valid/unknown_varint_kept_verbatim.json", file1618, sizeof file1618},
+    {"valid/unknown_varint_top.binpb", file1619, sizeof file1619},
+    {"valid/unknown_varint_top.json", file1620, sizeof file1620},
+    {"valid/wrong_wire_type_text_as_varint.binpb", file1621, sizeof file1621},
+    {"valid/wrong_wire_type_text_as_varint.json", file1622, sizeof file1622},
+    {"valid/wrong_wire_type_top.binpb", file1623, sizeof file1623},
+    {"valid/wrong_wire_type_top.json", file1624, sizeof file1624},
+    {"valid_input/unknown_in_elem_stream.binpb", file1625, sizeof file1625},
+    {"valid_input/unknown_in_merged_submessage.binpb", file1626, sizeof file1626},
+    {"valid_input/unknown_in_merger_inner_message.binpb", file1627, sizeof file1627},
+    {"valid_input/unknown_interleaved_top.binpb", file1628, sizeof file1628},
 };
 
 size_t imwire_fixture_count(void) { return sizeof files / sizeof files[0]; }

@@ -48,7 +48,7 @@ import Testing
         let compile = try await run(
             compiler(),
             ["-swift-version", "6", "-module-name", "Snippet", source.path, "-I", build.modules.path]
-                + objects.map(\.path) + (snippet.isWebhookArticle ? ["-lstdc++"] : []) + ["-o", executable.path],
+                + build.cModuleArguments + objects.map(\.path) + (snippet.isWebhookArticle ? ["-lstdc++"] : []) + ["-o", executable.path],
             log: directory.appendingPathComponent("compile.log")
         )
         guard compile.status == "exit 0" else {
@@ -196,6 +196,12 @@ struct Snippet: Sendable, CustomTestStringConvertible {
     }
 }
 
+/// The object files below `folder` (none if it does not exist), in path order.
+private func objectFiles(in folder: URL) -> [URL] {
+    guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { return [] }
+    return files.compactMap { $0 as? URL }.filter { $0.pathExtension == "o" }.sorted { $0.path < $1.path }
+}
+
 /// Where SwiftPM put the IMWire this test process links: its module and its object files.
 struct IMWireBuild {
     var directory: URL, modules: URL, objects: [URL]
@@ -208,7 +214,8 @@ struct IMWireBuild {
             let map = directory.appendingPathComponent("IMWire.build/output-file-map.json")
             guard let data = try? Data(contentsOf: map) else { continue }
             let entries = try JSONSerialization.jsonObject(with: data) as? [String: [String: String]] ?? [:]
-            let objects = entries.values.compactMap { $0["object"] }.sorted().map(URL.init(fileURLWithPath:))
+            var objects = entries.values.compactMap { $0["object"] }.sorted().map(URL.init(fileURLWithPath:))
+            objects += Self.cTargets.flatMap { objectFiles(in: directory.appendingPathComponent("\($0).build")) }
             for modules in [directory.appendingPathComponent("Modules"), directory]
             where FileManager.default.fileExists(atPath: modules.appendingPathComponent("IMWire.swiftmodule").path) {
                 guard !objects.isEmpty else { break }
@@ -216,6 +223,15 @@ struct IMWireBuild {
             }
         }
         throw LocateError(start: CommandLine.arguments[0])
+    }
+
+    /// IMWire's C targets (the UTF-8 validator): their objects are linked with IMWire's, and a
+    /// compile that imports IMWire must see their module maps, which SwiftPM writes into each
+    /// target's build folder.
+    static let cTargets = ["CIMWireUTF8"]
+
+    var cModuleArguments: [String] {
+        Self.cTargets.flatMap { ["-Xcc", "-fmodule-map-file=" + directory.appendingPathComponent("\($0).build/module.modulemap").path] }
     }
 
     /// IMWire's objects, IMWireWebhooks' (from its output-file-map.json) and every object of
@@ -226,9 +242,7 @@ struct IMWireBuild {
         var objects = objects + entries.values.compactMap { $0["object"] }.sorted().map(URL.init(fileURLWithPath:))
         let crypto = ["Crypto", "CryptoBoringWrapper", "CCryptoBoringSSL", "CCryptoBoringSSLShims", "CXKCP", "CXKCPShims"]
         for target in crypto {
-            let folder = directory.appendingPathComponent("\(target).build")
-            guard let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil) else { continue }
-            objects += files.compactMap { $0 as? URL }.filter { $0.pathExtension == "o" }.sorted { $0.path < $1.path }
+            objects += objectFiles(in: directory.appendingPathComponent("\(target).build"))
         }
         guard objects.contains(where: { $0.path.contains("/Crypto.build/") }) else {
             throw LocateError(start: "\(directory.path): no Crypto.build objects; does the Examples package still link IMWireWebhooks?")

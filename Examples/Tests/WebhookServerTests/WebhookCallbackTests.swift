@@ -33,7 +33,9 @@ import Testing
         return path
     }
 
-    static let body = Array(#"{"CallbackCommand":"C2C.CallbackBeforeSendMsg","From_Account":"jared","To_Account":"John","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"leak-marker-7f3a"}}]}"#.utf8)
+    /// A one-to-one callback body with every key Tencent sends in one (the published example's), a
+    /// body without them is refused as `missing_field` by the tim-rest reader.
+    static let body = Array(#"{"CallbackCommand":"C2C.CallbackBeforeSendMsg","From_Account":"jared","To_Account":"John","MsgSeq":48374,"MsgRandom":2837546,"MsgTime":1557481126,"MsgKey":"48374_2837546_1557481126","MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"leak-marker-7f3a"}}]}"#.utf8)
 
     // MARK: Authentication
 
