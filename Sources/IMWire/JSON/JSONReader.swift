@@ -398,10 +398,7 @@ package struct JSONReader {
             if scanner.peek() == UInt8(ascii: "n") {
                 throw valueError(.invalidValue, "a map value cannot be null", at: scanner.position)
             }
-            let unescaped = scanner.unescaped
-            let keyWord = key.isUnescaped
-                ? unescaped.withUnsafeBufferPointer { all in appendText(UnsafeBufferPointer(rebasing: all[key.start..<key.end])) }
-                : appendText(UnsafeBufferPointer(start: scanner.base + key.start, count: key.end &- key.start))
+            let keyWord = appendScanned(key)
             let value = try readBytes()
             let entry = appendRepeated(slot: slot, valueWords: 2)
             words[entry] = keyWord
@@ -427,9 +424,14 @@ package struct JSONReader {
     @inline(never)
     private mutating func readString() throws(IMWireError) -> UInt64 {
         guard scanner.peek() == UInt8(ascii: "\"") else { throw mismatch("a string") }
-        let scanned = try scanner.scanString()
-        // Not through `scanner.withBytes`: a closure that changes `self` while the scanner lends
-        // its bytes makes Swift copy the scanner (and retain its arrays) on every string.
+        return appendScanned(try scanner.scanString())
+    }
+
+    /// Copies a scanned string's value to the text and returns it as an ``ArenaString`` word. Not
+    /// through `scanner.withBytes`: a closure that changes `self` while the scanner lends its bytes
+    /// makes Swift copy the scanner (and retain its arrays) on every string.
+    @inline(__always)
+    private mutating func appendScanned(_ scanned: JSONScanner.ScannedString) -> UInt64 {
         if !scanned.isUnescaped {
             return appendText(UnsafeBufferPointer(start: scanner.base + scanned.start, count: scanned.end &- scanned.start))
         }
