@@ -725,9 +725,9 @@ def gen_fields(ctx, msg, type_index):
             extra += ", repeated: true"
         if f.oneof is not None:
             extra += f", oneof: \"{msg.oneofs[f.oneof][0]}\""
-        if f.name_plain() != f.json:
+        if f.name_plain() != f.name:
             extra += f", swift: \"{f.name_plain()}\""
-        out.append(f"            FieldSchema({f.number}, \"{f.name}\", \"{f.json}\", {f.kind_expr()}{extra}),\n")
+        out.append(f"            FieldSchema({f.number}, \"{f.name}\", {f.kind_expr()}{extra}),\n")
     out.append("        ])\n\n")
     out.append(f"    package static var _arenaTable: ArenaLayoutTable {{ {ctx.config.arena_table} }}\n")
     out.append(f"    package static var _arenaLayoutIndex: Int {{ {type_index} }}\n\n")

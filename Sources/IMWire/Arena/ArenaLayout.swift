@@ -109,15 +109,12 @@ package struct ArenaLayout {
     package let wireTypes: UnsafeMutablePointer<UInt8>
     /// `byIndex[i]`: the number and layout of the schema's field i.
     package let byIndex: UnsafeMutablePointer<(number: Int, field: ArenaField)>
-    /// The type's schema (names, for the JSON reader and writer). Schemas live as long as the program.
+    /// The type's schema (names, for error messages and the text formats). Schemas live as long as the program.
     package unowned(unsafe) let schema: MessageSchema
-    /// `enums[i]`: the schema of field i's enum type, for enum fields (names, for JSON).
+    /// `enums[i]`: the schema of field i's enum type, for enum fields (value names).
     package let enums: UnsafeMutablePointer<Unmanaged<EnumSchema>?>
-    /// How many fields the type has (entries of ``byIndex``, ``enums`` and ``jsonKeys``).
+    /// How many fields the type has (entries of ``byIndex`` and ``enums``).
     package let fieldCount: Int
-    /// `jsonKeys[i]`: `"jsonName":` of field i as UTF-8 (the schema's bytes): what the JSON reader
-    /// compares the input with when it predicts the next key.
-    package let jsonKeys: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
 }
 
 /// The layouts of every message type of one schema file, indexed by the generator's type numbers.
@@ -139,7 +136,6 @@ package final class ArenaLayoutTable: @unchecked Sendable {
             wireTypes.initialize(repeating: 0xFF, count: maxNumber + 1)
             let byIndex = UnsafeMutablePointer<(number: Int, field: ArenaField)>.allocate(capacity: max(1, type.fields.count))
             let enums = UnsafeMutablePointer<Unmanaged<EnumSchema>?>.allocate(capacity: max(1, type.fields.count))
-            let jsonKeys = UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>.allocate(capacity: max(1, type.fields.count))
             for (position, (number, field)) in type.fields.enumerated() {
                 precondition(Int(field.slot) < type.slotCount && (field.kind != .message || Int(field.sub) < types.count)
                              && Int(field.index) == position && type.schema.numbers[position] == number,
@@ -147,7 +143,6 @@ package final class ArenaLayoutTable: @unchecked Sendable {
                 fields[number] = field
                 wireTypes[number] = field.wireType
                 (byIndex + position).initialize(to: (number, field))
-                (jsonKeys + position).initialize(to: type.schema.jsonKey(number))
                 if case .enumeration(let schema) = type.schema.fields[position].kind {
                     (enums + position).initialize(to: .passUnretained(schema))
                 } else {
@@ -156,7 +151,7 @@ package final class ArenaLayoutTable: @unchecked Sendable {
             }
             (layouts + index).initialize(to: ArenaLayout(
                 slotCount: type.slotCount, maxNumber: maxNumber, fields: fields, wireTypes: wireTypes,
-                byIndex: byIndex, schema: type.schema, enums: enums, fieldCount: type.fields.count, jsonKeys: jsonKeys))
+                byIndex: byIndex, schema: type.schema, enums: enums, fieldCount: type.fields.count))
         }
     }
 }

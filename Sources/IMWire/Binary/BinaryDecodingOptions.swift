@@ -2,9 +2,9 @@
 /// profile allows (a merger nested 100 layers deep is about 303 message levels) and suit a server.
 public struct BinaryDecodingOptions: Sendable, Hashable {
     /// Default ``maxDepth``: 100 merger layers (3 message levels each) plus headroom.
-    public static let defaultMaxDepth = 320
+    public static let defaultMaxDepth = DefaultLimits.maxDepth
     /// Default ``maxInputSize``: 8 MiB.
-    public static let defaultMaxInputSize = 8 * 1024 * 1024
+    public static let defaultMaxInputSize = DefaultLimits.maxInputSize
 
     /// The deepest nesting accepted, counted in message levels on every recursive path: the root
     /// message is level 1; every sub-message, map entry and unknown group adds one.
@@ -24,7 +24,7 @@ public struct BinaryEncodingOptions: Sendable, Hashable {
     /// a deeper model is refused with `depth_limit_exceeded` rather than exhausting the stack.
     public var maxDepth: Int
 
-    public init(maxDepth: Int = BinaryDecodingOptions.defaultMaxDepth) {
+    public init(maxDepth: Int = DefaultLimits.maxDepth) {
         self.maxDepth = maxDepth
     }
 }

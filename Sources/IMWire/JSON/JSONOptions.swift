@@ -6,7 +6,7 @@ public struct JSONEncodingOptions: Sendable, Hashable {
     /// The deepest nesting written, in message levels (as ``BinaryEncodingOptions/maxDepth``).
     public var maxDepth: Int
 
-    public init(prettyPrinted: Bool = false, maxDepth: Int = BinaryDecodingOptions.defaultMaxDepth) {
+    public init(prettyPrinted: Bool = false, maxDepth: Int = DefaultLimits.maxDepth) {
         self.prettyPrinted = prettyPrinted
         self.maxDepth = maxDepth
     }
@@ -28,8 +28,8 @@ public struct JSONDecodingOptions: Sendable, Hashable {
 
     public init(
         ignoreUnknownFields: Bool = false,
-        maxDepth: Int = BinaryDecodingOptions.defaultMaxDepth,
-        maxInputSize: Int = BinaryDecodingOptions.defaultMaxInputSize
+        maxDepth: Int = DefaultLimits.maxDepth,
+        maxInputSize: Int = DefaultLimits.maxInputSize
     ) {
         self.ignoreUnknownFields = ignoreUnknownFields
         self.maxDepth = maxDepth

@@ -22,6 +22,8 @@ package struct JSONReader {
     private var fieldName: String { fieldSchema?.fields[fieldIndex].name ?? "" }
     private var stackGuard = StackGuard()
     private let layouts: UnsafeMutablePointer<ArenaLayout>
+    /// The JSON names of the same types, indexed like `layouts`.
+    private let names: UnsafeMutablePointer<JSONFieldNames>
     /// Where skipped keys go when the caller asked for a report (``decode(_:from:options:report:)``);
     /// `nil` otherwise. Touched only on the skip path.
     private let skips: UnsafeMutablePointer<[JSONSkip]>?
@@ -69,7 +71,8 @@ package struct JSONReader {
                 reason: "input of \(counted(buffer.count, "byte")) is larger than the largest message of \(counted(Int(UInt32.max), "byte"))",
                 offset: 0)
         }
-        var reader = JSONReader(buffer, options: options, layouts: M._arenaTable.layouts, skips: skips)
+        var reader = JSONReader(
+            buffer, options: options, layouts: M._arenaTable.layouts, names: JSONNameTable.of(M.self).types, skips: skips)
         do {
             let root = try reader.readDocument(M._arenaLayoutIndex)
             let storage = reader.arena.finish(bytes: UnsafeBufferPointer(start: reader.text, count: reader.textCount))
@@ -102,13 +105,14 @@ package struct JSONReader {
 
     private init(
         _ buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions, layouts: UnsafeMutablePointer<ArenaLayout>,
-        skips: UnsafeMutablePointer<[JSONSkip]>?
+        names: UnsafeMutablePointer<JSONFieldNames>, skips: UnsafeMutablePointer<[JSONSkip]>?
     ) {
         self.skips = skips
         scanner = JSONScanner(buffer)
         maxDepth = options.maxDepth
         ignoreUnknownFields = options.ignoreUnknownFields
         self.layouts = layouts
+        self.names = names
         (text, textCapacity) = Scratch.bytes.take()
     }
 
@@ -230,17 +234,18 @@ package struct JSONReader {
     /// another order, an unknown key — which ``scanMemberKey(_:state:)`` then reads.
     @inline(__always)
     private mutating func predictedKey(_ layoutIndex: Int, from: Int) -> Int? {
-        let layout = layouts[layoutIndex]
+        let fieldCount = layouts[layoutIndex].fieldCount
+        let keys = names[layoutIndex].keys
         let input = scanner.base + scanner.position
         let left = scanner.count &- scanner.position
         guard left > 2, input[0] == UInt8(ascii: "\"") else { return nil }
         let first = input[1]
         var index = from
-        while index < layout.fieldCount {
-            let key = layout.jsonKeys[index]
+        while index < fieldCount {
+            let key = keys[index]
             // `key` starts with the quote; its second byte is the name's first.
             if key.count <= left, key[1] == first,
-               MessageSchema.equal(UnsafeRawPointer(key.baseAddress!), UnsafeRawPointer(input), key.count) {
+               JSONFieldNames.equal(UnsafeRawPointer(key.baseAddress!), UnsafeRawPointer(input), key.count) {
                 scanner.position &+= key.count
                 scanner.skipWhitespace()
                 return index
@@ -256,7 +261,8 @@ package struct JSONReader {
     private mutating func scanMemberKey(_ layoutIndex: Int, state: inout ObjectState) throws(IMWireError) -> Int {
         let (key, keyOffset) = try scanner.scanKey()
         let schema = layouts[layoutIndex].schema
-        guard let fieldIndex = scanner.withBytes(key, { bytes in schema.fieldIndex(named: bytes) }) else {
+        let names = names[layoutIndex]
+        guard let fieldIndex = scanner.withBytes(key, { bytes in names.fieldIndex(named: bytes) }) else {
             try skipUnknownMember(key, at: keyOffset, of: schema, state: &state)
             return -1
         }

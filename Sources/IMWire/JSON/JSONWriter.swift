@@ -7,9 +7,10 @@
 package struct JSONWriter: FieldVisitor {
     package typealias Failure = IMWireError
     private var output: OutputBytes
-    /// The schema of the object being written. Schemas are static lets that live as long as the
-    /// program: no reference counting per member.
-    private unowned(unsafe) var schema: MessageSchema
+    /// The JSON names of every type of the schema file (never freed), and of the object being
+    /// written: plain pointers, no reference counting per member.
+    private let nameTable: UnsafeMutablePointer<JSONFieldNames>
+    private var names: UnsafeMutablePointer<JSONFieldNames>
     /// Whether the current object already has a member (so the next needs a comma).
     private var hasMember = false
     private var depth = 1
@@ -20,7 +21,7 @@ package struct JSONWriter: FieldVisitor {
     private var stackGuard = StackGuard()
 
     package static func encode<M: ProtoMessage>(_ message: M, options: JSONEncodingOptions) throws(IMWireError) -> [UInt8] {
-        var writer = JSONWriter(schema: M.schema, options: options)
+        var writer = JSONWriter(names: JSONNameTable.of(M.self).types, M._arenaLayoutIndex, options: options)
         defer { writer.output.deallocate() }
         if let arena = message._arena {
             try writer.writeArenaObject(arena.storage, arena.node, M._arenaTable.layouts, M._arenaLayoutIndex, checkDepth: false)
@@ -32,8 +33,9 @@ package struct JSONWriter: FieldVisitor {
         return writer.output.bytes()
     }
 
-    private init(schema: MessageSchema, options: JSONEncodingOptions) {
-        self.schema = schema
+    private init(names nameTable: UnsafeMutablePointer<JSONFieldNames>, _ layoutIndex: Int, options: JSONEncodingOptions) {
+        self.nameTable = nameTable
+        names = nameTable + layoutIndex
         output = OutputBytes(capacity: 256)
         self.maxDepth = options.maxDepth
         self.pretty = options.prettyPrinted
@@ -52,7 +54,7 @@ package struct JSONWriter: FieldVisitor {
         if hasMember { output.append(UInt8(ascii: ",")) }
         hasMember = true
         if pretty { newline(indent: indent) }
-        output.append(schema.jsonKey(field))
+        output.append(names.pointee.key(number: field))
         if pretty { output.append(UInt8(ascii: " ")) }
     }
 
@@ -68,9 +70,9 @@ package struct JSONWriter: FieldVisitor {
         guard depth < maxDepth else {
             throw IMWireError(code: .depthLimitExceeded, reason: "message nesting exceeds the encoder's limit of \(counted(maxDepth, "level"))")
         }
-        let outerSchema = schema
+        let outerNames = names
         let outerHasMember = hasMember
-        schema = M.schema
+        names = nameTable + M._arenaLayoutIndex
         hasMember = false
         depth += 1
         try stackGuard.check(depth: depth)
@@ -80,7 +82,7 @@ package struct JSONWriter: FieldVisitor {
         closeObject()
         indent -= 1
         depth -= 1
-        schema = outerSchema
+        names = outerNames
         hasMember = outerHasMember
     }
 
@@ -314,7 +316,7 @@ package struct JSONWriter: FieldVisitor {
     // MARK: - A decoded value's node
 
     /// Writes the object of a decoded value from its arena node, by its layout: keys from the
-    /// schema, strings and bytes from the storage's bytes — no model value made on the way.
+    /// JSON names, strings and bytes from the storage's bytes — no model value made on the way.
     private mutating func writeArenaObject(
         _ storage: ArenaStorage, _ node: Int, _ layouts: UnsafeMutablePointer<ArenaLayout>, _ layoutIndex: Int,
         checkDepth: Bool
@@ -329,9 +331,9 @@ package struct JSONWriter: FieldVisitor {
         }
         let layout = layouts[layoutIndex]
         let words = storage.words
-        let outerSchema = schema
+        let outerNames = names
         let outerHasMember = hasMember
-        schema = layout.schema
+        names = nameTable + layoutIndex
         hasMember = false
         output.append(UInt8(ascii: "{"))
         // The fields the decoder wrote, in field-number order (bit i is the schema's field i).
@@ -367,7 +369,7 @@ package struct JSONWriter: FieldVisitor {
             }
         }
         closeObject()
-        schema = outerSchema
+        names = outerNames
         hasMember = outerHasMember
         if checkDepth {
             indent -= 1

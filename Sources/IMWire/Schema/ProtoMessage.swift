@@ -1,7 +1,8 @@
 /// A message type of `Schemas/imwire/v1/message.proto`, described once in a format-neutral way:
 /// its field table (``schema``), its arena layout (how a decoded value sits in an ``ArenaStorage``,
-/// which both the binary and the JSON decoder build), and how to hand every present field to any
-/// visitor (``traverse(_:)``), in field-number order, or to the binary writer (`_writeBinary`).
+/// which every decoder builds), and how to hand every present field to any visitor
+/// (``traverse(_:)``), in field-number order. This layer knows fields, numbers, names and limits;
+/// each format builds its own tables from it in its own folder.
 ///
 /// The per-type code is generated from the schema by `Scripts/gen_swift_model.py`, so the formats
 /// cannot drift apart.
@@ -126,69 +127,17 @@ package final class MessageSchema: @unchecked Sendable {
 
     /// `indexByNumber[n]` is the index in ``fields`` of field number `n`, or -1.
     package let indexByNumber: [Int]
-    /// `"jsonName":` of each field number as UTF-8 (empty if none), for the JSON writer: one block
-    /// of bytes and the start of each number's key in it (`jsonKeyStarts[n]..<jsonKeyStarts[n + 1]`),
-    /// read through pointers so that writing a member costs no reference counting. Allocated once
-    /// per schema (schemas are static lets) and freed in `deinit`.
-    private let jsonKeyBytes: UnsafeMutablePointer<UInt8>
-    private let jsonKeyStarts: UnsafeMutablePointer<Int>
-
-    /// Every JSON name and proto name, concatenated, for ``fieldIndex(named:)``; and per name its
-    /// start, length and field index. Flat and free of reference counting: key lookup is on the
-    /// JSON reader's hot path.
-    private let nameBytes: UnsafeMutablePointer<UInt8>
-    private let nameTable: UnsafeMutablePointer<(start: Int, count: Int, field: Int)>
-    /// `nameRunStarts[n]` is the index in `nameTable` of the first name of `n` bytes or more
-    /// (`longestName + 2` entries; allocated and freed like the JSON keys).
-    private let nameRunStarts: UnsafeMutablePointer<Int>
-    private let longestName: Int
-
-    /// Per field index: its number, and its oneof as a small integer (-1 for none). The JSON
-    /// reader reads these per member instead of copying a ``FieldSchema`` (and retaining its
-    /// strings) on its hot path.
+    /// Per field index: its number, and its oneof as a small integer (-1 for none), for readers
+    /// that look these up per member without copying a ``FieldSchema`` (and retaining its strings).
     package let numbers: [Int]
     package let oneofIDs: [Int]
 
     package init(fullName: String, fields: [FieldSchema]) {
-        precondition(fields.count <= FieldIndexSet.capacity, "\(fullName) has \(fields.count) fields; the JSON reader tracks at most \(FieldIndexSet.capacity)")
         self.fullName = fullName
         self.fields = fields
         var table = [Int](repeating: -1, count: (fields.map(\.number).max() ?? 0) + 1)
         for (index, field) in fields.enumerated() { table[field.number] = index }
         indexByNumber = table
-        let keys = table.map { $0 < 0 ? [] : fields[$0].jsonKey }
-        jsonKeyBytes = .allocate(capacity: max(1, keys.reduce(0) { $0 + $1.count }))
-        jsonKeyStarts = .allocate(capacity: keys.count + 1)
-        var offset = 0
-        for (number, key) in keys.enumerated() {
-            jsonKeyStarts[number] = offset
-            (jsonKeyBytes + offset).initialize(from: key, count: key.count)
-            offset += key.count
-        }
-        jsonKeyStarts[keys.count] = offset
-        var bytes: [UInt8] = []
-        var names: [(start: Int, count: Int, field: Int)] = []
-        for (index, field) in fields.enumerated() {
-            for name in field.jsonName == field.name ? [field.jsonName] : [field.jsonName, field.name] {
-                names.append((bytes.count, name.utf8.count, index))
-                bytes += name.utf8
-            }
-        }
-        // Sorted by length, with the start of each length's run: a key is compared only with the
-        // names of its own length (one to three of them), not with all of them.
-        names.sort { $0.count < $1.count }
-        nameBytes = .allocate(capacity: max(1, bytes.count))
-        nameBytes.initialize(from: bytes, count: bytes.count)
-        nameTable = .allocate(capacity: max(1, names.count))
-        nameTable.initialize(from: names, count: names.count)
-        let longest = names.last?.count ?? 0
-        nameRunStarts = .allocate(capacity: longest + 2)
-        var entry = 0
-        for length in 0...(longest + 1) {
-            while entry < names.count, names[entry].count < length { entry += 1 }
-            nameRunStarts[length] = entry
-        }
-        longestName = longest
         numbers = fields.map(\.number)
         var oneofNames: [String] = []
         oneofIDs = fields.map { field in
@@ -199,22 +148,6 @@ package final class MessageSchema: @unchecked Sendable {
         }
     }
 
-    deinit {
-        jsonKeyBytes.deallocate()
-        jsonKeyStarts.deallocate()
-        nameRunStarts.deallocate()
-        nameBytes.deallocate()
-        nameTable.deallocate()
-    }
-
-    /// `"jsonName":` of field `number` as UTF-8 (empty if none).
-    @inline(__always)
-    package func jsonKey(_ number: Int) -> UnsafeBufferPointer<UInt8> {
-        guard number >= 0, number < indexByNumber.count else { return UnsafeBufferPointer(start: nil, count: 0) }
-        let start = jsonKeyStarts[number]
-        return UnsafeBufferPointer(start: jsonKeyBytes + start, count: jsonKeyStarts[number + 1] - start)
-    }
-
     /// The field with `number`, or `nil` when the schema does not know it.
     @inline(__always)
     package func field(number: Int) -> FieldSchema? {
@@ -223,36 +156,6 @@ package final class MessageSchema: @unchecked Sendable {
         return index < 0 ? nil : fields[index]
     }
 
-    /// The index in ``fields`` of the field whose JSON name or proto name is `key`.
-    package func fieldIndex(named key: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard key.count <= longestName else { return nil }
-        let count = key.count
-        guard count > 0 else { return nameRunStarts[0] < nameRunStarts[1] ? nameTable[nameRunStarts[0]].field : nil }
-        let keyBase = UnsafeRawPointer(key.baseAddress!)
-        for index in nameRunStarts[count]..<nameRunStarts[count + 1] {
-            let entry = nameTable[index]
-            if Self.equal(UnsafeRawPointer(nameBytes + entry.start), keyBase, count) { return entry.field }
-        }
-        return nil
-    }
-
-    /// Whether `count` (≥ 1) bytes at `a` and `b` are equal: eight bytes at a time, the last
-    /// eight overlapping the ones before (keys are short: an inline loop beats a call to memcmp).
-    @inline(__always)
-    package static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-        if count < 8 {
-            for i in 0..<count where a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
-                return false
-            }
-            return true
-        }
-        var i = 0
-        while i &+ 8 < count {
-            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
-            i &+= 8
-        }
-        return a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
-    }
 }
 
 /// One field of a ``MessageSchema``.
@@ -268,8 +171,6 @@ package struct FieldSchema: Sendable {
     package let number: Int
     /// The proto name (`msg_id`).
     package let name: String
-    /// The proto3 JSON name (`msgId`).
-    package let jsonName: String
     package let kind: Kind
     package let isRepeated: Bool
     /// The oneof this field belongs to (`target`, `content`), if any.
@@ -277,18 +178,13 @@ package struct FieldSchema: Sendable {
     /// The Swift property (or oneof case) name (`msgID`), for debug descriptions.
     package let swiftName: String
 
-    /// `"jsonName":` as UTF-8, from which ``MessageSchema`` builds the JSON writer's key table.
-    package let jsonKey: [UInt8]
-
-    package init(_ number: Int, _ name: String, _ jsonName: String, _ kind: Kind, repeated: Bool = false, oneof: String? = nil, swift: String? = nil) {
+    package init(_ number: Int, _ name: String, _ kind: Kind, repeated: Bool = false, oneof: String? = nil, swift: String? = nil) {
         self.number = number
         self.name = name
-        self.jsonName = jsonName
         self.kind = kind
         self.isRepeated = repeated
         self.oneof = oneof
-        self.swiftName = swift ?? jsonName
-        self.jsonKey = Array("\"\(jsonName)\":".utf8)
+        self.swiftName = swift ?? name
     }
 }
 

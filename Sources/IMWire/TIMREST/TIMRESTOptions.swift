@@ -22,8 +22,8 @@ public struct TIMRESTDecodingOptions: Sendable, Hashable {
 
     /// Limits for reading tim-rest; the defaults suit a server.
     public init(
-        maxDepth: Int = BinaryDecodingOptions.defaultMaxDepth,
-        maxInputSize: Int = BinaryDecodingOptions.defaultMaxInputSize,
+        maxDepth: Int = DefaultLimits.maxDepth,
+        maxInputSize: Int = DefaultLimits.maxInputSize,
         rejectsUnknownKeys: Bool = false
     ) {
         self.maxDepth = maxDepth
@@ -52,7 +52,7 @@ public struct TIMRESTEncodingOptions: Sendable, Hashable {
     /// Options for writing tim-rest; the defaults give the canonical, lossless form.
     public init(
         prettyPrinted: Bool = false,
-        maxDepth: Int = BinaryDecodingOptions.defaultMaxDepth,
+        maxDepth: Int = DefaultLimits.maxDepth,
         allowsLossyConversion: Bool = false
     ) {
         self.prettyPrinted = prettyPrinted

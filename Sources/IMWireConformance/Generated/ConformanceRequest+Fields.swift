@@ -9,13 +9,13 @@ extension ConformanceRequest: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.conformance.v1.ConformanceRequest",
         fields: [
-            FieldSchema(1, "test_name", "testName", .string),
-            FieldSchema(2, "binary_payload", "binaryPayload", .bytes, oneof: "payload"),
-            FieldSchema(3, "json_payload", "jsonPayload", .bytes, oneof: "payload"),
-            FieldSchema(4, "tim_rest_payload", "timRestPayload", .bytes, oneof: "payload"),
-            FieldSchema(5, "requested_output_format", "requestedOutputFormat", .enumeration(WireFormat.schema)),
-            FieldSchema(6, "validation_profile", "validationProfile", .string),
-            FieldSchema(7, "json_ignore_unknown_fields", "jsonIgnoreUnknownFields", .bool),
+            FieldSchema(1, "test_name", .string, swift: "testName"),
+            FieldSchema(2, "binary_payload", .bytes, oneof: "payload", swift: "binaryPayload"),
+            FieldSchema(3, "json_payload", .bytes, oneof: "payload", swift: "jsonPayload"),
+            FieldSchema(4, "tim_rest_payload", .bytes, oneof: "payload", swift: "timRestPayload"),
+            FieldSchema(5, "requested_output_format", .enumeration(WireFormat.schema), swift: "requestedOutputFormat"),
+            FieldSchema(6, "validation_profile", .string, swift: "validationProfile"),
+            FieldSchema(7, "json_ignore_unknown_fields", .bool, swift: "jsonIgnoreUnknownFields"),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }

@@ -9,14 +9,14 @@ extension ConformanceResponse: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.conformance.v1.ConformanceResponse",
         fields: [
-            FieldSchema(1, "parse_error", "parseError", .string, oneof: "result"),
-            FieldSchema(2, "serialize_error", "serializeError", .string, oneof: "result"),
-            FieldSchema(3, "validation_error", "validationError", .string, oneof: "result"),
-            FieldSchema(4, "runtime_error", "runtimeError", .string, oneof: "result"),
-            FieldSchema(5, "binary_payload", "binaryPayload", .bytes, oneof: "result"),
-            FieldSchema(6, "json_payload", "jsonPayload", .bytes, oneof: "result"),
-            FieldSchema(7, "tim_rest_payload", "timRestPayload", .bytes, oneof: "result"),
-            FieldSchema(8, "skipped", "skipped", .string, oneof: "result"),
+            FieldSchema(1, "parse_error", .string, oneof: "result", swift: "parseError"),
+            FieldSchema(2, "serialize_error", .string, oneof: "result", swift: "serializeError"),
+            FieldSchema(3, "validation_error", .string, oneof: "result", swift: "validationError"),
+            FieldSchema(4, "runtime_error", .string, oneof: "result", swift: "runtimeError"),
+            FieldSchema(5, "binary_payload", .bytes, oneof: "result", swift: "binaryPayload"),
+            FieldSchema(6, "json_payload", .bytes, oneof: "result", swift: "jsonPayload"),
+            FieldSchema(7, "tim_rest_payload", .bytes, oneof: "result", swift: "timRestPayload"),
+            FieldSchema(8, "skipped", .string, oneof: "result"),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }

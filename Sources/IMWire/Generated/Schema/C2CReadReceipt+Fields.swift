@@ -7,8 +7,8 @@ extension C2CReadReceipt: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.C2CReadReceipt",
         fields: [
-            FieldSchema(1, "user_id", "userId", .string, swift: "userID"),
-            FieldSchema(2, "read_timestamp_ms", "readTimestampMs", .uint64),
+            FieldSchema(1, "user_id", .string, swift: "userID"),
+            FieldSchema(2, "read_timestamp_ms", .uint64, swift: "readTimestampMs"),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

@@ -7,10 +7,10 @@ extension CustomElem: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.CustomElem",
         fields: [
-            FieldSchema(1, "data", "data", .bytes),
-            FieldSchema(2, "desc", "desc", .string),
-            FieldSchema(3, "ext", "ext", .string),
-            FieldSchema(4, "sound", "sound", .string),
+            FieldSchema(1, "data", .bytes),
+            FieldSchema(2, "desc", .string),
+            FieldSchema(3, "ext", .string),
+            FieldSchema(4, "sound", .string),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

@@ -7,17 +7,17 @@ extension Elem: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.Elem",
         fields: [
-            FieldSchema(1, "text", "text", .message({ TextElem.schema }), oneof: "content"),
-            FieldSchema(2, "custom", "custom", .message({ CustomElem.schema }), oneof: "content"),
-            FieldSchema(3, "image", "image", .message({ ImageElem.schema }), oneof: "content"),
-            FieldSchema(4, "sound", "sound", .message({ SoundElem.schema }), oneof: "content"),
-            FieldSchema(5, "video", "video", .message({ VideoElem.schema }), oneof: "content"),
-            FieldSchema(6, "file", "file", .message({ FileElem.schema }), oneof: "content"),
-            FieldSchema(7, "location", "location", .message({ LocationElem.schema }), oneof: "content"),
-            FieldSchema(8, "face", "face", .message({ FaceElem.schema }), oneof: "content"),
-            FieldSchema(9, "group_tips", "groupTips", .message({ GroupTipsElem.schema }), oneof: "content"),
-            FieldSchema(10, "merger", "merger", .message({ MergerElem.schema }), oneof: "content"),
-            FieldSchema(12, "group_system", "groupSystem", .message({ GroupSystemElem.schema }), oneof: "content"),
+            FieldSchema(1, "text", .message({ TextElem.schema }), oneof: "content"),
+            FieldSchema(2, "custom", .message({ CustomElem.schema }), oneof: "content"),
+            FieldSchema(3, "image", .message({ ImageElem.schema }), oneof: "content"),
+            FieldSchema(4, "sound", .message({ SoundElem.schema }), oneof: "content"),
+            FieldSchema(5, "video", .message({ VideoElem.schema }), oneof: "content"),
+            FieldSchema(6, "file", .message({ FileElem.schema }), oneof: "content"),
+            FieldSchema(7, "location", .message({ LocationElem.schema }), oneof: "content"),
+            FieldSchema(8, "face", .message({ FaceElem.schema }), oneof: "content"),
+            FieldSchema(9, "group_tips", .message({ GroupTipsElem.schema }), oneof: "content", swift: "groupTips"),
+            FieldSchema(10, "merger", .message({ MergerElem.schema }), oneof: "content"),
+            FieldSchema(12, "group_system", .message({ GroupSystemElem.schema }), oneof: "content", swift: "groupSystem"),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

@@ -7,8 +7,8 @@ extension FaceElem: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.FaceElem",
         fields: [
-            FieldSchema(1, "index", "index", .int32),
-            FieldSchema(2, "data", "data", .bytes),
+            FieldSchema(1, "index", .int32),
+            FieldSchema(2, "data", .bytes),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

@@ -7,10 +7,10 @@ extension FileElem: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.FileElem",
         fields: [
-            FieldSchema(1, "uuid", "uuid", .string),
-            FieldSchema(2, "url", "url", .string),
-            FieldSchema(3, "file_name", "fileName", .string),
-            FieldSchema(4, "file_size", "fileSize", .uint64),
+            FieldSchema(1, "uuid", .string),
+            FieldSchema(2, "url", .string),
+            FieldSchema(3, "file_name", .string, swift: "fileName"),
+            FieldSchema(4, "file_size", .uint64, swift: "fileSize"),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

@@ -7,12 +7,12 @@ extension GroupChangeInfo: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.GroupChangeInfo",
         fields: [
-            FieldSchema(1, "type", "type", .enumeration(GroupInfoChangeType.schema)),
-            FieldSchema(2, "value", "value", .string),
-            FieldSchema(3, "key", "key", .string),
-            FieldSchema(4, "bool_value", "boolValue", .bool),
-            FieldSchema(5, "int_value", "intValue", .uint32),
-            FieldSchema(6, "uint64_value", "uint64Value", .uint64),
+            FieldSchema(1, "type", .enumeration(GroupInfoChangeType.schema)),
+            FieldSchema(2, "value", .string),
+            FieldSchema(3, "key", .string),
+            FieldSchema(4, "bool_value", .bool, swift: "boolValue"),
+            FieldSchema(5, "int_value", .uint32, swift: "intValue"),
+            FieldSchema(6, "uint64_value", .uint64, swift: "uint64Value"),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

@@ -7,15 +7,15 @@ extension GroupMemberInfo: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.GroupMemberInfo",
         fields: [
-            FieldSchema(1, "user_id", "userId", .string, swift: "userID"),
-            FieldSchema(2, "nick_name", "nickName", .string),
-            FieldSchema(3, "friend_remark", "friendRemark", .string),
-            FieldSchema(4, "name_card", "nameCard", .string),
-            FieldSchema(5, "face_url", "faceUrl", .string, swift: "faceURL"),
-            FieldSchema(6, "role", "role", .enumeration(GroupMemberRole.schema)),
-            FieldSchema(7, "join_time", "joinTime", .uint64),
-            FieldSchema(8, "mute_until", "muteUntil", .uint64),
-            FieldSchema(9, "custom_info", "customInfo", .stringToBytesMap),
+            FieldSchema(1, "user_id", .string, swift: "userID"),
+            FieldSchema(2, "nick_name", .string, swift: "nickName"),
+            FieldSchema(3, "friend_remark", .string, swift: "friendRemark"),
+            FieldSchema(4, "name_card", .string, swift: "nameCard"),
+            FieldSchema(5, "face_url", .string, swift: "faceURL"),
+            FieldSchema(6, "role", .enumeration(GroupMemberRole.schema)),
+            FieldSchema(7, "join_time", .uint64, swift: "joinTime"),
+            FieldSchema(8, "mute_until", .uint64, swift: "muteUntil"),
+            FieldSchema(9, "custom_info", .stringToBytesMap, swift: "customInfo"),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

@@ -7,9 +7,9 @@ extension GroupReadReceipt: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.GroupReadReceipt",
         fields: [
-            FieldSchema(1, "msg_id", "msgId", .string, swift: "msgID"),
-            FieldSchema(2, "read_count", "readCount", .uint64),
-            FieldSchema(3, "unread_count", "unreadCount", .uint64),
+            FieldSchema(1, "msg_id", .string, swift: "msgID"),
+            FieldSchema(2, "read_count", .uint64, swift: "readCount"),
+            FieldSchema(3, "unread_count", .uint64, swift: "unreadCount"),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

@@ -7,16 +7,16 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.GroupSystemElem",
         fields: [
-            FieldSchema(1, "type", "type", .enumeration(GroupSystemType.schema)),
-            FieldSchema(2, "group_id", "groupId", .string, swift: "groupID"),
-            FieldSchema(3, "op_user", "opUser", .string),
-            FieldSchema(4, "reason", "reason", .string),
-            FieldSchema(5, "msg_key", "msgKey", .uint64),
-            FieldSchema(6, "auth_key", "authKey", .bytes),
-            FieldSchema(7, "user_data", "userData", .bytes),
-            FieldSchema(8, "op_member", "opMember", .message({ GroupMemberInfo.schema })),
-            FieldSchema(9, "platform", "platform", .string),
-            FieldSchema(10, "op_user_info", "opUserInfo", .message({ UserProfile.schema })),
+            FieldSchema(1, "type", .enumeration(GroupSystemType.schema)),
+            FieldSchema(2, "group_id", .string, swift: "groupID"),
+            FieldSchema(3, "op_user", .string, swift: "opUser"),
+            FieldSchema(4, "reason", .string),
+            FieldSchema(5, "msg_key", .uint64, swift: "msgKey"),
+            FieldSchema(6, "auth_key", .bytes, swift: "authKey"),
+            FieldSchema(7, "user_data", .bytes, swift: "userData"),
+            FieldSchema(8, "op_member", .message({ GroupMemberInfo.schema }), swift: "opMember"),
+            FieldSchema(9, "platform", .string),
+            FieldSchema(10, "op_user_info", .message({ UserProfile.schema }), swift: "opUserInfo"),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

@@ -7,18 +7,18 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.GroupTipsElem",
         fields: [
-            FieldSchema(1, "group_id", "groupId", .string, swift: "groupID"),
-            FieldSchema(2, "type", "type", .enumeration(GroupTipsType.schema)),
-            FieldSchema(3, "op_member", "opMember", .message({ GroupMemberInfo.schema })),
-            FieldSchema(4, "member_list", "memberList", .message({ GroupMemberInfo.schema }), repeated: true),
-            FieldSchema(5, "group_change_list", "groupChangeList", .message({ GroupChangeInfo.schema }), repeated: true),
-            FieldSchema(6, "member_change_list", "memberChangeList", .message({ MemberChangeInfo.schema }), repeated: true),
-            FieldSchema(7, "member_count", "memberCount", .uint32),
-            FieldSchema(8, "group_name", "groupName", .string),
-            FieldSchema(9, "platform", "platform", .string),
-            FieldSchema(10, "op_user_info", "opUserInfo", .message({ UserProfile.schema })),
-            FieldSchema(11, "changed_user_info_list", "changedUserInfoList", .message({ UserProfile.schema }), repeated: true),
-            FieldSchema(12, "changed_group_member_info_list", "changedGroupMemberInfoList", .message({ GroupMemberInfo.schema }), repeated: true),
+            FieldSchema(1, "group_id", .string, swift: "groupID"),
+            FieldSchema(2, "type", .enumeration(GroupTipsType.schema)),
+            FieldSchema(3, "op_member", .message({ GroupMemberInfo.schema }), swift: "opMember"),
+            FieldSchema(4, "member_list", .message({ GroupMemberInfo.schema }), repeated: true, swift: "memberList"),
+            FieldSchema(5, "group_change_list", .message({ GroupChangeInfo.schema }), repeated: true, swift: "groupChangeList"),
+            FieldSchema(6, "member_change_list", .message({ MemberChangeInfo.schema }), repeated: true, swift: "memberChangeList"),
+            FieldSchema(7, "member_count", .uint32, swift: "memberCount"),
+            FieldSchema(8, "group_name", .string, swift: "groupName"),
+            FieldSchema(9, "platform", .string),
+            FieldSchema(10, "op_user_info", .message({ UserProfile.schema }), swift: "opUserInfo"),
+            FieldSchema(11, "changed_user_info_list", .message({ UserProfile.schema }), repeated: true, swift: "changedUserInfoList"),
+            FieldSchema(12, "changed_group_member_info_list", .message({ GroupMemberInfo.schema }), repeated: true, swift: "changedGroupMemberInfoList"),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

@@ -7,12 +7,12 @@ extension Image: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.Image",
         fields: [
-            FieldSchema(1, "type", "type", .enumeration(ImageType.schema)),
-            FieldSchema(2, "uuid", "uuid", .string),
-            FieldSchema(3, "size", "size", .uint64),
-            FieldSchema(4, "width", "width", .uint32),
-            FieldSchema(5, "height", "height", .uint32),
-            FieldSchema(6, "url", "url", .string),
+            FieldSchema(1, "type", .enumeration(ImageType.schema)),
+            FieldSchema(2, "uuid", .string),
+            FieldSchema(3, "size", .uint64),
+            FieldSchema(4, "width", .uint32),
+            FieldSchema(5, "height", .uint32),
+            FieldSchema(6, "url", .string),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

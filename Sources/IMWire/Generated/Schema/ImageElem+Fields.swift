@@ -7,8 +7,8 @@ extension ImageElem: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.ImageElem",
         fields: [
-            FieldSchema(1, "format", "format", .enumeration(ImageFormat.schema)),
-            FieldSchema(2, "images", "images", .message({ Image.schema }), repeated: true),
+            FieldSchema(1, "format", .enumeration(ImageFormat.schema)),
+            FieldSchema(2, "images", .message({ Image.schema }), repeated: true),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

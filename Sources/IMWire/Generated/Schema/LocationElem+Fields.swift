@@ -7,9 +7,9 @@ extension LocationElem: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.LocationElem",
         fields: [
-            FieldSchema(1, "desc", "desc", .string),
-            FieldSchema(2, "longitude", "longitude", .double),
-            FieldSchema(3, "latitude", "latitude", .double),
+            FieldSchema(1, "desc", .string),
+            FieldSchema(2, "longitude", .double),
+            FieldSchema(3, "latitude", .double),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

@@ -7,8 +7,8 @@ extension MemberChangeInfo: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.MemberChangeInfo",
         fields: [
-            FieldSchema(1, "user_id", "userId", .string, swift: "userID"),
-            FieldSchema(2, "mute_time", "muteTime", .uint32),
+            FieldSchema(1, "user_id", .string, swift: "userID"),
+            FieldSchema(2, "mute_time", .uint32, swift: "muteTime"),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

@@ -7,13 +7,13 @@ extension MergerElem: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.MergerElem",
         fields: [
-            FieldSchema(1, "title", "title", .string),
-            FieldSchema(2, "abstract_list", "abstractList", .string, repeated: true),
-            FieldSchema(3, "compatible_text", "compatibleText", .string),
-            FieldSchema(4, "layers_over_limit", "layersOverLimit", .bool),
-            FieldSchema(5, "messages", "messages", .message({ Message.schema }), repeated: true),
-            FieldSchema(6, "json_msg_key", "jsonMsgKey", .string),
-            FieldSchema(7, "msg_num", "msgNum", .uint32),
+            FieldSchema(1, "title", .string),
+            FieldSchema(2, "abstract_list", .string, repeated: true, swift: "abstractList"),
+            FieldSchema(3, "compatible_text", .string, swift: "compatibleText"),
+            FieldSchema(4, "layers_over_limit", .bool, swift: "layersOverLimit"),
+            FieldSchema(5, "messages", .message({ Message.schema }), repeated: true),
+            FieldSchema(6, "json_msg_key", .string, swift: "jsonMsgKey"),
+            FieldSchema(7, "msg_num", .uint32, swift: "msgNum"),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

@@ -7,18 +7,18 @@ extension OfflinePushInfo: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.OfflinePushInfo",
         fields: [
-            FieldSchema(1, "title", "title", .string),
-            FieldSchema(2, "desc", "desc", .string),
-            FieldSchema(3, "ext", "ext", .string),
-            FieldSchema(4, "disable_push", "disablePush", .bool),
-            FieldSchema(5, "ios_sound", "iosSound", .string),
-            FieldSchema(6, "android_sound", "androidSound", .string),
-            FieldSchema(7, "ignore_ios_badge", "ignoreIosBadge", .bool, swift: "ignoreIOSBadge"),
-            FieldSchema(8, "ios_push_type", "iosPushType", .enumeration(IOSPushType.schema)),
-            FieldSchema(9, "ios_title", "iosTitle", .string),
-            FieldSchema(10, "ios_subtitle", "iosSubtitle", .string),
-            FieldSchema(11, "ios_image", "iosImage", .string),
-            FieldSchema(12, "ios_mutable_content", "iosMutableContent", .bool),
+            FieldSchema(1, "title", .string),
+            FieldSchema(2, "desc", .string),
+            FieldSchema(3, "ext", .string),
+            FieldSchema(4, "disable_push", .bool, swift: "disablePush"),
+            FieldSchema(5, "ios_sound", .string, swift: "iosSound"),
+            FieldSchema(6, "android_sound", .string, swift: "androidSound"),
+            FieldSchema(7, "ignore_ios_badge", .bool, swift: "ignoreIOSBadge"),
+            FieldSchema(8, "ios_push_type", .enumeration(IOSPushType.schema), swift: "iosPushType"),
+            FieldSchema(9, "ios_title", .string, swift: "iosTitle"),
+            FieldSchema(10, "ios_subtitle", .string, swift: "iosSubtitle"),
+            FieldSchema(11, "ios_image", .string, swift: "iosImage"),
+            FieldSchema(12, "ios_mutable_content", .bool, swift: "iosMutableContent"),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

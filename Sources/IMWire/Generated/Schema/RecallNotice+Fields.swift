@@ -7,9 +7,9 @@ extension RecallNotice: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.RecallNotice",
         fields: [
-            FieldSchema(1, "msg_id", "msgId", .string, swift: "msgID"),
-            FieldSchema(2, "recalled_by", "recalledBy", .string),
-            FieldSchema(3, "reason", "reason", .string),
+            FieldSchema(1, "msg_id", .string, swift: "msgID"),
+            FieldSchema(2, "recalled_by", .string, swift: "recalledBy"),
+            FieldSchema(3, "reason", .string),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

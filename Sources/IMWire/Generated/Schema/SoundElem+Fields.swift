@@ -7,11 +7,11 @@ extension SoundElem: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.SoundElem",
         fields: [
-            FieldSchema(1, "uuid", "uuid", .string),
-            FieldSchema(2, "url", "url", .string),
-            FieldSchema(3, "data_size", "dataSize", .uint64),
-            FieldSchema(4, "duration", "duration", .uint32),
-            FieldSchema(5, "format", "format", .string),
+            FieldSchema(1, "uuid", .string),
+            FieldSchema(2, "url", .string),
+            FieldSchema(3, "data_size", .uint64, swift: "dataSize"),
+            FieldSchema(4, "duration", .uint32),
+            FieldSchema(5, "format", .string),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

@@ -7,7 +7,7 @@ extension TextElem: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.TextElem",
         fields: [
-            FieldSchema(1, "text", "text", .string),
+            FieldSchema(1, "text", .string),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

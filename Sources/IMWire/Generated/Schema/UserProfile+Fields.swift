@@ -7,11 +7,11 @@ extension UserProfile: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.UserProfile",
         fields: [
-            FieldSchema(1, "user_id", "userId", .string, swift: "userID"),
-            FieldSchema(2, "nick_name", "nickName", .string),
-            FieldSchema(3, "face_url", "faceUrl", .string, swift: "faceURL"),
-            FieldSchema(4, "self_signature", "selfSignature", .string),
-            FieldSchema(5, "custom_info", "customInfo", .stringToBytesMap),
+            FieldSchema(1, "user_id", .string, swift: "userID"),
+            FieldSchema(2, "nick_name", .string, swift: "nickName"),
+            FieldSchema(3, "face_url", .string, swift: "faceURL"),
+            FieldSchema(4, "self_signature", .string, swift: "selfSignature"),
+            FieldSchema(5, "custom_info", .stringToBytesMap, swift: "customInfo"),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

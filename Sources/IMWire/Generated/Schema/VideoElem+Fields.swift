@@ -7,17 +7,17 @@ extension VideoElem: IMWireMessage, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.VideoElem",
         fields: [
-            FieldSchema(1, "video_uuid", "videoUuid", .string, swift: "videoUUID"),
-            FieldSchema(2, "video_url", "videoUrl", .string, swift: "videoURL"),
-            FieldSchema(3, "video_size", "videoSize", .uint64),
-            FieldSchema(4, "video_format", "videoFormat", .string),
-            FieldSchema(5, "duration", "duration", .uint32),
-            FieldSchema(6, "snapshot_uuid", "snapshotUuid", .string, swift: "snapshotUUID"),
-            FieldSchema(7, "snapshot_url", "snapshotUrl", .string, swift: "snapshotURL"),
-            FieldSchema(8, "snapshot_size", "snapshotSize", .uint64),
-            FieldSchema(9, "snapshot_width", "snapshotWidth", .uint32),
-            FieldSchema(10, "snapshot_height", "snapshotHeight", .uint32),
-            FieldSchema(11, "snapshot_format", "snapshotFormat", .string),
+            FieldSchema(1, "video_uuid", .string, swift: "videoUUID"),
+            FieldSchema(2, "video_url", .string, swift: "videoURL"),
+            FieldSchema(3, "video_size", .uint64, swift: "videoSize"),
+            FieldSchema(4, "video_format", .string, swift: "videoFormat"),
+            FieldSchema(5, "duration", .uint32),
+            FieldSchema(6, "snapshot_uuid", .string, swift: "snapshotUUID"),
+            FieldSchema(7, "snapshot_url", .string, swift: "snapshotURL"),
+            FieldSchema(8, "snapshot_size", .uint64, swift: "snapshotSize"),
+            FieldSchema(9, "snapshot_width", .uint32, swift: "snapshotWidth"),
+            FieldSchema(10, "snapshot_height", .uint32, swift: "snapshotHeight"),
+            FieldSchema(11, "snapshot_format", .string, swift: "snapshotFormat"),
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }

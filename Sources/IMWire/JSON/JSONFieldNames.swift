@@ -1,0 +1,142 @@
+/// The proto3 JSON names of one message type, built from its ``MessageSchema`` once: the key each
+/// field is written with (`"jsonName":`, by field index and by field number) and the lookup of a
+/// key read from the input (lowerCamelCase or original name) to a field index. Plain values behind
+/// pointers, so the reader's and the writer's loops do no reference counting.
+package struct JSONFieldNames {
+    /// `keys[i]`: `"jsonName":` of field i as UTF-8 — what the writer writes and what the reader
+    /// compares the input with when it predicts the next key.
+    package let keys: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
+    /// `keyByNumber[n]`: the same for field number n (empty for a number the type does not have).
+    private let keyByNumber: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
+    private let numberLimit: Int
+
+    /// Every JSON name and proto name, concatenated, and per name its start, length and field index,
+    /// sorted by length; `nameRunStarts[n]` is the index of the first name of `n` bytes or more
+    /// (`longestName + 2` entries): a key is compared only with the names of its own length.
+    private let nameBytes: UnsafeMutablePointer<UInt8>
+    private let nameTable: UnsafeMutablePointer<(start: Int, count: Int, field: Int)>
+    private let nameRunStarts: UnsafeMutablePointer<Int>
+    private let longestName: Int
+
+    init(_ schema: MessageSchema) {
+        precondition(
+            schema.fields.count <= FieldIndexSet.capacity,
+            "\(schema.fullName) has \(schema.fields.count) fields; the JSON reader tracks at most \(FieldIndexSet.capacity)")
+        let fields = schema.fields
+        keys = .allocate(capacity: max(1, fields.count))
+        numberLimit = schema.indexByNumber.count
+        keyByNumber = .allocate(capacity: max(1, numberLimit))
+        keyByNumber.initialize(repeating: UnsafeBufferPointer(start: nil, count: 0), count: numberLimit)
+        for (index, field) in fields.enumerated() {
+            let key = Array("\"\(field.jsonName)\":".utf8)
+            let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: key.count)
+            bytes.initialize(from: key, count: key.count)
+            let buffer = UnsafeBufferPointer(start: bytes, count: key.count)
+            (keys + index).initialize(to: buffer)
+            keyByNumber[field.number] = buffer
+        }
+        var bytes: [UInt8] = []
+        var names: [(start: Int, count: Int, field: Int)] = []
+        for (index, field) in fields.enumerated() {
+            for name in field.jsonName == field.name ? [field.name] : [field.jsonName, field.name] {
+                names.append((bytes.count, name.utf8.count, index))
+                bytes += name.utf8
+            }
+        }
+        names.sort { $0.count < $1.count }
+        nameBytes = .allocate(capacity: max(1, bytes.count))
+        nameBytes.initialize(from: bytes, count: bytes.count)
+        nameTable = .allocate(capacity: max(1, names.count))
+        nameTable.initialize(from: names, count: names.count)
+        let longest = names.last?.count ?? 0
+        nameRunStarts = .allocate(capacity: longest + 2)
+        var entry = 0
+        for length in 0...(longest + 1) {
+            while entry < names.count, names[entry].count < length { entry += 1 }
+            nameRunStarts[length] = entry
+        }
+        longestName = longest
+    }
+
+    /// `"jsonName":` of field `number` as UTF-8 (empty if the type has no such field).
+    @inline(__always)
+    package func key(number: Int) -> UnsafeBufferPointer<UInt8> {
+        guard number >= 0, number < numberLimit else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return keyByNumber[number]
+    }
+
+    /// The index of the field whose JSON name or proto name is `key`.
+    package func fieldIndex(named key: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard key.count <= longestName else { return nil }
+        let count = key.count
+        guard count > 0 else { return nameRunStarts[0] < nameRunStarts[1] ? nameTable[nameRunStarts[0]].field : nil }
+        let keyBase = UnsafeRawPointer(key.baseAddress!)
+        for index in nameRunStarts[count]..<nameRunStarts[count + 1] {
+            let entry = nameTable[index]
+            if Self.equal(UnsafeRawPointer(nameBytes + entry.start), keyBase, count) { return entry.field }
+        }
+        return nil
+    }
+
+    /// Whether `count` (≥ 1) bytes at `a` and `b` are equal: eight bytes at a time, the last
+    /// eight overlapping the ones before (keys are short: an inline loop beats a call to memcmp).
+    @inline(__always)
+    package static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        if count < 8 {
+            for i in 0..<count where a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
+                return false
+            }
+            return true
+        }
+        var i = 0
+        while i &+ 8 < count {
+            if a.loadUnaligned(fromByteOffset: i, as: UInt64.self) != b.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            i &+= 8
+        }
+        return a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+    }
+}
+
+/// The JSON names of every message type of one schema file, indexed like its ``ArenaLayoutTable``
+/// (by ``ProtoMessage/_arenaLayoutIndex``). Built once (a global `let`) and never freed.
+package final class JSONNameTable: @unchecked Sendable {
+    package let types: UnsafeMutablePointer<JSONFieldNames>
+
+    init(_ layouts: ArenaLayoutTable) {
+        types = .allocate(capacity: max(1, layouts.count))
+        for index in 0..<layouts.count {
+            (types + index).initialize(to: JSONFieldNames(layouts.layouts[index].schema))
+        }
+    }
+
+    /// The table of `M`'s schema file. The library has one schema file, whose layouts are
+    /// `imwireArenaLayouts`.
+    @inline(__always)
+    package static func of<M: ProtoMessage>(_ type: M.Type) -> JSONNameTable {
+        assert(M._arenaTable === imwireArenaLayouts, "\(M.self): a schema file without JSON names")
+        return imwireJSONNames
+    }
+}
+
+/// The JSON names of `Schemas/imwire/v1/message.proto`'s types.
+package let imwireJSONNames = JSONNameTable(imwireArenaLayouts)
+
+extension FieldSchema {
+    /// The proto3 JSON name: the proto name in lowerCamelCase, as protoc derives it (each `_`
+    /// dropped and the letter after it upper-cased): `msg_id` → `msgId`.
+    package var jsonName: String {
+        var result = ""
+        var upperNext = false
+        for character in name {
+            if character == "_" {
+                upperNext = true
+            } else if upperNext {
+                result += character.uppercased()
+                upperNext = false
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}
