@@ -177,8 +177,8 @@ enum WireInspector {
         static let mapEntrySchema = MessageSchema(
             fullName: "map entry",
             fields: [
-                FieldSchema(1, "key", "key", .string),
-                FieldSchema(2, "value", "value", .bytes),
+                FieldSchema(1, "key", .string),
+                FieldSchema(2, "value", .bytes),
             ])
     }
 }

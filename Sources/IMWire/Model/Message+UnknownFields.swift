@@ -33,8 +33,11 @@ private struct UnknownFieldDetector: NumberIgnoringVisitor {
         for message in value where !found { message.traverse(&self) }
     }
 
-    mutating func visitNestedMessages(_ value: [Message], field: Int) {
-        if !found { pending.append(value) }
+    mutating func visitNestedMessages<M: ProtoMessage>(_ value: [M], field: Int) {
+        // In this schema the nested messages are a merger's `Message`s (the check folds away once
+        // specialised); a list of another type is searched in place.
+        guard !found else { return }
+        if let messages = value as? [Message] { pending.append(messages) } else { visitRepeatedMessage(value, field: field) }
     }
 
     mutating func visitUnknownFields(_ value: UnknownFields) { found = true }

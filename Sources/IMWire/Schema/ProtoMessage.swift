@@ -47,12 +47,12 @@ package protocol FieldVisitor {
     mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) throws(Failure)
     mutating func visitRepeatedString(_ value: [String], field: Int) throws(Failure)
     mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(Failure)
-    /// A field that closes the model's cycle of message types (``MergerElem/messages``; see
-    /// ``NestedMessages``): the one place where a message built in code can nest without bound.
+    /// A field that closes the model's cycle of message types (in this schema, a merger's messages;
+    /// see ``NestedMessages``): the one place where a message built in code can nest without bound.
     /// The default is ``visitRepeatedMessage(_:field:)``, for visitors that bound their recursion
     /// themselves (the encoders' depth limits and ``StackGuard``); a visitor that must answer at any
     /// depth keeps these messages on a worklist of its own instead of recursing.
-    mutating func visitNestedMessages(_ value: [Message], field: Int) throws(Failure)
+    mutating func visitNestedMessages<M: ProtoMessage>(_ value: [M], field: Int) throws(Failure)
     mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) throws(Failure)
     mutating func visitUnknownFields(_ value: UnknownFields) throws(Failure)
 
@@ -62,13 +62,13 @@ package protocol FieldVisitor {
     mutating func visitRawBytes(_ value: UnsafeBufferPointer<UInt8>, field: Int) throws(Failure)
     mutating func visitRepeatedString(_ value: ArenaList, field: Int) throws(Failure)
     mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: ArenaMessageList<M>, field: Int) throws(Failure)
-    mutating func visitNestedMessages(_ value: ArenaMessageList<Message>, field: Int) throws(Failure)
+    mutating func visitNestedMessages<M: ProtoMessage>(_ value: ArenaMessageList<M>, field: Int) throws(Failure)
     mutating func visitUnknownFields(_ value: ArenaUnknownFields) throws(Failure)
 }
 
 extension FieldVisitor {
     @inline(__always)
-    package mutating func visitNestedMessages(_ value: [Message], field: Int) throws(Failure) {
+    package mutating func visitNestedMessages<M: ProtoMessage>(_ value: [M], field: Int) throws(Failure) {
         try visitRepeatedMessage(value, field: field)
     }
 }
@@ -94,7 +94,7 @@ extension FieldVisitor {
         try visitRepeatedMessage(value.array, field: field)
     }
 
-    package mutating func visitNestedMessages(_ value: ArenaMessageList<Message>, field: Int) throws(Failure) {
+    package mutating func visitNestedMessages<M: ProtoMessage>(_ value: ArenaMessageList<M>, field: Int) throws(Failure) {
         try visitNestedMessages(value.array, field: field)
     }
 

@@ -50,8 +50,10 @@ enum ContentSize {
         }
 
         /// A merger's messages: counted later, by ``addContent(of:)``, from the worklist.
-        mutating func visitNestedMessages(_ value: [Message], field: Int) {
-            pending.append(value)
+        mutating func visitNestedMessages<M: ProtoMessage>(_ value: [M], field: Int) {
+            // In this schema they are a merger's `Message`s (the check folds away once specialised);
+            // a list of another type is counted in place.
+            if let messages = value as? [Message] { pending.append(messages) } else { visitRepeatedMessage(value, field: field) }
         }
 
         mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {
