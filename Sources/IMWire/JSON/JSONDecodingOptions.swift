@@ -1,17 +1,3 @@
-/// How ``Message/jsonUTF8Bytes(options:)`` writes JSON.
-public struct JSONEncodingOptions: Sendable, Hashable {
-    /// Indent with two spaces and put a space after each `:`. Off by default: the canonical form
-    /// is compact.
-    public var prettyPrinted: Bool
-    /// The deepest nesting written, in message levels (as ``BinaryEncodingOptions/maxDepth``).
-    public var maxDepth: Int
-
-    public init(prettyPrinted: Bool = false, maxDepth: Int = DefaultLimits.maxDepth) {
-        self.prettyPrinted = prettyPrinted
-        self.maxDepth = maxDepth
-    }
-}
-
 /// How ``Message/init(jsonUTF8Bytes:options:)-(Bytes,_)`` reads JSON.
 public struct JSONDecodingOptions: Sendable, Hashable {
     /// Skip keys that are not fields of the schema (and enum names it does not know, which then

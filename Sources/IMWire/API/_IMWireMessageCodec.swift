@@ -1,0 +1,26 @@
+/// Implementation detail of ``IMWireMessage``: the codecs of one message type, specialised for it.
+/// It has no public members and no public initialiser.
+public struct _IMWireMessageCodec<M: IMWireMessage>: Sendable {
+    @usableFromInline let decodeBinary: @Sendable (UnsafeBufferPointer<UInt8>, BinaryDecodingOptions) throws(IMWireError) -> M
+    /// Encodes and hands the bytes (valid during the call) to the closure.
+    @usableFromInline let encodeBinary: @Sendable (M, BinaryEncodingOptions, (UnsafeBufferPointer<UInt8>) -> Void) throws(IMWireError) -> Void
+    @usableFromInline let decodeJSON: @Sendable (UnsafeBufferPointer<UInt8>, JSONDecodingOptions) throws(IMWireError) -> M
+    @usableFromInline let decodeJSONReporting: @Sendable (UnsafeBufferPointer<UInt8>, JSONDecodingOptions, inout DecodingReport) throws(IMWireError) -> M
+    @usableFromInline let encodeJSON: @Sendable (M, JSONEncodingOptions) throws(IMWireError) -> [UInt8]
+    @usableFromInline let describe: @Sendable (M) -> String
+}
+
+extension _IMWireMessageCodec where M: ProtoMessage {
+    package init() {
+        decodeBinary = { (bytes, options) throws(IMWireError) in try ArenaDecoder.decode(M.self, from: bytes, options: options) }
+        encodeBinary = { (message, options, body) throws(IMWireError) in
+            try BinaryEncoder.withEncoding(message, options: options, body)
+        }
+        decodeJSON = { (bytes, options) throws(IMWireError) in try JSONReader.decode(M.self, from: bytes, options: options) }
+        decodeJSONReporting = { (bytes, options, report) throws(IMWireError) in
+            try JSONReader.decode(M.self, from: bytes, options: options, report: &report)
+        }
+        encodeJSON = { (message, options) throws(IMWireError) in try JSONWriter.encode(message, options: options) }
+        describe = { message in DebugDescription.of(message) }
+    }
+}

@@ -1,0 +1,29 @@
+/// One field of a ``MessageSchema``.
+package struct FieldSchema: Sendable {
+    package enum Kind: Sendable {
+        case string, bytes, uint64, uint32, int32, bool, double
+        case enumeration(EnumSchema)
+        case message(@Sendable () -> MessageSchema)
+        /// `map<string, bytes>`.
+        case stringToBytesMap
+    }
+
+    package let number: Int
+    /// The proto name (`msg_id`).
+    package let name: String
+    package let kind: Kind
+    package let isRepeated: Bool
+    /// The oneof this field belongs to (`target`, `content`), if any.
+    package let oneof: String?
+    /// The Swift property (or oneof case) name (`msgID`), for debug descriptions.
+    package let swiftName: String
+
+    package init(_ number: Int, _ name: String, _ kind: Kind, repeated: Bool = false, oneof: String? = nil, swift: String? = nil) {
+        self.number = number
+        self.name = name
+        self.kind = kind
+        self.isRepeated = repeated
+        self.oneof = oneof
+        self.swiftName = swift ?? name
+    }
+}

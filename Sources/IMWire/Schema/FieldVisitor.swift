@@ -1,0 +1,85 @@
+/// Receives the present fields of a message from ``ProtoMessage/traverse(_:)``.
+package protocol FieldVisitor {
+    /// What the visitor can throw: `IMWireError` for the encoders (depth limit), `Never` for
+    /// visitors that cannot fail (the binary writer, counters), so they need no `try!`.
+    associatedtype Failure: Error
+    mutating func visitString(_ value: String, field: Int) throws(Failure)
+    mutating func visitBytes(_ value: [UInt8], field: Int) throws(Failure)
+    mutating func visitUInt64(_ value: UInt64, field: Int) throws(Failure)
+    mutating func visitUInt32(_ value: UInt32, field: Int) throws(Failure)
+    mutating func visitInt32(_ value: Int32, field: Int) throws(Failure)
+    mutating func visitBool(_ value: Bool, field: Int) throws(Failure)
+    mutating func visitDouble(_ value: Double, field: Int) throws(Failure)
+    mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) throws(Failure)
+    mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) throws(Failure)
+    mutating func visitRepeatedString(_ value: [String], field: Int) throws(Failure)
+    mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(Failure)
+    /// A field that closes the model's cycle of message types (in this schema, a merger's messages;
+    /// see ``NestedMessages``): the one place where a message built in code can nest without bound.
+    /// The default is ``visitRepeatedMessage(_:field:)``, for visitors that bound their recursion
+    /// themselves (the encoders' depth limits and ``StackGuard``); a visitor that must answer at any
+    /// depth keeps these messages on a worklist of its own instead of recursing.
+    mutating func visitNestedMessages<M: ProtoMessage>(_ value: [M], field: Int) throws(Failure)
+    mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) throws(Failure)
+    mutating func visitUnknownFields(_ value: UnknownFields) throws(Failure)
+
+    // A decoded value's fields, as its arena node holds them (defaults below build the values).
+    /// A string field's UTF-8 bytes, already validated.
+    mutating func visitUTF8String(_ value: UnsafeBufferPointer<UInt8>, field: Int) throws(Failure)
+    mutating func visitRawBytes(_ value: UnsafeBufferPointer<UInt8>, field: Int) throws(Failure)
+    mutating func visitRepeatedString(_ value: ArenaList, field: Int) throws(Failure)
+    mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: ArenaMessageList<M>, field: Int) throws(Failure)
+    mutating func visitNestedMessages<M: ProtoMessage>(_ value: ArenaMessageList<M>, field: Int) throws(Failure)
+    mutating func visitUnknownFields(_ value: ArenaUnknownFields) throws(Failure)
+}
+
+extension FieldVisitor {
+    @inline(__always)
+    package mutating func visitNestedMessages<M: ProtoMessage>(_ value: [M], field: Int) throws(Failure) {
+        try visitRepeatedMessage(value, field: field)
+    }
+}
+
+/// What a value read from an arena node hands a visitor (``ProtoMessage/traverse(_:)`` of a decoded
+/// value): strings and bytes as the validated bytes in the storage, repeated fields and unknown
+/// fields as the storage's lists. The defaults build the `String`s and arrays and call the methods
+/// above, so a visitor need implement these only to avoid that (the encoders do).
+extension FieldVisitor {
+    package mutating func visitUTF8String(_ value: UnsafeBufferPointer<UInt8>, field: Int) throws(Failure) {
+        try visitString(UTF8Validation.string(validated: value, isASCII: false), field: field)
+    }
+
+    package mutating func visitRawBytes(_ value: UnsafeBufferPointer<UInt8>, field: Int) throws(Failure) {
+        try visitBytes(Array(value), field: field)
+    }
+
+    package mutating func visitRepeatedString(_ value: ArenaList, field: Int) throws(Failure) {
+        try visitRepeatedString(value.strings, field: field)
+    }
+
+    package mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: ArenaMessageList<M>, field: Int) throws(Failure) {
+        try visitRepeatedMessage(value.array, field: field)
+    }
+
+    package mutating func visitNestedMessages<M: ProtoMessage>(_ value: ArenaMessageList<M>, field: Int) throws(Failure) {
+        try visitNestedMessages(value.array, field: field)
+    }
+
+    package mutating func visitUnknownFields(_ value: ArenaUnknownFields) throws(Failure) {
+        try visitUnknownFields(value.unknownFields)
+    }
+}
+
+/// A visitor that counts or searches strings, bytes and structure only (the content-size counter,
+/// the unknown-field search): numbers, bools and enums carry nothing for it, so they are ignored
+/// here once instead of by an empty method in each such visitor.
+package protocol NumberIgnoringVisitor: FieldVisitor where Failure == Never {}
+
+extension NumberIgnoringVisitor {
+    package mutating func visitUInt64(_ value: UInt64, field: Int) {}
+    package mutating func visitUInt32(_ value: UInt32, field: Int) {}
+    package mutating func visitInt32(_ value: Int32, field: Int) {}
+    package mutating func visitBool(_ value: Bool, field: Int) {}
+    package mutating func visitDouble(_ value: Double, field: Int) {}
+    package mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {}
+}
