@@ -68,7 +68,7 @@ class Config:
     # The global that holds this target's arena layouts (Generated/Schema/ArenaLayouts.swift).
     arena_table: str = "imwireArenaLayouts"
     # The most fields one message type may have: the JSON reader tracks the fields it has seen in a
-    # FieldIndexSet of this capacity (Sources/IMWire/JSON/FieldIndexSet.swift).
+    # FieldIndexSet of this capacity (Sources/IMWire/ProtoJSON/FieldIndexSet.swift).
     max_fields: int = 128
 
 
