@@ -21,7 +21,7 @@ package struct JSONFieldNames {
     init(_ schema: MessageSchema) {
         precondition(
             schema.fields.count <= FieldIndexSet.capacity,
-            "\(schema.fullName) has \(schema.fields.count) fields; the JSON reader tracks at most \(FieldIndexSet.capacity)")
+            "\(schema.fullName) has \(counted(schema.fields.count, "field")); the JSON reader tracks at most \(FieldIndexSet.capacity)")
         let fields = schema.fields
         keys = .allocate(capacity: max(1, fields.count))
         numberLimit = schema.indexByNumber.count
