@@ -21,6 +21,7 @@
 
 import Foundation
 import IMWire
+import IMWireTestSupport
 import Testing
 
 @Suite struct JSONPythonCrossCheckTests {
