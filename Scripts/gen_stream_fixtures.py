@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Message streams written by Google's Python protobuf runtime (upb), for the stream readers' tests
-(Tests/IMWireTests/StreamCompatibilityTests.swift). Nothing here imports or runs Swift.
+(Tests/IMWirePeerTests/StreamCompatibilityTests.swift). Nothing here imports or runs Swift.
 
     python3 Scripts/gen_stream_fixtures.py           # write Fixtures/streams/
     python3 Scripts/gen_stream_fixtures.py --check   # regenerate into a temp dir; exit 1 if stale

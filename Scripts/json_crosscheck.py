@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The Python peer of Tests/IMWireTests/JSONPythonCrossCheckTests.swift: Google's json_format (upb).
+"""The Python peer of Tests/IMWirePeerTests/JSONPythonCrossCheckTests.swift: Google's json_format (upb).
 
 Reads requests from stdin, one per line, and writes one response line per request to stdout, in order:
 

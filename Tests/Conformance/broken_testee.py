@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A deliberately broken conformance testee, for the suite's self-tests (Tests/IMWireTests/ConformanceSelfTests.swift).
+"""A deliberately broken conformance testee, for the suite's self-tests (Tests/IMWireConformanceTests/ConformanceSelfTests.swift).
 
 It relays every request to a working testee (the command after `--`, e.g. `imwire testee`) and passes
 its answers back, except that it misbehaves on the request whose test name is `--at NAME` (`--at '*'`:

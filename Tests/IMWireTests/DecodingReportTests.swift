@@ -4,6 +4,7 @@
 // Tencent always sends for their CallbackCommand. Collecting the report is linear in the keys skipped.
 
 import IMWire
+import IMWireTestSupport
 import Testing
 
 @Suite struct DecodingReportTests {

@@ -1,4 +1,5 @@
 import IMWire
+import IMWireTestSupport
 import Testing
 
 /// Messages BUILT IN CODE nested far past any decoder's depth limit: every public path must give an

@@ -1,4 +1,5 @@
 import IMWire
+import IMWireTestSupport
 import Testing
 
 /// The golden fixtures, produced by Python's google.protobuf (Scripts/gen_fixtures.py), checked

@@ -1,4 +1,5 @@
 import IMWire
+import IMWireTestSupport
 import Testing
 
 /// The golden fixtures' canonical JSON (written by Python's json_format) against the Swift JSON

@@ -5,6 +5,7 @@
 
 import Foundation
 import IMWire
+import IMWireTestSupport
 import Testing
 
 /// The corpus cases of Fixtures/manifest.json (kinds `json_accept` and `json_reject`).

@@ -12,6 +12,7 @@
 
 import Foundation
 import IMWire
+import IMWireTestSupport
 import Testing
 
 /// Decodes `bytes` and says how it ended: "decoded" or the error code's name.

@@ -1,10 +1,10 @@
 import Foundation
 import IMWire
-import NIOCore
 import Testing
 
 /// The public API as clients and servers use it: any byte container in, a container of the caller's
-/// choice out, every message type on its own, readable debug output, a one-reference error.
+/// choice out, every message type on its own, readable debug output, a one-reference error (swift-nio's
+/// `ByteBuffer` in and out: IMWirePeerTests/ByteBufferTests.swift).
 @Suite struct MessageAPITests {
     static let message = Message(
         msgID: "m-1",
@@ -28,25 +28,15 @@ import Testing
         #expect(try Message(serializedBytes: bytes) == Self.message)
         #expect(try Message(serializedBytes: bytes[...]) == Self.message)
         #expect(try Message(serializedBytes: Data(bytes)) == Self.message)
-        #expect(try Message(serializedBytes: ByteBuffer(bytes: bytes).readableBytesView) == Self.message)
         #expect(try bytes.withUnsafeBytes { raw in try Message(serializedBytes: raw) } == Self.message)
         #expect(try Message(serializedBytes: bytes.span.bytes) == Self.message)
 
         #expect(try Message(jsonUTF8Bytes: Data(json)) == Self.message)
-        #expect(try Message(jsonUTF8Bytes: ByteBuffer(bytes: json).readableBytesView) == Self.message)
         #expect(try Message(jsonUTF8Bytes: String(decoding: json, as: UTF8.self).utf8) == Self.message)
         #expect(try json.withUnsafeBytes { raw in try Message(jsonUTF8Bytes: raw) } == Self.message)
 
         #expect(try Message(timRESTUTF8Bytes: Data(rest)) == expectedREST)
-        #expect(try Message(timRESTUTF8Bytes: ByteBuffer(bytes: rest).readableBytesView) == expectedREST)
         #expect(try rest.withUnsafeBytes { raw in try Message(timRESTUTF8Bytes: raw) } == expectedREST)
-    }
-
-    /// `Data` and `ByteBufferView` expose their storage, so the decoders read them in place.
-    @Test func foundationAndNIOContainersAreContiguous() throws {
-        let bytes = try Self.message.serializedBytes()
-        #expect(Data(bytes).withContiguousStorageIfAvailable { $0.count } == bytes.count)
-        #expect(ByteBuffer(bytes: bytes).readableBytesView.withContiguousStorageIfAvailable { $0.count } == bytes.count)
     }
 
     /// A collection that records how it is read: decoding touches its storage once and no element.
@@ -81,8 +71,6 @@ import Testing
         let canonical = try Self.message.serializedBytes()
         let data: Data = try Self.message.serializedBytes()
         #expect(Array(data) == canonical)
-        let view: ByteBufferView = try Self.message.serializedBytes()
-        #expect(Array(view) == canonical)
         let slice: ArraySlice<UInt8> = try Self.message.serializedBytes()
         #expect(Array(slice) == canonical)
         #expect(try Self.message.serializedSize() == canonical.count)
@@ -106,10 +94,6 @@ import Testing
         try Self.message.appendSerializedBytes(to: &data)
         #expect(Array(data) == [9] + canonical)
 
-        var view = ByteBuffer(bytes: [7, 7]).readableBytesView
-        try Self.message.appendSerializedBytes(to: &view)
-        #expect(Array(view) == [7, 7] + canonical)
-
         var text = Array("x".utf8)
         try Self.message.appendJSONUTF8Bytes(to: &text)
         #expect(text == Array("x".utf8) + (try Self.message.jsonUTF8Bytes()))
@@ -124,9 +108,8 @@ import Testing
         try Message().appendSerializedBytes(to: &array)
         var data = Data()
         try Elem().appendSerializedBytes(to: &data)
-        let view: ByteBufferView = try TextElem().serializedBytes()
         let bytes = try Message().serializedBytes()
-        #expect(array.isEmpty && data.isEmpty && view.isEmpty && bytes.isEmpty)
+        #expect(array.isEmpty && data.isEmpty && bytes.isEmpty)
     }
 
     /// A failed encode leaves the caller's buffer as it was: no half-written message.

@@ -19,6 +19,7 @@
 // failure prints the document and the key.
 
 import IMWire
+import IMWireTestSupport
 import PropertyBased
 import Testing
 

@@ -1,4 +1,5 @@
 import IMWire
+import IMWireTestSupport
 import PropertyBased
 import Testing
 

@@ -6,6 +6,7 @@
 // 8N (see `growthRatio`); linear is about 8×, quadratic about 64×; the bound is `growthBound` (24×).
 
 import IMWire
+import IMWireTestSupport
 import Testing
 
 @Suite(.serialized) struct StreamLinearTimeTests {
@@ -33,9 +34,9 @@ import Testing
     /// Input shapes of size `n` (records or bytes) and how many records each holds.
     static let shapes: [String: @Sendable (Int) -> (bytes: [UInt8], binary: Bool)] = [
         "binary records": { n in (delimited(records: n), true) },
-        "one binary record": { n in (try! StreamTests.delimited([oneRecord(bytes: n)]), true) },
+        "one binary record": { n in (try! StreamSamples.delimited([oneRecord(bytes: n)]), true) },
         "json lines": { n in (jsonLines(records: n), false) },
-        "one long json line": { n in (try! StreamTests.jsonLines([oneRecord(bytes: n)]), false) },
+        "one long json line": { n in (try! StreamSamples.jsonLines([oneRecord(bytes: n)]), false) },
         "blank lines": { n in (Array(String(repeating: " \r\n\n", count: n).utf8) + Array("{}\n".utf8), false) },
     ]
 

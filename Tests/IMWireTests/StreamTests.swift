@@ -3,66 +3,16 @@
 // the exact record index and stream offset, bounded buffering.
 
 import IMWire
+import IMWireTestSupport
 import Testing
 
 
 @Suite struct StreamTests {
-    // MARK: - Inputs
-
-    /// `count` random messages (every field, unknown fields at every level unless `json`, where they
-    /// have no form).
-    static func messages(_ count: Int, seed: UInt64 = 0x5EED, json: Bool = false) -> [Message] {
-        let options = json ? MessageGenerationOptions.full.jsonExact() : .full
-        return (0..<count).map { index in
-            var generator = ModelGenerator(seed: seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15, options: options)
-            return generator.message()
-        }
-    }
-
-    static func delimited(_ messages: [Message]) throws -> [UInt8] {
-        var stream: [UInt8] = []
-        for message in messages { try LengthDelimited.append(message, to: &stream) }
-        return stream
-    }
-
-    static func jsonLines(_ messages: [Message]) throws -> [UInt8] {
-        var stream: [UInt8] = []
-        for message in messages { try JSONLines.append(message, to: &stream) }
-        return stream
-    }
-
-    /// Ways to cut a stream into chunks.
-    enum Chunking: String, CaseIterable, CustomTestStringConvertible {
-        case whole, oneByte, randomSeeded, randomWithEmptyChunks
-        var testDescription: String { rawValue }
-
-        func cut(_ bytes: [UInt8]) -> [[UInt8]] {
-            switch self {
-            case .whole:
-                return [bytes]
-            case .oneByte:
-                return bytes.map { [$0] }
-            case .randomSeeded, .randomWithEmptyChunks:
-                var rng = TestRandom(seed: 42)
-                var chunks: [[UInt8]] = []
-                var at = 0
-                while at < bytes.count {
-                    if self == .randomWithEmptyChunks, rng.chance(0.3) { chunks.append([]) }
-                    let size = rng.chance(0.5) ? rng.int(1...4) : rng.int(1...700)
-                    chunks.append(Array(bytes[at..<min(bytes.count, at + size)]))
-                    at += size
-                }
-                if self == .randomWithEmptyChunks { chunks.append([]) }
-                return chunks
-            }
-        }
-    }
-
     // MARK: - Sync round trips
 
     @Test func lengthDelimitedRoundTripsManyMessages() throws {
-        let messages = Self.messages(400)
-        let stream = try Self.delimited(messages)
+        let messages = StreamSamples.messages(400)
+        let stream = try StreamSamples.delimited(messages)
         // Each record is the varint of the canonical encoding's size, then the encoding.
         var expected: [UInt8] = []
         for message in messages {
@@ -95,7 +45,7 @@ import Testing
 
     @Test func lengthDelimitedReadReturnsNilUntilARecordIsComplete() throws {
         let message = Message(sender: String(repeating: "x", count: 200), elems: [.text("hi")])
-        let stream = try Self.delimited([message])
+        let stream = try StreamSamples.delimited([message])
         #expect(stream[0] & 0x80 != 0, "a two-byte prefix")
         for end in 0..<stream.count {
             #expect(try LengthDelimited.read(from: stream[..<end]) == nil, "prefix of \(end) bytes")
@@ -106,8 +56,8 @@ import Testing
     }
 
     @Test func jsonLinesRoundTripsManyMessages() throws {
-        let messages = Self.messages(400, json: true)
-        let stream = try Self.jsonLines(messages)
+        let messages = StreamSamples.messages(400, json: true)
+        let stream = try StreamSamples.jsonLines(messages)
         var expected: [UInt8] = []
         for message in messages { expected += try message.jsonUTF8Bytes() + [0x0A] }
         #expect(stream == expected)
@@ -204,7 +154,7 @@ import Testing
     @Test func recordLimitIsThePerRecordMaxInputSize() throws {
         let message = Message(sender: String(repeating: "s", count: 100))
         let body = try message.serializedBytes()
-        let stream = try Self.delimited([message])
+        let stream = try StreamSamples.delimited([message])
         #expect(try LengthDelimited.read(from: stream, options: BinaryDecodingOptions(maxInputSize: body.count))?.message == message)
         let error = try #require(throws: IMWireError.self) {
             try LengthDelimited.read(from: stream, options: BinaryDecodingOptions(maxInputSize: body.count - 1))
@@ -214,26 +164,26 @@ import Testing
 
     // MARK: - Async round trips
 
-    @Test(arguments: Chunking.allCases)
-    func asyncLengthDelimitedRoundTripsUnderEveryChunking(_ chunking: Chunking) async throws {
-        let messages = Self.messages(120)
-        let stream = try Self.delimited(messages)
+    @Test(arguments: StreamSamples.Chunking.allCases)
+    func asyncLengthDelimitedRoundTripsUnderEveryChunking(_ chunking: StreamSamples.Chunking) async throws {
+        let messages = StreamSamples.messages(120)
+        let stream = try StreamSamples.delimited(messages)
         let decoded = try await collect(Chunks(chunking.cut(stream)).lengthDelimitedMessages())
         #expect(decoded == messages)
     }
 
-    @Test(arguments: Chunking.allCases)
-    func asyncJSONLinesRoundTripsUnderEveryChunking(_ chunking: Chunking) async throws {
-        let messages = Self.messages(120, json: true)
-        let stream = try Self.jsonLines(messages)
+    @Test(arguments: StreamSamples.Chunking.allCases)
+    func asyncJSONLinesRoundTripsUnderEveryChunking(_ chunking: StreamSamples.Chunking) async throws {
+        let messages = StreamSamples.messages(120, json: true)
+        let stream = try StreamSamples.jsonLines(messages)
         let decoded = try await collect(Chunks(chunking.cut(stream)).jsonLinesMessages())
         #expect(decoded == messages)
     }
 
     @Test func asyncSequencesTakeChunksWithoutContiguousStorage() async throws {
-        let messages = Self.messages(20)
-        let stream = try Self.delimited(messages)
-        let chunks = Chunking.randomSeeded.cut(stream).map { NonContiguousBytes(bytes: $0) }
+        let messages = StreamSamples.messages(20)
+        let stream = try StreamSamples.delimited(messages)
+        let chunks = StreamSamples.Chunking.randomSeeded.cut(stream).map { NonContiguousBytes(bytes: $0) }
         #expect(try await collect(Chunks(chunks).lengthDelimitedMessages()) == messages)
     }
 
@@ -241,8 +191,8 @@ import Testing
     @Test func aRecordSplitInsideItsLengthPrefixDecodes() async throws {
         let big = Message(sender: "big", elems: [.text(String(repeating: "长", count: 6000))])
         let messages = [Message(sender: "a"), big, Message(sender: "b")]
-        let stream = try Self.delimited(messages)
-        let bigStart = try Self.delimited([messages[0]]).count
+        let stream = try StreamSamples.delimited(messages)
+        let bigStart = try StreamSamples.delimited([messages[0]]).count
         #expect(stream[bigStart] & 0x80 != 0 && stream[bigStart + 1] & 0x80 != 0 && stream[bigStart + 2] & 0x80 == 0)
         for cut in bigStart...(bigStart + 4) {
             for second in (cut + 1)...(cut + 3) {
@@ -254,7 +204,7 @@ import Testing
 
     @Test func asyncJSONLinesSkipsBlankLinesAcceptsCRLFAndAFinalLineWithoutNewline() async throws {
         let text = "\r\n{\"sender\":\"a\"}\r\n \t\n\n{\"sender\":\"b\"}\n{\"sender\":\"c\"}"
-        for chunking in Chunking.allCases {
+        for chunking in StreamSamples.Chunking.allCases {
             let decoded = try await collect(Chunks(chunking.cut(Array(text.utf8))).jsonLinesMessages())
             #expect(decoded.map(\.sender) == ["a", "b", "c"], "\(chunking)")
         }
@@ -263,7 +213,7 @@ import Testing
     }
 
     @Test func asyncSequenceIsSendableWhenItsBaseIs() async throws {
-        let stream = try Self.delimited(Self.messages(5))
+        let stream = try StreamSamples.delimited(StreamSamples.messages(5))
         let sequence = Chunks([stream]).lengthDelimitedMessages()
         let count = try await Task.detached { try await collect(sequence).count }.value
         #expect(count == 5)
@@ -281,14 +231,14 @@ import Testing
             rest = rest.dropFirst(count)
         }
         #expect(decoded == members)
-        let chunks = Chunking.oneByte.cut(binary)
+        let chunks = StreamSamples.Chunking.oneByte.cut(binary)
         #expect(try await collectAll(Chunks(chunks).lengthDelimitedMessages(of: GroupMemberInfo.self)) == members)
 
         let elems: [Elem] = [.text("a"), .face(FaceElem(index: 3)), .text("b")]
         var lines: [UInt8] = []
         for elem in elems { try JSONLines.append(elem, to: &lines) }
         #expect(try JSONLines.read(Elem.self, from: lines)?.message == elems[0])
-        #expect(try await collectAll(Chunks(Chunking.randomWithEmptyChunks.cut(lines)).jsonLinesMessages(of: Elem.self)) == elems)
+        #expect(try await collectAll(Chunks(StreamSamples.Chunking.randomWithEmptyChunks.cut(lines)).jsonLinesMessages(of: Elem.self)) == elems)
     }
 
     // MARK: - Async errors: record index and stream offset
@@ -299,20 +249,20 @@ import Testing
         var total = 0
         for message in messages {
             offsets.append(total)
-            total += try delimited([message]).count
+            total += try StreamSamples.delimited([message]).count
         }
         return offsets
     }
 
-    @Test(arguments: [Chunking.whole, .oneByte, .randomWithEmptyChunks])
-    func aCorruptBodyReportsItsRecordAndStreamOffset(_ chunking: Chunking) async throws {
-        var messages = Self.messages(10)
+    @Test(arguments: [StreamSamples.Chunking.whole, .oneByte, .randomWithEmptyChunks])
+    func aCorruptBodyReportsItsRecordAndStreamOffset(_ chunking: StreamSamples.Chunking) async throws {
+        var messages = StreamSamples.messages(10)
         messages[6] = Message(sender: "placeholder")
-        var stream = try Self.delimited(messages)
+        var stream = try StreamSamples.delimited(messages)
         let offsets = try Self.recordOffsets(messages)
         // Record 6's body becomes: field 2 (sender) "ab", then a tag with wire type 7.
         let badBody: [UInt8] = [0x12, 0x02, 0x61, 0x62, 0x1F]
-        let original = try Self.delimited([messages[6]])
+        let original = try StreamSamples.delimited([messages[6]])
         stream.replaceSubrange(offsets[6]..<(offsets[6] + original.count), with: [UInt8(badBody.count)] + badBody)
 
         let (decoded, error) = await collectUntilError(Chunks(chunking.cut(stream)).lengthDelimitedMessages())
@@ -324,22 +274,22 @@ import Testing
         #expect(imwire.description.hasSuffix("(record 6, at byte \(offsets[6] + 5))"), "\(imwire)")
     }
 
-    @Test(arguments: [Chunking.whole, .oneByte])
-    func aPrefixOverTenBytesReportsItsRecord(_ chunking: Chunking) async throws {
-        let messages = Self.messages(3)
-        let stream = try Self.delimited(messages) + [UInt8](repeating: 0xFF, count: 10) + [0x00, 0x01, 0x02]
+    @Test(arguments: [StreamSamples.Chunking.whole, .oneByte])
+    func aPrefixOverTenBytesReportsItsRecord(_ chunking: StreamSamples.Chunking) async throws {
+        let messages = StreamSamples.messages(3)
+        let stream = try StreamSamples.delimited(messages) + [UInt8](repeating: 0xFF, count: 10) + [0x00, 0x01, 0x02]
         let (decoded, error) = await collectUntilError(Chunks(chunking.cut(stream)).lengthDelimitedMessages())
         #expect(decoded == messages)
         let imwire = try #require(error as? IMWireError)
         #expect(imwire.code == .varintTooLong)
         #expect(imwire.recordIndex == 3)
-        #expect(imwire.offset == (try Self.delimited(messages)).count)
+        #expect(imwire.offset == (try StreamSamples.delimited(messages)).count)
     }
 
-    @Test(arguments: [Chunking.whole, .oneByte])
-    func aTruncatedFinalRecordReportsItsRecord(_ chunking: Chunking) async throws {
-        let messages = Self.messages(4)
-        let full = try Self.delimited(messages)
+    @Test(arguments: [StreamSamples.Chunking.whole, .oneByte])
+    func aTruncatedFinalRecordReportsItsRecord(_ chunking: StreamSamples.Chunking) async throws {
+        let messages = StreamSamples.messages(4)
+        let full = try StreamSamples.delimited(messages)
         let offsets = try Self.recordOffsets(messages)
         // Cut inside the last body, and inside a two-byte prefix of one more record.
         for stream in [Array(full.dropLast()), full + [0x80]] {
@@ -373,7 +323,7 @@ import Testing
 
         // The same through the framer: it throws as soon as the prefix is complete.
         var framer = DelimitedFramer(maxRecordSize: 1000)
-        let good = try Self.delimited([Message(sender: "a")])
+        let good = try StreamSamples.delimited([Message(sender: "a")])
         (good + [0xE9, 0x07] + [UInt8](repeating: 1, count: 10)).withUnsafeBytes { framer.feed($0) }
         #expect(try framer.next(atEnd: false) != nil)
         let framed = try #require(throws: IMWireError.self) { try framer.next(atEnd: false) }
@@ -400,7 +350,7 @@ import Testing
         let text = "\n{\"sender\":\"a\"}\r\n\r\n\n{\"sender\":\"b\"}\n  \n{\"sender\":\"c\",\"bogus\":1}\n{\"sender\":\"d\"}\n"
         let bytes = Array(text.utf8)
         let badLine = bytes.count - Array("{\"sender\":\"c\",\"bogus\":1}\n{\"sender\":\"d\"}\n".utf8).count
-        for chunking in Chunking.allCases {
+        for chunking in StreamSamples.Chunking.allCases {
             let (decoded, error) = await collectUntilError(Chunks(chunking.cut(bytes)).jsonLinesMessages())
             #expect(decoded.map(\.sender) == ["a", "b"])
             let imwire = try #require(error as? IMWireError)
@@ -412,7 +362,7 @@ import Testing
 
     @Test func theBaseSequencesErrorsPassThrough() async throws {
         struct Broken: Error, Equatable {}
-        let stream = try Self.delimited(Self.messages(2))
+        let stream = try StreamSamples.delimited(StreamSamples.messages(2))
         let failing = Chunks([stream, [0x02]], failure: Broken())
         let (decoded, error) = await collectUntilError(failing.lengthDelimitedMessages())
         #expect(decoded.count == 2)
@@ -420,7 +370,7 @@ import Testing
     }
 
     @Test func aSequenceEndsAfterAnError() async throws {
-        var iterator = Chunks([[0x01, 0x0F], try Self.delimited([Message(sender: "a")])]).lengthDelimitedMessages().makeAsyncIterator()
+        var iterator = Chunks([[0x01, 0x0F], try StreamSamples.delimited([Message(sender: "a")])]).lengthDelimitedMessages().makeAsyncIterator()
         await #expect(throws: IMWireError(code: .invalidWireType, reason: "")) { try await iterator.next() }
         #expect(try await iterator.next() == nil)
     }
@@ -428,11 +378,11 @@ import Testing
     // MARK: - Framers
 
     /// Whatever the chunking, a framer holds at most one record (with its prefix) and one chunk.
-    @Test(arguments: [Chunking.oneByte, .randomSeeded, .whole])
-    func framersHoldAtMostOneRecordAndOneChunk(_ chunking: Chunking) throws {
-        let messages = Self.messages(60)
-        let binary = try Self.delimited(messages)
-        let lines = try Self.jsonLines(Self.messages(60, json: true))
+    @Test(arguments: [StreamSamples.Chunking.oneByte, .randomSeeded, .whole])
+    func framersHoldAtMostOneRecordAndOneChunk(_ chunking: StreamSamples.Chunking) throws {
+        let messages = StreamSamples.messages(60)
+        let binary = try StreamSamples.delimited(messages)
+        let lines = try StreamSamples.jsonLines(StreamSamples.messages(60, json: true))
         let largest = try messages.map { try $0.serializedBytes().count + 10 }.max()!
         let longestLine = lines.split(separator: 0x0A).map(\.count).max()! + 1
         func drive<F: RecordFramer>(_ framer: inout F, _ bytes: [UInt8], record: Int) throws -> Int {
@@ -457,34 +407,6 @@ import Testing
 }
 
 // MARK: - Async helpers
-
-/// An async sequence of the given chunks; throws `failure` after the last one, if given.
-struct Chunks<Chunk: Collection<UInt8> & Sendable>: AsyncSequence, Sendable {
-    let chunks: [Chunk]
-    var failure: (any Error & Sendable)?
-
-    init(_ chunks: [Chunk], failure: (any Error & Sendable)? = nil) {
-        self.chunks = chunks
-        self.failure = failure
-    }
-
-    struct AsyncIterator: AsyncIteratorProtocol {
-        let chunks: [Chunk]
-        let failure: (any Error & Sendable)?
-        var index = 0
-
-        mutating func next() async throws -> Chunk? {
-            guard index < chunks.count else {
-                if let failure { throw failure }
-                return nil
-            }
-            index += 1
-            return chunks[index - 1]
-        }
-    }
-
-    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(chunks: chunks, failure: failure) }
-}
 
 /// Bytes in a collection without contiguous storage (its `withContiguousStorageIfAvailable` is nil).
 struct NonContiguousBytes: Collection, Sendable {
@@ -516,16 +438,6 @@ struct EndlessChunks: AsyncSequence, Sendable {
     }
 
     func makeAsyncIterator() -> AsyncIterator { AsyncIterator(sequence: self) }
-}
-
-func collect<S: AsyncSequence>(_ sequence: S) async throws -> [Message] where S.Element == Message {
-    try await collectAll(sequence)
-}
-
-func collectAll<S: AsyncSequence>(_ sequence: S) async throws -> [S.Element] {
-    var elements: [S.Element] = []
-    for try await element in sequence { elements.append(element) }
-    return elements
 }
 
 /// The messages before the first error, and that error.

@@ -1,4 +1,5 @@
 import IMWire
+import IMWireTestSupport
 import Testing
 
 /// The tim-rest fixtures (`Fixtures/sources/tim_rest*.json`): REST inputs written from Tencent's

@@ -11,7 +11,7 @@
 
 import Foundation
 import IMWire
-import IMWireCLI
+import IMWireTestSupport
 import Testing
 
 @Suite(.serialized) struct TIMRESTHostileInputTests {

@@ -6,6 +6,7 @@
 // prints the input and a `.fixedSeed(...)` trait that reproduces it.
 
 import IMWire
+import IMWireTestSupport
 import PropertyBased
 import Testing
 

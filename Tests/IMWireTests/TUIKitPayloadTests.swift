@@ -1,4 +1,5 @@
 import IMWire
+import IMWireTestSupport
 import Testing
 
 /// `TUIKitCustomPayload` and `TUIKitLinkMessage`: reading TUIKit's custom-message JSON from the

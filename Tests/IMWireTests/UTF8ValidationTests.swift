@@ -7,6 +7,7 @@
 // Iteration counts: each test's default below, or IMWIRE_PROPERTY_ITERATIONS.
 
 import IMWire
+import IMWireTestSupport
 import PropertyBased
 import Testing
 

@@ -1,4 +1,5 @@
 import IMWire
+import IMWireTestSupport
 import Testing
 
 /// The `limit` fixtures (Fixtures/sources/limits.json, written by Python's google.protobuf):

@@ -10,6 +10,7 @@
 // failure prints the seed and a `.fixedSeed(...)` trait that reproduces it.
 
 import IMWire
+import IMWireTestSupport
 import PropertyBased
 import Testing
 

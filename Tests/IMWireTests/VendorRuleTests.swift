@@ -1,4 +1,5 @@
 import IMWire
+import IMWireTestSupport
 import Testing
 
 /// The vendor rules of the vendor-coverage work, with their paths and values: what Tencent's server

@@ -1,4 +1,5 @@
 import IMWire
+import IMWireTestSupport
 import Testing
 
 /// The validator writes its paths (`elems[0].merger.messages[1].sender`) from field names it names

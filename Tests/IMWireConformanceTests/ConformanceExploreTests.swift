@@ -2,6 +2,7 @@ import Foundation
 import IMWire
 import IMWireCLI
 import IMWireConformance
+import IMWireTestSupport
 import Testing
 
 /// The generative mode, `imwire conformance --explore` (Docs/conformance.md, "Generative mode"):
@@ -170,12 +171,12 @@ import Testing
         ["conformance", "--count", "10"],
     ])
     func exploreOptionsOutOfPlaceAreUsageErrors(_ arguments: [String]) {
-        let result = CLITests.run(arguments)
+        let result = CLI.run(arguments: arguments, io: .standard)
         #expect(result.status == 2, "\(result.stderr)")
     }
 
     @Test func theCommandLineRunsTheSwiftCodecAndPrintsTheSeed() {
-        let result = CLITests.run(["conformance", "--explore", "--seed", "0x2a", "--count", "120"])
+        let result = CLI.run(arguments: ["conformance", "--explore", "--seed", "0x2a", "--count", "120"], io: .standard)
         let report = String(decoding: result.stdout, as: UTF8.self)
         #expect(result.status == 0, "\(report)\(result.stderr)")
         #expect(report.hasPrefix("imwire conformance --explore: seed 0x2a, 120 cases against the built-in Swift codec"))
@@ -185,7 +186,7 @@ import Testing
     @Test func withOnlyATimeTheRunStopsWhenItIsUp() throws {
         let clock = ContinuousClock()
         let start = clock.now
-        let result = CLITests.run(["conformance", "--explore", "--seed", "9", "--time", "0.5"])
+        let result = CLI.run(arguments: ["conformance", "--explore", "--seed", "9", "--time", "0.5"], io: .standard)
         let elapsed = clock.now - start
         let report = String(decoding: result.stdout, as: UTF8.self)
         #expect(result.status == 0, "\(report)\(result.stderr)")

@@ -1,5 +1,5 @@
 // Property test against Google's Python json_format (upb), both directions, on random messages
-// (Support/MessageGenerators.swift):
+// (IMWireTestSupport/MessageGenerators.swift):
 //
 //   Swift JSON  -> Python json_format.Parse -> Python canonical binary  ==  Swift canonical binary
 //   Swift binary -> Python MessageToJson (default options)  -> Swift JSON decode  ==  the message
@@ -21,6 +21,7 @@
 
 import Foundation
 import IMWire
+import IMWireTestSupport
 import Testing
 
 @Suite struct JSONPythonCrossCheckTests {

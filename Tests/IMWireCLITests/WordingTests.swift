@@ -13,6 +13,7 @@
 import Foundation
 import IMWire
 import IMWireCLI
+import IMWireTestSupport
 import Testing
 
 @Suite struct WordingTests {

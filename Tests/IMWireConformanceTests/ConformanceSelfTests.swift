@@ -1,6 +1,7 @@
 import Foundation
 import IMWire
 import IMWireConformance
+import IMWireTestSupport
 import Testing
 
 /// The conformance suite must be able to fail: it is run against deliberately broken testees, and

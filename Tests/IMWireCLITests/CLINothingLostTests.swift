@@ -1,5 +1,6 @@
 import IMWire
 import IMWireCLI
+import IMWireTestSupport
 import Testing
 
 /// The command line never changes a message's meaning without a word: the format is detected only

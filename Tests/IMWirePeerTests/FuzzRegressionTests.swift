@@ -1,5 +1,6 @@
 import Foundation
 import IMWireFuzzSupport
+import IMWireTestSupport
 import Testing
 
 /// Replays every kept fuzz finding (Fixtures/fuzz-regressions/TARGET/*.bin, minimised by

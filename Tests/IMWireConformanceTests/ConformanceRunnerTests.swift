@@ -2,6 +2,7 @@ import Foundation
 import IMWire
 import IMWireCLI
 import IMWireConformance
+import IMWireTestSupport
 import Testing
 
 /// The runner's parts: case derivation and naming, name patterns, expected-failure lists (and their

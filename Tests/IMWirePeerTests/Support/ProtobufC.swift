@@ -1,4 +1,5 @@
 import IMWireProtobufC
+import IMWireTestSupport
 
 /// The protobuf-c peer (libprotobuf-c + protoc-c output for Schemas/), seen from Swift.
 enum ProtobufC {

@@ -23,11 +23,11 @@ import PropertyBased
 /// Iteration counts for property tests. `IMWIRE_PROPERTY_ITERATIONS=N` in the environment runs every
 /// property test N times (for a soak run, or a quick smoke run); otherwise each test uses its own
 /// default, chosen so the whole suite stays fast in a debug build.
-enum PropertyIterations {
-    static let environmentVariable = "IMWIRE_PROPERTY_ITERATIONS"
+package enum PropertyIterations {
+    package static let environmentVariable = "IMWIRE_PROPERTY_ITERATIONS"
 
     /// The count from the environment, or `defaultCount`.
-    static func count(default defaultCount: Int) -> Int {
+    package static func count(default defaultCount: Int) -> Int {
         if let text = ProcessInfo.processInfo.environment[environmentVariable],
             let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0
         {
@@ -40,58 +40,58 @@ enum PropertyIterations {
 // MARK: - Options
 
 /// What a generated message may contain.
-struct MessageGenerationOptions: Sendable {
+package struct MessageGenerationOptions: Sendable {
     /// Strings may contain U+0000. protobuf-c stores strings as `char *` and cuts them there
     /// (KNOWN_DIFFERENCES.md row h).
-    var allowsNULInStrings = true
+    package var allowsNULInStrings = true
     /// Doubles may be -0.0. IMWire writes it (its bit pattern is not the default); protobuf-c compares
     /// it as a double, takes it for the default and omits it (row e).
-    var allowsNegativeZero = true
+    package var allowsNegativeZero = true
     /// NaNs may carry payloads (and a sign). Binary keeps them; JSON has one "NaN", which decodes to
     /// `Double.nan`.
-    var allowsNaNPayloads = true
+    package var allowsNaNPayloads = true
     /// `GroupMemberInfo.customInfo` may have an empty key or an empty value. Swift always writes both
     /// halves of a map entry; protobuf-c treats the entry as a proto3 message and omits an empty key or
     /// value inside it (`4a 05 0a 00 12 01 01` comes back as `4a 03 12 01 01`).
-    var allowsEmptyMapKeysAndValues = true
+    package var allowsEmptyMapKeysAndValues = true
     /// Unknown fields may include well-formed groups (wire types 3/4). protobuf-c rejects groups (row c).
-    var allowsUnknownGroups = true
+    package var allowsUnknownGroups = true
     /// Unknown varints may be over-long (non-minimal). Both codecs keep unknown values raw, so they
     /// survive re-encoding (protobuf-c re-encodes only the tag, row m; the generated tags are minimal).
-    var allowsOverlongUnknownVarints = true
+    package var allowsOverlongUnknownVarints = true
     /// Chance that a string or bytes value is long (128 B to 20 KB: two- and three-byte length
     /// prefixes on it and on every enclosing message). Outside the byte budget.
-    var longValueRate = 0.002
+    package var longValueRate = 0.002
     /// Chance that each (sub-)message gets unknown fields attached; 0 for none.
-    var unknownFieldRate = 0.08
+    package var unknownFieldRate = 0.08
     /// Deepest merger nesting: a merger elem inside a merger message inside ... (`maxMergerDepth` layers).
-    var maxMergerDepth = 4
+    package var maxMergerDepth = 4
     /// Rough upper bound on the UTF-8 bytes of strings and bytes in one generated value. Once it is
     /// spent, strings come out empty and repeated fields short, which keeps messages within a few KB.
-    var byteBudget = 1500
+    package var byteBudget = 1500
 
     /// Everything the Swift codec must round-trip.
-    static let full = MessageGenerationOptions()
+    package static let full = MessageGenerationOptions()
 
     /// Values protobuf-c round-trips byte for byte (see Sources/IMWireProtobufC/KNOWN_DIFFERENCES.md).
-    static let protobufCSafe = MessageGenerationOptions(
+    package static let protobufCSafe = MessageGenerationOptions(
         allowsNULInStrings: false,
         allowsNegativeZero: false,
         allowsEmptyMapKeysAndValues: false,
         allowsUnknownGroups: false)
 
     /// Small messages (a few hundred bytes) for properties that decode every prefix of an encoding.
-    static let small = MessageGenerationOptions(longValueRate: 0, unknownFieldRate: 0.1, maxMergerDepth: 2, byteBudget: 300)
+    package static let small = MessageGenerationOptions(longValueRate: 0, unknownFieldRate: 0.1, maxMergerDepth: 2, byteBudget: 300)
 
     /// No unknown fields anywhere (for building expectations that set fields by hand).
-    func withoutUnknownFields() -> MessageGenerationOptions {
+    package func withoutUnknownFields() -> MessageGenerationOptions {
         var copy = self
         copy.unknownFieldRate = 0
         return copy
     }
 
     /// What JSON carries exactly: no unknown fields, and only the one NaN JSON has.
-    func jsonExact() -> MessageGenerationOptions {
+    package func jsonExact() -> MessageGenerationOptions {
         var copy = withoutUnknownFields()
         copy.allowsNaNPayloads = false
         return copy
@@ -101,12 +101,12 @@ struct MessageGenerationOptions: Sendable {
 // MARK: - Random source
 
 /// SplitMix64: a small, fast, deterministic generator.
-struct TestRandom: RandomNumberGenerator, Sendable {
+package struct TestRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -114,15 +114,15 @@ struct TestRandom: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+    package mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
 
-    mutating func chance(_ probability: Double) -> Bool {
+    package mutating func chance(_ probability: Double) -> Bool {
         Double(next() >> 11) * 0x1p-53 < probability
     }
 
-    mutating func pick<T>(_ values: [T]) -> T { values[int(0...values.count - 1)] }
+    package mutating func pick<T>(_ values: [T]) -> T { values[int(0...values.count - 1)] }
 
-    mutating func bytes(count: Int) -> [UInt8] {
+    package mutating func bytes(count: Int) -> [UInt8] {
         (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) }
     }
 }
@@ -130,12 +130,12 @@ struct TestRandom: RandomNumberGenerator, Sendable {
 // MARK: - Model values
 
 /// Builds random model values. One instance per generated value; `budget` bounds its size.
-struct ModelGenerator {
-    var rng: TestRandom
-    let options: MessageGenerationOptions
+package struct ModelGenerator {
+    package var rng: TestRandom
+    package let options: MessageGenerationOptions
     private(set) var budget: Int
 
-    init(seed: UInt64, options: MessageGenerationOptions) {
+    package init(seed: UInt64, options: MessageGenerationOptions) {
         rng = TestRandom(seed: seed)
         self.options = options
         budget = options.byteBudget
@@ -159,7 +159,7 @@ struct ModelGenerator {
 
     /// A string with a mix of ASCII, CJK, emoji (with ZWJ sequences and skin tones), combining
     /// marks, other multi-byte scalars and, if allowed, U+0000. Empty about one time in six.
-    mutating func string(maxScalars: Int = 12) -> String {
+    package mutating func string(maxScalars: Int = 12) -> String {
         if rng.chance(options.longValueRate) {
             let piece = rng.pick(["a", "中", "😀", "e\u{301}", "Ω"])
             return String(repeating: piece, count: rng.int(128...20_000) / piece.utf8.count)
@@ -182,7 +182,7 @@ struct ModelGenerator {
     }
 
     /// A user ID: usually a short ASCII ID, sometimes an arbitrary string.
-    mutating func userID() -> String {
+    package mutating func userID() -> String {
         switch rng.int(0...5) {
         case 0: return string(maxScalars: 8)
         case 1: return ""
@@ -212,7 +212,7 @@ struct ModelGenerator {
     }
 
     /// Bytes of any value, empty about one time in five.
-    mutating func bytes(maxCount: Int = 24) -> [UInt8] {
+    package mutating func bytes(maxCount: Int = 24) -> [UInt8] {
         if rng.chance(options.longValueRate) { return rng.bytes(count: rng.int(128...20_000)) }
         if exhausted || rng.int(0...4) == 0 { return [] }
         let count = rng.int(1...maxCount)
@@ -221,7 +221,7 @@ struct ModelGenerator {
     }
 
     /// A UInt64 of every varint length: 0, small, extremes, random widths.
-    mutating func uint64() -> UInt64 {
+    package mutating func uint64() -> UInt64 {
         switch rng.int(0...9) {
         case 0: return 0
         case 1:
@@ -233,7 +233,7 @@ struct ModelGenerator {
         }
     }
 
-    mutating func uint32() -> UInt32 {
+    package mutating func uint32() -> UInt32 {
         switch rng.int(0...9) {
         case 0: return 0
         case 1: return rng.pick([1, 127, 128, 16_384, UInt32(Int32.max), UInt32.max - 1, UInt32.max])
@@ -242,7 +242,7 @@ struct ModelGenerator {
     }
 
     /// An Int32 including negatives (ten bytes on the wire) and both extremes.
-    mutating func int32() -> Int32 {
+    package mutating func int32() -> Int32 {
         switch rng.int(0...9) {
         case 0: return 0
         case 1: return rng.pick([1, -1, 127, 128, -128, Int32.max, Int32.min, Int32.min + 1])
@@ -253,7 +253,7 @@ struct ModelGenerator {
 
     /// A double: 0, -0.0 (if allowed), NaNs with payloads, infinities, subnormals, extremes, ordinary
     /// coordinates and arbitrary bit patterns.
-    mutating func double() -> Double {
+    package mutating func double() -> Double {
         switch rng.int(0...11) {
         case 0: return 0
         case 1: return options.allowsNegativeZero ? -0.0 : 0
@@ -278,7 +278,7 @@ struct ModelGenerator {
     }
 
     /// An enum number: usually a named one, sometimes one the schema does not name.
-    mutating func enumNumber(named: [Int32], unnamed extra: [Int32] = []) -> Int32 {
+    package mutating func enumNumber(named: [Int32], unnamed extra: [Int32] = []) -> Int32 {
         if rng.int(0...3) != 0 { return rng.pick(named) }
         switch rng.int(0...3) {
         case 0: return rng.pick(extra + [1000, 13, -1])
@@ -287,39 +287,39 @@ struct ModelGenerator {
         }
     }
 
-    mutating func bool() -> Bool { rng.chance(0.5) }
+    package mutating func bool() -> Bool { rng.chance(0.5) }
 
     // MARK: Enums
 
-    mutating func priority() -> Priority {
+    package mutating func priority() -> Priority {
         Priority(rawValue: enumNumber(named: Priority.allKnownCases.map(\.rawValue), unnamed: [5]))
     }
-    mutating func iosPushType() -> IOSPushType {
+    package mutating func iosPushType() -> IOSPushType {
         IOSPushType(rawValue: enumNumber(named: IOSPushType.allKnownCases.map(\.rawValue), unnamed: [2]))
     }
-    mutating func imageType() -> ImageType {
+    package mutating func imageType() -> ImageType {
         ImageType(rawValue: enumNumber(named: ImageType.allKnownCases.map(\.rawValue), unnamed: [4]))
     }
-    mutating func imageFormat() -> ImageFormat {
+    package mutating func imageFormat() -> ImageFormat {
         ImageFormat(rawValue: enumNumber(named: ImageFormat.allKnownCases.map(\.rawValue), unnamed: [7, 254, 256]))
     }
-    mutating func groupTipsType() -> GroupTipsType {
+    package mutating func groupTipsType() -> GroupTipsType {
         GroupTipsType(rawValue: enumNumber(named: GroupTipsType.allKnownCases.map(\.rawValue), unnamed: [12]))
     }
-    mutating func groupMemberRole() -> GroupMemberRole {
+    package mutating func groupMemberRole() -> GroupMemberRole {
         GroupMemberRole(rawValue: enumNumber(named: GroupMemberRole.allKnownCases.map(\.rawValue), unnamed: [1, 100, 500]))
     }
-    mutating func groupInfoChangeType() -> GroupInfoChangeType {
+    package mutating func groupInfoChangeType() -> GroupInfoChangeType {
         GroupInfoChangeType(rawValue: enumNumber(named: GroupInfoChangeType.allKnownCases.map(\.rawValue), unnamed: [7, 13]))
     }
-    mutating func groupSystemType() -> GroupSystemType {
+    package mutating func groupSystemType() -> GroupSystemType {
         GroupSystemType(rawValue: enumNumber(named: GroupSystemType.allKnownCases.map(\.rawValue), unnamed: [15, 254, 256]))
     }
 
     // MARK: Messages
 
     /// A message. `mergerDepth` is the number of merger layers above it.
-    mutating func message(mergerDepth: Int = 0) -> Message {
+    package mutating func message(mergerDepth: Int = 0) -> Message {
         var message = Message()
         message.msgID = rng.chance(0.7) ? string(maxScalars: 6) : ""
         message.sender = userID()
@@ -360,7 +360,7 @@ struct ModelGenerator {
     }
 
     /// A recall notice or a read receipt, each about equally often.
-    mutating func signal() -> Message.Signal {
+    package mutating func signal() -> Message.Signal {
         switch rng.int(0...2) {
         case 0: .recallNotice(RecallNotice(msgID: string(maxScalars: 8), recalledBy: userID(), reason: string()))
         case 1: .groupReadReceipt(GroupReadReceipt(msgID: string(maxScalars: 8), readCount: uint64(), unreadCount: uint64()))
@@ -369,7 +369,7 @@ struct ModelGenerator {
     }
 
     /// A legacy TIM user profile.
-    mutating func userProfile() -> UserProfile {
+    package mutating func userProfile() -> UserProfile {
         var profile = UserProfile(userID: userID(), nickName: string(), faceURL: string(), selfSignature: string())
         for _ in 0..<count(0...2) {
             var key = "Tag_Profile_Custom_" + string(maxScalars: 3)
@@ -383,7 +383,7 @@ struct ModelGenerator {
         return profile
     }
 
-    mutating func offlinePushInfo() -> OfflinePushInfo {
+    package mutating func offlinePushInfo() -> OfflinePushInfo {
         var info = OfflinePushInfo()
         info.title = string()
         info.desc = string()
@@ -398,7 +398,7 @@ struct ModelGenerator {
 
     /// An elem with each of the 11 kinds of content, or none, about equally often (mergers only while
     /// the depth allows).
-    mutating func elem(mergerDepth: Int = 0) -> Elem {
+    package mutating func elem(mergerDepth: Int = 0) -> Elem {
         let content: Elem.Content?
         let kinds = mergerDepth < options.maxMergerDepth && !exhausted ? 11 : 10
         switch rng.int(0...kinds) {
@@ -418,27 +418,27 @@ struct ModelGenerator {
         return withUnknownFields(Elem(content: content))
     }
 
-    mutating func text() -> TextElem { withUnknownFields(TextElem(text: string(maxScalars: 40))) }
+    package mutating func text() -> TextElem { withUnknownFields(TextElem(text: string(maxScalars: 40))) }
 
-    mutating func custom() -> CustomElem {
+    package mutating func custom() -> CustomElem {
         withUnknownFields(CustomElem(data: bytes(maxCount: 48), desc: string(), ext: string(), sound: string(maxScalars: 6)))
     }
 
-    mutating func image() -> ImageElem {
+    package mutating func image() -> ImageElem {
         withUnknownFields(ImageElem(format: imageFormat(), images: repeated(0...3) { $0.imageInfo() }))
     }
 
-    mutating func imageInfo() -> Image {
+    package mutating func imageInfo() -> Image {
         withUnknownFields(
             Image(type: imageType(), uuid: string(maxScalars: 8), size: uint64(), width: uint32(), height: uint32(), url: string()))
     }
 
-    mutating func sound() -> SoundElem {
+    package mutating func sound() -> SoundElem {
         withUnknownFields(
             SoundElem(uuid: string(maxScalars: 8), url: string(), dataSize: uint64(), duration: uint32(), format: string(maxScalars: 4)))
     }
 
-    mutating func video() -> VideoElem {
+    package mutating func video() -> VideoElem {
         withUnknownFields(
             VideoElem(
                 videoUUID: string(maxScalars: 8), videoURL: string(), videoSize: uint64(), videoFormat: string(maxScalars: 4),
@@ -446,17 +446,17 @@ struct ModelGenerator {
                 snapshotWidth: uint32(), snapshotHeight: uint32(), snapshotFormat: string(maxScalars: 4)))
     }
 
-    mutating func file() -> FileElem {
+    package mutating func file() -> FileElem {
         withUnknownFields(FileElem(uuid: string(maxScalars: 8), url: string(), fileName: string(), fileSize: uint64()))
     }
 
-    mutating func location() -> LocationElem {
+    package mutating func location() -> LocationElem {
         withUnknownFields(LocationElem(desc: string(), longitude: double(), latitude: double()))
     }
 
-    mutating func face() -> FaceElem { withUnknownFields(FaceElem(index: int32(), data: bytes())) }
+    package mutating func face() -> FaceElem { withUnknownFields(FaceElem(index: int32(), data: bytes())) }
 
-    mutating func groupTips() -> GroupTipsElem {
+    package mutating func groupTips() -> GroupTipsElem {
         var tips = GroupTipsElem()
         tips.groupID = string(maxScalars: 8)
         tips.type = groupTipsType()
@@ -474,7 +474,7 @@ struct ModelGenerator {
         return withUnknownFields(tips)
     }
 
-    mutating func groupMemberInfo() -> GroupMemberInfo {
+    package mutating func groupMemberInfo() -> GroupMemberInfo {
         var info = GroupMemberInfo()
         info.userID = userID()
         info.nickName = string()
@@ -505,18 +505,18 @@ struct ModelGenerator {
         return withUnknownFields(info)
     }
 
-    mutating func groupChangeInfo() -> GroupChangeInfo {
+    package mutating func groupChangeInfo() -> GroupChangeInfo {
         withUnknownFields(
             GroupChangeInfo(
                 type: groupInfoChangeType(), value: string(), key: string(maxScalars: 6), boolValue: bool(), intValue: uint32(),
                 uint64Value: uint64()))
     }
 
-    mutating func memberChangeInfo() -> MemberChangeInfo {
+    package mutating func memberChangeInfo() -> MemberChangeInfo {
         withUnknownFields(MemberChangeInfo(userID: userID(), muteTime: uint32()))
     }
 
-    mutating func groupSystem() -> GroupSystemElem {
+    package mutating func groupSystem() -> GroupSystemElem {
         var elem = GroupSystemElem()
         elem.type = groupSystemType()
         elem.groupID = string(maxScalars: 8)
@@ -531,7 +531,7 @@ struct ModelGenerator {
         return withUnknownFields(elem)
     }
 
-    mutating func merger(mergerDepth: Int) -> MergerElem {
+    package mutating func merger(mergerDepth: Int) -> MergerElem {
         var merger = MergerElem()
         merger.title = string()
         merger.abstractList = repeated(0...3) { $0.string() }
@@ -546,7 +546,7 @@ struct ModelGenerator {
     /// One or more unknown fields (field numbers 100...2000 or 2^29-1, none of them in the schema) as
     /// wire bytes: varints (over-long ones if allowed), fixed64, length-delimited and fixed32 values,
     /// and well-formed groups if allowed.
-    mutating func unknownFields(count range: ClosedRange<Int> = 1...3) -> [UInt8] {
+    package mutating func unknownFields(count range: ClosedRange<Int> = 1...3) -> [UInt8] {
         var bytes: [UInt8] = []
         for _ in 0..<rng.int(range) { bytes += unknownField(groupDepth: 0) }
         return bytes
@@ -594,9 +594,9 @@ struct ModelGenerator {
 // MARK: - Generators
 
 /// `Generator`s of model values and wire snippets for `propertyCheck`.
-enum IMWireGen {
+package enum IMWireGen {
     /// Any model value built by `body` from a fresh ``ModelGenerator``.
-    static func model<T>(
+    package static func model<T>(
         _ options: MessageGenerationOptions = .full, _ body: @escaping @Sendable (inout ModelGenerator) -> T
     ) -> Generator<T, Shrink.None<T>> {
         Generator { rng in
@@ -606,7 +606,7 @@ enum IMWireGen {
     }
 
     /// Messages; shrinkable (under `.shrinking`) by dropping elems and resetting fields.
-    static func message(_ options: MessageGenerationOptions = .full) -> Generator<Message, [Message]> {
+    package static func message(_ options: MessageGenerationOptions = .full) -> Generator<Message, [Message]> {
         Generator(
             run: { rng in
                 var generator = ModelGenerator(seed: rng.next(), options: options)
@@ -616,7 +616,7 @@ enum IMWireGen {
     }
 
     /// A message and unknown-field bytes to splice into its encoding.
-    static func messageAndUnknownFields(_ options: MessageGenerationOptions = .full) -> Generator<
+    package static func messageAndUnknownFields(_ options: MessageGenerationOptions = .full) -> Generator<
         (Message, [UInt8]), Shrink.None<(Message, [UInt8])>
     > {
         model(options) { generator in
@@ -626,59 +626,59 @@ enum IMWireGen {
     }
 
     /// Unknown-field bytes alone.
-    static func unknownFields(_ options: MessageGenerationOptions = .full) -> Generator<[UInt8], Shrink.None<[UInt8]>> {
+    package static func unknownFields(_ options: MessageGenerationOptions = .full) -> Generator<[UInt8], Shrink.None<[UInt8]>> {
         model(options) { $0.unknownFields(count: 1...4) }
     }
 
-    static func elem(_ options: MessageGenerationOptions = .full) -> Generator<Elem, Shrink.None<Elem>> {
+    package static func elem(_ options: MessageGenerationOptions = .full) -> Generator<Elem, Shrink.None<Elem>> {
         model(options) { $0.elem() }
     }
-    static func offlinePushInfo(_ options: MessageGenerationOptions = .full) -> Generator<OfflinePushInfo, Shrink.None<OfflinePushInfo>> {
+    package static func offlinePushInfo(_ options: MessageGenerationOptions = .full) -> Generator<OfflinePushInfo, Shrink.None<OfflinePushInfo>> {
         model(options) { $0.offlinePushInfo() }
     }
-    static func textElem(_ options: MessageGenerationOptions = .full) -> Generator<TextElem, Shrink.None<TextElem>> {
+    package static func textElem(_ options: MessageGenerationOptions = .full) -> Generator<TextElem, Shrink.None<TextElem>> {
         model(options) { $0.text() }
     }
-    static func customElem(_ options: MessageGenerationOptions = .full) -> Generator<CustomElem, Shrink.None<CustomElem>> {
+    package static func customElem(_ options: MessageGenerationOptions = .full) -> Generator<CustomElem, Shrink.None<CustomElem>> {
         model(options) { $0.custom() }
     }
-    static func imageElem(_ options: MessageGenerationOptions = .full) -> Generator<ImageElem, Shrink.None<ImageElem>> {
+    package static func imageElem(_ options: MessageGenerationOptions = .full) -> Generator<ImageElem, Shrink.None<ImageElem>> {
         model(options) { $0.image() }
     }
-    static func image(_ options: MessageGenerationOptions = .full) -> Generator<Image, Shrink.None<Image>> {
+    package static func image(_ options: MessageGenerationOptions = .full) -> Generator<Image, Shrink.None<Image>> {
         model(options) { $0.imageInfo() }
     }
-    static func soundElem(_ options: MessageGenerationOptions = .full) -> Generator<SoundElem, Shrink.None<SoundElem>> {
+    package static func soundElem(_ options: MessageGenerationOptions = .full) -> Generator<SoundElem, Shrink.None<SoundElem>> {
         model(options) { $0.sound() }
     }
-    static func videoElem(_ options: MessageGenerationOptions = .full) -> Generator<VideoElem, Shrink.None<VideoElem>> {
+    package static func videoElem(_ options: MessageGenerationOptions = .full) -> Generator<VideoElem, Shrink.None<VideoElem>> {
         model(options) { $0.video() }
     }
-    static func fileElem(_ options: MessageGenerationOptions = .full) -> Generator<FileElem, Shrink.None<FileElem>> {
+    package static func fileElem(_ options: MessageGenerationOptions = .full) -> Generator<FileElem, Shrink.None<FileElem>> {
         model(options) { $0.file() }
     }
-    static func locationElem(_ options: MessageGenerationOptions = .full) -> Generator<LocationElem, Shrink.None<LocationElem>> {
+    package static func locationElem(_ options: MessageGenerationOptions = .full) -> Generator<LocationElem, Shrink.None<LocationElem>> {
         model(options) { $0.location() }
     }
-    static func faceElem(_ options: MessageGenerationOptions = .full) -> Generator<FaceElem, Shrink.None<FaceElem>> {
+    package static func faceElem(_ options: MessageGenerationOptions = .full) -> Generator<FaceElem, Shrink.None<FaceElem>> {
         model(options) { $0.face() }
     }
-    static func groupTipsElem(_ options: MessageGenerationOptions = .full) -> Generator<GroupTipsElem, Shrink.None<GroupTipsElem>> {
+    package static func groupTipsElem(_ options: MessageGenerationOptions = .full) -> Generator<GroupTipsElem, Shrink.None<GroupTipsElem>> {
         model(options) { $0.groupTips() }
     }
-    static func groupMemberInfo(_ options: MessageGenerationOptions = .full) -> Generator<GroupMemberInfo, Shrink.None<GroupMemberInfo>> {
+    package static func groupMemberInfo(_ options: MessageGenerationOptions = .full) -> Generator<GroupMemberInfo, Shrink.None<GroupMemberInfo>> {
         model(options) { $0.groupMemberInfo() }
     }
-    static func groupChangeInfo(_ options: MessageGenerationOptions = .full) -> Generator<GroupChangeInfo, Shrink.None<GroupChangeInfo>> {
+    package static func groupChangeInfo(_ options: MessageGenerationOptions = .full) -> Generator<GroupChangeInfo, Shrink.None<GroupChangeInfo>> {
         model(options) { $0.groupChangeInfo() }
     }
-    static func memberChangeInfo(_ options: MessageGenerationOptions = .full) -> Generator<MemberChangeInfo, Shrink.None<MemberChangeInfo>> {
+    package static func memberChangeInfo(_ options: MessageGenerationOptions = .full) -> Generator<MemberChangeInfo, Shrink.None<MemberChangeInfo>> {
         model(options) { $0.memberChangeInfo() }
     }
-    static func groupSystemElem(_ options: MessageGenerationOptions = .full) -> Generator<GroupSystemElem, Shrink.None<GroupSystemElem>> {
+    package static func groupSystemElem(_ options: MessageGenerationOptions = .full) -> Generator<GroupSystemElem, Shrink.None<GroupSystemElem>> {
         model(options) { $0.groupSystem() }
     }
-    static func mergerElem(_ options: MessageGenerationOptions = .full) -> Generator<MergerElem, Shrink.None<MergerElem>> {
+    package static func mergerElem(_ options: MessageGenerationOptions = .full) -> Generator<MergerElem, Shrink.None<MergerElem>> {
         model(options) { $0.merger(mergerDepth: 0) }
     }
 }
@@ -686,8 +686,8 @@ enum IMWireGen {
 // MARK: - Shrinking
 
 /// Smaller variants of a message, for `.shrinking`: every candidate drops or resets something.
-enum MessageShrinker {
-    static func candidates(_ message: Message) -> [Message] {
+package enum MessageShrinker {
+    package static func candidates(_ message: Message) -> [Message] {
         var result: [Message] = []
         func add(_ change: (inout Message) -> Void) {
             var copy = message
@@ -747,7 +747,7 @@ enum MessageShrinker {
 /// A model type that can be given unknown fields by decoding: it is placed in a carrier message at
 /// `carrierPath` (the field numbers leading to its body, first occurrence at each level), the unknown
 /// bytes are spliced in at the end of its body, and it is read back from the decoded carrier.
-protocol UnknownFieldCarrier {
+package protocol UnknownFieldCarrier {
     static var carrierPath: [Int] { get }
     func carrier() -> Message
     static func extract(from carrier: Message) -> Self?
@@ -755,7 +755,7 @@ protocol UnknownFieldCarrier {
 
 extension UnknownFieldCarrier {
     /// This value with `unknown` appended to its unknown fields, or `nil` if the codec refuses.
-    func appendingUnknownFields(_ unknown: [UInt8]) -> Self? {
+    package func appendingUnknownFields(_ unknown: [UInt8]) -> Self? {
         guard let encoded = try? carrier().serializedBytes(),
             let spliced = TestWire.appendingToEmbeddedMessage(encoded, path: Self.carrierPath[...], extra: unknown),
             let decoded = try? Message(serializedBytes: spliced)
@@ -765,130 +765,130 @@ extension UnknownFieldCarrier {
 }
 
 extension Message: UnknownFieldCarrier {
-    static var carrierPath: [Int] { [] }
-    func carrier() -> Message { self }
-    static func extract(from carrier: Message) -> Message? { carrier }
+    package static var carrierPath: [Int] { [] }
+    package func carrier() -> Message { self }
+    package static func extract(from carrier: Message) -> Message? { carrier }
 }
 
 extension OfflinePushInfo: UnknownFieldCarrier {
-    static var carrierPath: [Int] { [14] }
-    func carrier() -> Message { Message(offlinePushInfo: self) }
-    static func extract(from carrier: Message) -> OfflinePushInfo? { carrier.offlinePushInfo }
+    package static var carrierPath: [Int] { [14] }
+    package func carrier() -> Message { Message(offlinePushInfo: self) }
+    package static func extract(from carrier: Message) -> OfflinePushInfo? { carrier.offlinePushInfo }
 }
 
 extension Elem: UnknownFieldCarrier {
-    static var carrierPath: [Int] { [10] }
-    func carrier() -> Message { Message(elems: [self]) }
-    static func extract(from carrier: Message) -> Elem? { carrier.elems.first }
+    package static var carrierPath: [Int] { [10] }
+    package func carrier() -> Message { Message(elems: [self]) }
+    package static func extract(from carrier: Message) -> Elem? { carrier.elems.first }
 }
 
 /// Elem contents: carried as the only elem of a message, at `[10, oneof field number]`.
-protocol ElemContentCarrier: UnknownFieldCarrier {
+package protocol ElemContentCarrier: UnknownFieldCarrier {
     static var elemField: Int { get }
     var asContent: Elem.Content { get }
     static func from(_ content: Elem.Content) -> Self?
 }
 
 extension ElemContentCarrier {
-    static var carrierPath: [Int] { [10, elemField] }
-    func carrier() -> Message { Message(elems: [Elem(content: asContent)]) }
-    static func extract(from carrier: Message) -> Self? { carrier.elems.first?.content.flatMap(from) }
+    package static var carrierPath: [Int] { [10, elemField] }
+    package func carrier() -> Message { Message(elems: [Elem(content: asContent)]) }
+    package static func extract(from carrier: Message) -> Self? { carrier.elems.first?.content.flatMap(from) }
 }
 
 extension TextElem: ElemContentCarrier {
-    static var elemField: Int { 1 }
-    var asContent: Elem.Content { .text(self) }
-    static func from(_ content: Elem.Content) -> TextElem? { if case .text(let v) = content { v } else { nil } }
+    package static var elemField: Int { 1 }
+    package var asContent: Elem.Content { .text(self) }
+    package static func from(_ content: Elem.Content) -> TextElem? { if case .text(let v) = content { v } else { nil } }
 }
 extension CustomElem: ElemContentCarrier {
-    static var elemField: Int { 2 }
-    var asContent: Elem.Content { .custom(self) }
-    static func from(_ content: Elem.Content) -> CustomElem? { if case .custom(let v) = content { v } else { nil } }
+    package static var elemField: Int { 2 }
+    package var asContent: Elem.Content { .custom(self) }
+    package static func from(_ content: Elem.Content) -> CustomElem? { if case .custom(let v) = content { v } else { nil } }
 }
 extension ImageElem: ElemContentCarrier {
-    static var elemField: Int { 3 }
-    var asContent: Elem.Content { .image(self) }
-    static func from(_ content: Elem.Content) -> ImageElem? { if case .image(let v) = content { v } else { nil } }
+    package static var elemField: Int { 3 }
+    package var asContent: Elem.Content { .image(self) }
+    package static func from(_ content: Elem.Content) -> ImageElem? { if case .image(let v) = content { v } else { nil } }
 }
 extension SoundElem: ElemContentCarrier {
-    static var elemField: Int { 4 }
-    var asContent: Elem.Content { .sound(self) }
-    static func from(_ content: Elem.Content) -> SoundElem? { if case .sound(let v) = content { v } else { nil } }
+    package static var elemField: Int { 4 }
+    package var asContent: Elem.Content { .sound(self) }
+    package static func from(_ content: Elem.Content) -> SoundElem? { if case .sound(let v) = content { v } else { nil } }
 }
 extension VideoElem: ElemContentCarrier {
-    static var elemField: Int { 5 }
-    var asContent: Elem.Content { .video(self) }
-    static func from(_ content: Elem.Content) -> VideoElem? { if case .video(let v) = content { v } else { nil } }
+    package static var elemField: Int { 5 }
+    package var asContent: Elem.Content { .video(self) }
+    package static func from(_ content: Elem.Content) -> VideoElem? { if case .video(let v) = content { v } else { nil } }
 }
 extension FileElem: ElemContentCarrier {
-    static var elemField: Int { 6 }
-    var asContent: Elem.Content { .file(self) }
-    static func from(_ content: Elem.Content) -> FileElem? { if case .file(let v) = content { v } else { nil } }
+    package static var elemField: Int { 6 }
+    package var asContent: Elem.Content { .file(self) }
+    package static func from(_ content: Elem.Content) -> FileElem? { if case .file(let v) = content { v } else { nil } }
 }
 extension LocationElem: ElemContentCarrier {
-    static var elemField: Int { 7 }
-    var asContent: Elem.Content { .location(self) }
-    static func from(_ content: Elem.Content) -> LocationElem? { if case .location(let v) = content { v } else { nil } }
+    package static var elemField: Int { 7 }
+    package var asContent: Elem.Content { .location(self) }
+    package static func from(_ content: Elem.Content) -> LocationElem? { if case .location(let v) = content { v } else { nil } }
 }
 extension FaceElem: ElemContentCarrier {
-    static var elemField: Int { 8 }
-    var asContent: Elem.Content { .face(self) }
-    static func from(_ content: Elem.Content) -> FaceElem? { if case .face(let v) = content { v } else { nil } }
+    package static var elemField: Int { 8 }
+    package var asContent: Elem.Content { .face(self) }
+    package static func from(_ content: Elem.Content) -> FaceElem? { if case .face(let v) = content { v } else { nil } }
 }
 extension GroupTipsElem: ElemContentCarrier {
-    static var elemField: Int { 9 }
-    var asContent: Elem.Content { .groupTips(self) }
-    static func from(_ content: Elem.Content) -> GroupTipsElem? { if case .groupTips(let v) = content { v } else { nil } }
+    package static var elemField: Int { 9 }
+    package var asContent: Elem.Content { .groupTips(self) }
+    package static func from(_ content: Elem.Content) -> GroupTipsElem? { if case .groupTips(let v) = content { v } else { nil } }
 }
 extension MergerElem: ElemContentCarrier {
-    static var elemField: Int { 10 }
-    var asContent: Elem.Content { .merger(self) }
-    static func from(_ content: Elem.Content) -> MergerElem? { if case .merger(let v) = content { v } else { nil } }
+    package static var elemField: Int { 10 }
+    package var asContent: Elem.Content { .merger(self) }
+    package static func from(_ content: Elem.Content) -> MergerElem? { if case .merger(let v) = content { v } else { nil } }
 }
 extension GroupSystemElem: ElemContentCarrier {
-    static var elemField: Int { 12 }
-    var asContent: Elem.Content { .groupSystem(self) }
-    static func from(_ content: Elem.Content) -> GroupSystemElem? { if case .groupSystem(let v) = content { v } else { nil } }
+    package static var elemField: Int { 12 }
+    package var asContent: Elem.Content { .groupSystem(self) }
+    package static func from(_ content: Elem.Content) -> GroupSystemElem? { if case .groupSystem(let v) = content { v } else { nil } }
 }
 
 extension Image: UnknownFieldCarrier {
-    static var carrierPath: [Int] { [10, 3, 2] }
-    func carrier() -> Message { Message(elems: [Elem(content: .image(ImageElem(images: [self])))]) }
-    static func extract(from carrier: Message) -> Image? { ImageElem.extract(from: carrier)?.images.first }
+    package static var carrierPath: [Int] { [10, 3, 2] }
+    package func carrier() -> Message { Message(elems: [Elem(content: .image(ImageElem(images: [self])))]) }
+    package static func extract(from carrier: Message) -> Image? { ImageElem.extract(from: carrier)?.images.first }
 }
 
 extension GroupMemberInfo: UnknownFieldCarrier {
-    static var carrierPath: [Int] { [10, 9, 3] }
-    func carrier() -> Message { Message(elems: [Elem(content: .groupTips(GroupTipsElem(opMember: self)))]) }
-    static func extract(from carrier: Message) -> GroupMemberInfo? { GroupTipsElem.extract(from: carrier)?.opMember }
+    package static var carrierPath: [Int] { [10, 9, 3] }
+    package func carrier() -> Message { Message(elems: [Elem(content: .groupTips(GroupTipsElem(opMember: self)))]) }
+    package static func extract(from carrier: Message) -> GroupMemberInfo? { GroupTipsElem.extract(from: carrier)?.opMember }
 }
 
 extension GroupChangeInfo: UnknownFieldCarrier {
-    static var carrierPath: [Int] { [10, 9, 5] }
-    func carrier() -> Message { Message(elems: [Elem(content: .groupTips(GroupTipsElem(groupChangeList: [self])))]) }
-    static func extract(from carrier: Message) -> GroupChangeInfo? { GroupTipsElem.extract(from: carrier)?.groupChangeList.first }
+    package static var carrierPath: [Int] { [10, 9, 5] }
+    package func carrier() -> Message { Message(elems: [Elem(content: .groupTips(GroupTipsElem(groupChangeList: [self])))]) }
+    package static func extract(from carrier: Message) -> GroupChangeInfo? { GroupTipsElem.extract(from: carrier)?.groupChangeList.first }
 }
 
 extension MemberChangeInfo: UnknownFieldCarrier {
-    static var carrierPath: [Int] { [10, 9, 6] }
-    func carrier() -> Message { Message(elems: [Elem(content: .groupTips(GroupTipsElem(memberChangeList: [self])))]) }
-    static func extract(from carrier: Message) -> MemberChangeInfo? { GroupTipsElem.extract(from: carrier)?.memberChangeList.first }
+    package static var carrierPath: [Int] { [10, 9, 6] }
+    package func carrier() -> Message { Message(elems: [Elem(content: .groupTips(GroupTipsElem(memberChangeList: [self])))]) }
+    package static func extract(from carrier: Message) -> MemberChangeInfo? { GroupTipsElem.extract(from: carrier)?.memberChangeList.first }
 }
 
 // MARK: - Wire helpers
 
 /// A minimal protobuf wire reader/writer for building and inspecting test inputs, independent of the
 /// codec under test.
-enum TestWire {
-    static let varint = 0
-    static let fixed64 = 1
-    static let lengthDelimited = 2
-    static let startGroup = 3
-    static let endGroup = 4
-    static let fixed32 = 5
-    static let maxFieldNumber = (1 << 29) - 1
+package enum TestWire {
+    package static let varint = 0
+    package static let fixed64 = 1
+    package static let lengthDelimited = 2
+    package static let startGroup = 3
+    package static let endGroup = 4
+    package static let fixed32 = 5
+    package static let maxFieldNumber = (1 << 29) - 1
 
-    static func varint(_ value: UInt64) -> [UInt8] {
+    package static func varint(_ value: UInt64) -> [UInt8] {
         var value = value
         var bytes: [UInt8] = []
         while value >= 0x80 {
@@ -900,7 +900,7 @@ enum TestWire {
     }
 
     /// `value` as a varint padded with `extraBytes` redundant continuation bytes (at most 10 in all).
-    static func overlongVarint(_ value: UInt64, extraBytes: Int) -> [UInt8] {
+    package static func overlongVarint(_ value: UInt64, extraBytes: Int) -> [UInt8] {
         var bytes = varint(value)
         let extra = min(extraBytes, 10 - bytes.count)
         guard extra > 0 else { return bytes }
@@ -909,16 +909,16 @@ enum TestWire {
         return bytes
     }
 
-    static func tag(_ number: Int, _ wireType: Int) -> [UInt8] {
+    package static func tag(_ number: Int, _ wireType: Int) -> [UInt8] {
         varint(UInt64(number) << 3 | UInt64(wireType))
     }
 
-    static func lengthDelimited(_ number: Int, _ payload: [UInt8]) -> [UInt8] {
+    package static func lengthDelimited(_ number: Int, _ payload: [UInt8]) -> [UInt8] {
         tag(number, lengthDelimited) + varint(UInt64(payload.count)) + payload
     }
 
     /// Reads a varint at `position`; `nil` if it is truncated or longer than 10 bytes.
-    static func readVarint(_ bytes: ArraySlice<UInt8>, _ position: inout Int) -> UInt64? {
+    package static func readVarint(_ bytes: ArraySlice<UInt8>, _ position: inout Int) -> UInt64? {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while position < bytes.endIndex, shift < 70 {
@@ -933,16 +933,16 @@ enum TestWire {
 
     /// One field of a message: where its tag starts, where its value (after a length prefix, for
     /// length-delimited fields) starts, and where it ends.
-    struct Field: Equatable {
-        var number: Int
-        var wireType: Int
-        var start: Int
-        var valueStart: Int
-        var end: Int
+    package struct Field: Equatable {
+        package var number: Int
+        package var wireType: Int
+        package var start: Int
+        package var valueStart: Int
+        package var end: Int
     }
 
     /// The top-level fields of `bytes`, or `nil` if they are not well-formed (groups must be closed).
-    static func fields(_ bytes: ArraySlice<UInt8>) -> [Field]? {
+    package static func fields(_ bytes: ArraySlice<UInt8>) -> [Field]? {
         var fields: [Field] = []
         var position = bytes.startIndex
         while position < bytes.endIndex {
@@ -991,7 +991,7 @@ enum TestWire {
     /// `bytes` with `extra` appended to the body of the embedded message at `path` (for each field
     /// number, its first length-delimited occurrence), every enclosing length prefix rewritten.
     /// An empty path appends to the top level. `nil` if the path is not there.
-    static func appendingToEmbeddedMessage(_ bytes: [UInt8], path: ArraySlice<Int>, extra: [UInt8]) -> [UInt8]? {
+    package static func appendingToEmbeddedMessage(_ bytes: [UInt8], path: ArraySlice<Int>, extra: [UInt8]) -> [UInt8]? {
         guard let number = path.first else { return bytes + extra }
         guard let fields = fields(bytes[...]),
             let field = fields.first(where: { $0.number == number && $0.wireType == lengthDelimited }),
@@ -1001,7 +1001,7 @@ enum TestWire {
     }
 
     /// Lowercase hex, for failure messages.
-    static func hex<C: Collection<UInt8>>(_ bytes: C) -> String {
+    package static func hex<C: Collection<UInt8>>(_ bytes: C) -> String {
         let digits = Array("0123456789abcdef")
         var text = ""
         text.reserveCapacity(bytes.count * 2)

@@ -1,6 +1,7 @@
 import Foundation
 import IMWire
 import IMWireCLI
+import IMWireTestSupport
 import Testing
 
 /// The reference documentation (the DocC catalog) and the package's own files agree with the code:

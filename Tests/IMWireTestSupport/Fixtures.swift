@@ -3,42 +3,41 @@ import Testing
 
 /// The golden fixtures under `Fixtures/`, read through `Fixtures/manifest.json` (Fixtures/README.md),
 /// located relative to this file so Linux needs no resource bundles.
-enum Fixtures {
-    static let directory: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Support
-        .deletingLastPathComponent()  // IMWireTests
+package enum Fixtures {
+    package static let directory: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // IMWireTestSupport
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // repo root
         .appendingPathComponent("Fixtures")
 
     /// One manifest entry.
-    struct Case: Sendable, CustomTestStringConvertible {
-        let name: String
-        let category: String
-        let kind: String
-        let fields: [String: String]
-        let hasUnknownFields: Bool
+    package struct Case: Sendable, CustomTestStringConvertible {
+        package let name: String
+        package let category: String
+        package let kind: String
+        package let fields: [String: String]
+        package let hasUnknownFields: Bool
         /// The manifest's list-valued keys, e.g. `expected_codes` of a `limit` case, and the keys of
         /// its objects of flags (`options`: `["ignore_unknown_fields"]`).
-        var lists: [String: [String]] = [:]
+        package var lists: [String: [String]] = [:]
 
-        var testDescription: String { name }
+        package var testDescription: String { name }
 
         /// The conformance level of the case's acceptance tests (`Required` unless the manifest
         /// says `"level": "recommended"`).
-        var level: String { fields["level"] == "recommended" ? "Recommended" : "Required" }
+        package var level: String { fields["level"] == "recommended" ? "Recommended" : "Required" }
 
-        func bytes(_ key: String) -> [UInt8] {
+        package func bytes(_ key: String) -> [UInt8] {
             guard let path = fields[key] else { fatalError("fixture \(name) has no \(key)") }
             return Fixtures.read(path)
         }
 
-        func text(_ key: String) -> String {
+        package func text(_ key: String) -> String {
             String(decoding: bytes(key), as: UTF8.self)
         }
     }
 
-    static let all: [Case] = {
+    package static let all: [Case] = {
         let data = try! Data(contentsOf: directory.appendingPathComponent("manifest.json"))
         let root = try! JSONSerialization.jsonObject(with: data) as! [String: Any]
         return (root["cases"] as! [[String: Any]]).map { entry in
@@ -60,9 +59,9 @@ enum Fixtures {
         }
     }()
 
-    static func cases(kind: String) -> [Case] { all.filter { $0.kind == kind } }
+    package static func cases(kind: String) -> [Case] { all.filter { $0.kind == kind } }
 
-    static func read(_ relativePath: String) -> [UInt8] {
+    package static func read(_ relativePath: String) -> [UInt8] {
         let url = directory.appendingPathComponent(relativePath)
         guard let data = FileManager.default.contents(atPath: url.path) else {
             fatalError("missing fixture file \(url.path)")
@@ -71,7 +70,7 @@ enum Fixtures {
     }
 }
 
-func hex(_ bytes: [UInt8], limit: Int = 96) -> String {
+package func hex(_ bytes: [UInt8], limit: Int = 96) -> String {
     let digits = bytes.prefix(limit).map { String(format: "%02x", $0) }.joined()
     return bytes.count > limit ? digits + "…(\(bytes.count) bytes)" : digits
 }

@@ -1,4 +1,5 @@
 import IMWire
+import IMWireTestSupport
 import Testing
 
 /// Every golden fixture through the protobuf-c peer: protobuf-c must re-pack the canonical bytes

@@ -1,5 +1,6 @@
 import Foundation
 import IMWireConformance
+import IMWireTestSupport
 
 /// What the conformance tests need besides the fixtures: the repository (for the Python testees and
 /// the expected-failure lists) and the built executables (`imwire`, `imwire-testee-c`).

@@ -10,6 +10,7 @@
 
 import Foundation
 import IMWire
+import IMWireTestSupport
 import Testing
 
 @Suite struct StreamCompatibilityTests {
@@ -42,14 +43,14 @@ import Testing
             Issue.record("record \(index) (\(cases[index].name)) differs")
         }
 
-        let chunks = StreamTests.Chunking.randomWithEmptyChunks.cut(stream)
+        let chunks = StreamSamples.Chunking.randomWithEmptyChunks.cut(stream)
         #expect(try await collect(Chunks(chunks).lengthDelimitedMessages()) == expected)
     }
 
     @Test func pythonsNDJSONDecodesToTheFixtureJSON() async throws {
         let cases = try Self.pythonCases()
         let stream = Fixtures.read("streams/python.ndjson")
-        let decoded = try await collect(Chunks(StreamTests.Chunking.randomSeeded.cut(stream)).jsonLinesMessages())
+        let decoded = try await collect(Chunks(StreamSamples.Chunking.randomSeeded.cut(stream)).jsonLinesMessages())
         #expect(decoded.count == cases.count)
         for (index, (message, fixture)) in zip(decoded, cases).enumerated() {
             let json = try message.jsonUTF8Bytes()
@@ -58,8 +59,8 @@ import Testing
     }
 
     @Test func pythonReadsSwiftsDelimitedStream() throws {
-        let messages = StreamTests.messages(300, seed: 0xC0FFEE)
-        let stream = try StreamTests.delimited(messages)
+        let messages = StreamSamples.messages(300, seed: 0xC0FFEE)
+        let stream = try StreamSamples.delimited(messages)
         let back = try Self.runPython("reencode-binary", input: stream)
         // Python's canonical re-encoding is Swift's, byte for byte (unknown fields kept as read).
         #expect(back == stream)
@@ -77,8 +78,8 @@ import Testing
     }
 
     @Test func pythonReadsSwiftsNDJSON() throws {
-        let messages = StreamTests.messages(300, seed: 0xBEEF, json: true).map(CrossCheckBatch.canonicalNaNs)
-        let stream = try StreamTests.jsonLines(messages)
+        let messages = StreamSamples.messages(300, seed: 0xBEEF, json: true).map(CrossCheckBatch.canonicalNaNs)
+        let stream = try StreamSamples.jsonLines(messages)
         let back = try Self.runPython("reencode-json", input: stream)
         var decoded: [Message] = []
         var rest = back[...]

@@ -1,5 +1,6 @@
 import IMWire
 import IMWireCLI
+import IMWireTestSupport
 import Testing
 
 /// `imwire validate --profile P [--format F] [FILE]`: nothing and status 0 when valid;

@@ -1,5 +1,6 @@
 import Foundation
 import IMWire
+import IMWireTestSupport
 import IMWireCLI
 import Synchronization
 import Testing
@@ -24,11 +25,11 @@ import Testing
 
     @Test(arguments: [64 * 1024, 1, 7])
     func binaryToJSONToBinaryGivesBackTheInputBytes(_ chunkSize: Int) throws {
-        let messages = StreamTests.messages(200, json: true)
-        let binary = try StreamTests.delimited(messages)
+        let messages = StreamSamples.messages(200, json: true)
+        let binary = try StreamSamples.delimited(messages)
         let json = Self.run(Self.toJSON, stdin: binary, chunkSize: chunkSize)
         #expect(json.status == 0)
-        #expect(json.stdout == (try StreamTests.jsonLines(messages)))
+        #expect(json.stdout == (try StreamSamples.jsonLines(messages)))
         #expect(json.stderr == "converted 200 records (0 bad)\n")
         let back = Self.run(Self.toBinary, stdin: json.stdout, chunkSize: chunkSize)
         #expect(back.status == 0)
@@ -37,8 +38,8 @@ import Testing
     }
 
     @Test func binaryToBinaryCanonicalisesEachRecordAndKeepsUnknownFields() throws {
-        let messages = StreamTests.messages(50)
-        let binary = try StreamTests.delimited(messages)
+        let messages = StreamSamples.messages(50)
+        let binary = try StreamSamples.delimited(messages)
         let result = Self.run(["convert", "--stream", "--from", "binary", "--to", "binary"], stdin: binary, chunkSize: 3)
         #expect(result.status == 0)
         #expect(result.stdout == binary)
@@ -54,7 +55,7 @@ import Testing
 
     @Test func timRESTLines() throws {
         let messages = [Message(sender: "a", target: .receiver("b"), elems: [.text("x")]), Message(target: .groupID("g"), elems: [.text("y")])]
-        let binary = try StreamTests.delimited(messages)
+        let binary = try StreamSamples.delimited(messages)
         let rest = Self.run(["convert", "--stream", "--from", "binary", "--to", "tim-rest"], stdin: binary)
         #expect(rest.status == 0)
         var expected: [UInt8] = []
@@ -85,7 +86,7 @@ import Testing
         let (bytes, offsets, good) = try Self.streamWithBadRecords()
         let result = Self.run(Self.toJSON + ["--continue-on-error"], stdin: bytes, chunkSize: 5)
         #expect(result.status == 1)
-        #expect(result.stdout == (try StreamTests.jsonLines(good)))
+        #expect(result.stdout == (try StreamSamples.jsonLines(good)))
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(result.stderr)")
         #expect(lines[0].hasPrefix("error: record 1: invalid_utf8: "))
@@ -99,7 +100,7 @@ import Testing
         let (bytes, offsets, good) = try Self.streamWithBadRecords()
         let result = Self.run(Self.toJSON, stdin: bytes)
         #expect(result.status == 1)
-        #expect(result.stdout == (try StreamTests.jsonLines([good[0]])))
+        #expect(result.stdout == (try StreamSamples.jsonLines([good[0]])))
         #expect(result.stderr.hasPrefix("error: record 1: invalid_utf8: "))
         #expect(result.stderr.hasSuffix("(at byte \(offsets[1] + 3))\nconverted 1 record (1 bad)\n"), "\(result.stderr)")
     }
@@ -130,9 +131,9 @@ import Testing
 
     @Test func aProfileViolationIsABadRecord() throws {
         let messages = [Message(elems: [.text("ok")]), Message(elems: [.text(String(repeating: "x", count: 13_000))]), Message(elems: [.text("ok")])]
-        let result = Self.run(Self.toJSON + ["--profile", "tencent", "--continue-on-error"], stdin: try StreamTests.delimited(messages))
+        let result = Self.run(Self.toJSON + ["--profile", "tencent", "--continue-on-error"], stdin: try StreamSamples.delimited(messages))
         #expect(result.status == 1)
-        #expect(result.stdout == (try StreamTests.jsonLines([messages[0], messages[2]])))
+        #expect(result.stdout == (try StreamSamples.jsonLines([messages[0], messages[2]])))
         #expect(result.stderr.hasPrefix("error: record 1: "), "\(result.stderr)")
         #expect(result.stderr.hasSuffix("converted 2 records (1 bad)\n"))
     }
@@ -156,9 +157,9 @@ import Testing
             writeStandardOutput: { bytes in writes.withLock { $0.append(bytes.count) } },
             writeStandardError: { text in errors.withLock { $0 += text } },
             standardErrorIsTerminal: false)
-        let messages = StreamTests.messages(3000, json: true)
-        let binary = try StreamTests.delimited(messages)
-        let expectedSize = try StreamTests.jsonLines(messages).count
+        let messages = StreamSamples.messages(3000, json: true)
+        let binary = try StreamSamples.delimited(messages)
+        let expectedSize = try StreamSamples.jsonLines(messages).count
         #expect(expectedSize > 1_000_000)
         let result = Self.run(Self.toJSON, stdin: binary, live: live)
         #expect(result.status == 0)
@@ -178,7 +179,7 @@ import Testing
             writeStandardOutput: { _ in },
             writeStandardError: { text in errors.withLock { $0 += text } },
             standardErrorIsTerminal: true)
-        let binary = try StreamTests.delimited(StreamTests.messages(40))
+        let binary = try StreamSamples.delimited(StreamSamples.messages(40))
         var input = CLIInput(readStandardInput: { _ in [] }, readFile: { _, _ in [] }, live: live)
         input.openChunks = { _ in SlowReader(binary, chunks: 3) }
         let result = CLI.run(arguments: Self.toJSON, io: input)

@@ -1,6 +1,7 @@
 import Foundation
 import IMWire
 import IMWireCLI
+import IMWireTestSupport
 import Testing
 
 /// What a new user meets first on the command line: the input format found without being named,

@@ -1,5 +1,6 @@
 import IMWire
 import IMWireCLI
+import IMWireTestSupport
 import Testing
 
 /// The `imwire` command line, run in-process with injected input (README "Command line": exit 0 on success, 1 with
