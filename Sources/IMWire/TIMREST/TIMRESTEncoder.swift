@@ -12,14 +12,14 @@
 /// at ``TIMRESTEncodingOptions/allowsLossyConversion``, is left out when the caller allows it.
 struct TIMRESTEncoder {
     private let options: TIMRESTEncodingOptions
-    private var out: TIMRESTTextWriter
+    private var out: JSONTextWriter<[UInt8]>
     private var path = TIMRESTPath()
     private var stackGuard = StackGuard()
 
     static func encode(_ message: Message, options: TIMRESTEncodingOptions) throws(IMWireError) -> [UInt8] {
         var encoder = TIMRESTEncoder(options: options)
         try encoder.message(message, depth: 1, inMsgList: false)
-        return encoder.out.bytes
+        return encoder.out.output
     }
 
     /// The message's content only — `{"MsgBody":[…],"CloudCustomData":"…"}` (the second key only
@@ -33,12 +33,14 @@ struct TIMRESTEncoder {
         encoder.out.beginObject()
         try encoder.content(message, depth: 1)
         encoder.out.endObject()
-        return encoder.out.bytes
+        return encoder.out.output
     }
 
     private init(options: TIMRESTEncodingOptions) {
         self.options = options
-        out = TIMRESTTextWriter(pretty: options.prettyPrinted)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        out = JSONTextWriter(into: bytes, pretty: options.prettyPrinted)
     }
 
     // MARK: - Errors
@@ -144,26 +146,26 @@ struct TIMRESTEncoder {
             }
             out.member("To_Account", strings: message.targetedReceivers)
         }
-        if message.seq != 0 { out.member("MsgSeq", number: message.seq) }
+        if message.seq != 0 { out.member("MsgSeq", integer: message.seq) }
         if message.random > UInt64(UInt32.max) {
             throw notRepresentable(
                 "random is \(message.random); Tencent REST's MsgRandom / Random is a 32-bit unsigned integer (at most 4294967295)",
                 at: "random")
         }
-        if message.random != 0 { out.member(isGroup && !inMsgList ? "Random" : "MsgRandom", number: message.random) }
+        if message.random != 0 { out.member(isGroup && !inMsgList ? "Random" : "MsgRandom", integer: message.random) }
         if message.timestampMs % 1000 != 0 {
             try lossy(
                 "timestamp_ms \(message.timestampMs) has a sub-second part; Tencent REST's MsgTimeStamp is in whole seconds",
                 at: "timestamp_ms")
         }
-        if message.timestampMs / 1000 != 0 { out.member("MsgTimeStamp", number: message.timestampMs / 1000) }
+        if message.timestampMs / 1000 != 0 { out.member("MsgTimeStamp", integer: message.timestampMs / 1000) }
         if !message.msgID.isEmpty { out.member("MsgKey", string: message.msgID) }
         if message.priority != .default {
             if let name = TIMRESTPriority.name(of: message.priority) {
                 out.member("MsgPriority", string: name)
             } else {
                 out.key("MsgPriority")
-                out.number(Int64(message.priority.rawValue))
+                out.integer(Int64(message.priority.rawValue))
             }
         }
         return isC2C
@@ -177,11 +179,12 @@ struct TIMRESTEncoder {
             out.key("GroupAtInfo")
             out.beginArray()
             for userID in message.atUserList {
+                out.element()
                 out.beginObject()
                 if Message.isAtAllUserID(userID) {
-                    out.member("GroupAtAllFlag", number: 1)
+                    out.member("GroupAtAllFlag", integer: 1)
                 } else {
-                    out.member("GroupAtAllFlag", number: 0)
+                    out.member("GroupAtAllFlag", integer: 0)
                     out.member("GroupAt_Account", string: userID)
                 }
                 out.endObject()
@@ -196,14 +199,14 @@ struct TIMRESTEncoder {
         }
         if message.onlineUserOnly {
             // sendmsg has no online-only flag: a lifetime of 0 means "online users only, not stored".
-            if isC2C { out.member("MsgLifeTime", number: 0) } else { out.member("OnlineOnlyFlag", number: 1) }
+            if isC2C { out.member("MsgLifeTime", integer: 0) } else { out.member("OnlineOnlyFlag", integer: 1) }
         }
         // send_group_msg spells it NeedReadReceipt, sendmsg IsNeedReadReceipt (each page's request fields).
         if message.needReadReceipt {
             let isGroup = if case .groupID? = message.target { true } else { false }
-            out.member(isGroup ? "NeedReadReceipt" : "IsNeedReadReceipt", number: 1)
+            out.member(isGroup ? "NeedReadReceipt" : "IsNeedReadReceipt", integer: 1)
         }
-        if message.supportMessageExtension { out.member("SupportMessageExtension", number: 1) }
+        if message.supportMessageExtension { out.member("SupportMessageExtension", integer: 1) }
         if let info = message.offlinePushInfo {
             path.push("offline_push_info")
             try offlinePushInfo(info, depth: depth + 1)
@@ -217,6 +220,7 @@ struct TIMRESTEncoder {
         out.key("MsgBody")
         out.beginArray()
         for (index, elem) in message.elems.enumerated() {
+            out.element()
             path.push("elems")
             path.push(index)
             try self.elem(elem, depth: depth + 1)
@@ -237,7 +241,7 @@ struct TIMRESTEncoder {
         }
         out.key("OfflinePushInfo")
         out.beginObject()
-        if info.disablePush { out.member("PushFlag", number: 1) }
+        if info.disablePush { out.member("PushFlag", integer: 1) }
         if !info.title.isEmpty { out.member("Title", string: info.title) }
         if !info.desc.isEmpty { out.member("Desc", string: info.desc) }
         if !info.ext.isEmpty { out.member("Ext", string: info.ext) }
@@ -253,11 +257,11 @@ struct TIMRESTEncoder {
             out.key("ApnsInfo")
             out.beginObject()
             if !info.iosSound.isEmpty { out.member("Sound", string: info.iosSound) }
-            if info.ignoreIOSBadge { out.member("BadgeMode", number: 1) }
+            if info.ignoreIOSBadge { out.member("BadgeMode", integer: 1) }
             if !info.iosTitle.isEmpty { out.member("Title", string: info.iosTitle) }
             if !info.iosSubtitle.isEmpty { out.member("SubTitle", string: info.iosSubtitle) }
             if !info.iosImage.isEmpty { out.member("Image", string: info.iosImage) }
-            if info.iosMutableContent { out.member("MutableContent", number: 1) }
+            if info.iosMutableContent { out.member("MutableContent", integer: 1) }
             out.endObject()
         }
         out.endObject()
@@ -353,17 +357,17 @@ struct TIMRESTEncoder {
             case .utf8Bytes(let keyPath):
                 out.string(try utf8(content[keyPath: keyPath], field: field.model))
             case .uint64(let keyPath):
-                out.number(content[keyPath: keyPath])
+                out.integer(content[keyPath: keyPath])
             case .uint32(let keyPath):
-                out.number(UInt64(content[keyPath: keyPath]))
+                out.integer(UInt64(content[keyPath: keyPath]))
             case .int32(let keyPath):
-                out.number(Int64(content[keyPath: keyPath]))
+                out.integer(Int64(content[keyPath: keyPath]))
             case .double(let keyPath):
                 let value = content[keyPath: keyPath]
                 guard value.isFinite else { throw notRepresentable("JSON numbers cannot be \(value)", at: field.model) }
-                out.number(value)
+                out.double(value)
             case .downloadFlag:
-                out.number(UInt64(timRESTDownloadFlag))
+                out.integer(UInt64(timRESTDownloadFlag))
             }
         }
         out.endObject()
@@ -383,10 +387,11 @@ struct TIMRESTEncoder {
         out.beginObject()
         out.member("UUID", string: uuid)
         out.key("ImageFormat")
-        out.number(Int64(image.format.rawValue))
+        out.integer(Int64(image.format.rawValue))
         out.key("ImageInfoArray")
         out.beginArray()
         for (index, entry) in image.images.enumerated() {
+            out.element()
             path.push("images")
             path.push(index)
             try flatContent(TIMRESTContent.image, entry, entry.unknownFields, depth + 1)
@@ -405,6 +410,7 @@ struct TIMRESTEncoder {
             out.key("MsgList")
             out.beginArray()
             for (index, inner) in merger.messages.enumerated() {
+                out.element()
                 path.push("messages")
                 path.push(index)
                 try message(inner, depth: depth + 1, inMsgList: true)
@@ -438,111 +444,9 @@ struct TIMRESTEncoder {
         out.key("MsgContent")
         out.beginObject()
         out.member("Title", string: merger.title)
-        out.member("MsgNum", number: hasKey ? UInt64(merger.msgNum) : UInt64(merger.messages.count))
+        out.member("MsgNum", integer: hasKey ? UInt64(merger.msgNum) : UInt64(merger.messages.count))
         out.member("CompatibleText", string: merger.compatibleText)
         out.member("AbstractList", strings: merger.abstractList)
         return hasKey
-    }
-}
-
-/// JSON text for the tim-rest encoder: compact, or indented by two spaces with a space after each
-/// `:` when pretty-printing; strings in the canonical escaping shared with proto3 JSON (only `"`,
-/// `\` and U+0000–U+001F escaped, everything else raw UTF-8).
-struct TIMRESTTextWriter {
-    private(set) var bytes: [UInt8] = []
-    private let pretty: Bool
-    /// Per open container, whether it has a member or element yet.
-    private var hasMembers: [Bool] = []
-    /// A key was just written: the next value follows it on the same line.
-    private var afterKey = false
-
-    init(pretty: Bool) {
-        self.pretty = pretty
-        bytes.reserveCapacity(256)
-    }
-
-    /// The separator and line break before a member's key or an array's element.
-    private mutating func beginItem() {
-        if afterKey {
-            afterKey = false
-            return
-        }
-        guard let last = hasMembers.indices.last else { return }
-        if hasMembers[last] { bytes.append(UInt8(ascii: ",")) }
-        hasMembers[last] = true
-        if pretty { newline(hasMembers.count) }
-    }
-
-    private mutating func newline(_ indent: Int) {
-        bytes.append(UInt8(ascii: "\n"))
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
-    }
-
-    mutating func beginObject() {
-        beginItem()
-        bytes.append(UInt8(ascii: "{"))
-        hasMembers.append(false)
-    }
-
-    mutating func endObject() { end(UInt8(ascii: "}")) }
-
-    mutating func beginArray() {
-        beginItem()
-        bytes.append(UInt8(ascii: "["))
-        hasMembers.append(false)
-    }
-
-    mutating func endArray() { end(UInt8(ascii: "]")) }
-
-    private mutating func end(_ bracket: UInt8) {
-        let hadMembers = hasMembers.removeLast()
-        if pretty, hadMembers { newline(hasMembers.count) }
-        bytes.append(bracket)
-    }
-
-    mutating func key(_ key: String) {
-        beginItem()
-        JSONWriter.appendString(key, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(UInt8(ascii: " ")) }
-        afterKey = true
-    }
-
-    mutating func string(_ string: String) {
-        beginItem()
-        JSONWriter.appendString(string, to: &bytes)
-    }
-
-    mutating func number(_ value: UInt64) {
-        beginItem()
-        bytes.append(contentsOf: String(value).utf8)
-    }
-
-    mutating func number(_ value: Int64) {
-        beginItem()
-        bytes.append(contentsOf: String(value).utf8)
-    }
-
-    /// A finite double in shortest round-trip form.
-    mutating func number(_ value: Double) {
-        beginItem()
-        bytes.append(contentsOf: value.description.utf8)
-    }
-
-    mutating func member(_ name: String, string value: String) {
-        key(name)
-        string(value)
-    }
-
-    mutating func member(_ name: String, number value: UInt64) {
-        key(name)
-        number(value)
-    }
-
-    mutating func member(_ name: String, strings values: [String]) {
-        key(name)
-        beginArray()
-        for value in values { string(value) }
-        endArray()
     }
 }
