@@ -74,7 +74,7 @@ import Testing
     /// One document with every layout piece: nested and empty containers, keys and elements.
     static func document(_ writer: inout JSONTextWriter<[UInt8]>) {
         writer.beginObject()
-        writer.member("a", integer: 1)
+        writer.member("a", number: 1)
         writer.key("b")
         writer.beginArray()
         writer.element()
@@ -132,7 +132,7 @@ import Testing
     @Test func membersOfAnEncodedObjectContinueTheOpenObject() {
         let text = Self.written { writer in
             writer.beginObject()
-            writer.member("a", integer: 1)
+            writer.member("a", number: 1)
             writer.members(ofEncodedObject: Array(#"{"b":[2],"c":{}}"#.utf8))
             writer.members(ofEncodedObject: Array("{}".utf8))
             writer.endObject()

@@ -246,7 +246,7 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
         string(value)
     }
 
-    package mutating func member(_ name: String, integer value: UInt64) {
+    package mutating func member(_ name: String, number value: UInt64) {
         key(name)
         integer(value)
     }

@@ -146,19 +146,19 @@ struct TIMRESTEncoder {
             }
             out.member("To_Account", strings: message.targetedReceivers)
         }
-        if message.seq != 0 { out.member("MsgSeq", integer: message.seq) }
+        if message.seq != 0 { out.member("MsgSeq", number: message.seq) }
         if message.random > UInt64(UInt32.max) {
             throw notRepresentable(
                 "random is \(message.random); Tencent REST's MsgRandom / Random is a 32-bit unsigned integer (at most 4294967295)",
                 at: "random")
         }
-        if message.random != 0 { out.member(isGroup && !inMsgList ? "Random" : "MsgRandom", integer: message.random) }
+        if message.random != 0 { out.member(isGroup && !inMsgList ? "Random" : "MsgRandom", number: message.random) }
         if message.timestampMs % 1000 != 0 {
             try lossy(
                 "timestamp_ms \(message.timestampMs) has a sub-second part; Tencent REST's MsgTimeStamp is in whole seconds",
                 at: "timestamp_ms")
         }
-        if message.timestampMs / 1000 != 0 { out.member("MsgTimeStamp", integer: message.timestampMs / 1000) }
+        if message.timestampMs / 1000 != 0 { out.member("MsgTimeStamp", number: message.timestampMs / 1000) }
         if !message.msgID.isEmpty { out.member("MsgKey", string: message.msgID) }
         if message.priority != .default {
             if let name = TIMRESTPriority.name(of: message.priority) {
@@ -182,9 +182,9 @@ struct TIMRESTEncoder {
                 out.element()
                 out.beginObject()
                 if Message.isAtAllUserID(userID) {
-                    out.member("GroupAtAllFlag", integer: 1)
+                    out.member("GroupAtAllFlag", number: 1)
                 } else {
-                    out.member("GroupAtAllFlag", integer: 0)
+                    out.member("GroupAtAllFlag", number: 0)
                     out.member("GroupAt_Account", string: userID)
                 }
                 out.endObject()
@@ -199,14 +199,14 @@ struct TIMRESTEncoder {
         }
         if message.onlineUserOnly {
             // sendmsg has no online-only flag: a lifetime of 0 means "online users only, not stored".
-            if isC2C { out.member("MsgLifeTime", integer: 0) } else { out.member("OnlineOnlyFlag", integer: 1) }
+            if isC2C { out.member("MsgLifeTime", number: 0) } else { out.member("OnlineOnlyFlag", number: 1) }
         }
         // send_group_msg spells it NeedReadReceipt, sendmsg IsNeedReadReceipt (each page's request fields).
         if message.needReadReceipt {
             let isGroup = if case .groupID? = message.target { true } else { false }
-            out.member(isGroup ? "NeedReadReceipt" : "IsNeedReadReceipt", integer: 1)
+            out.member(isGroup ? "NeedReadReceipt" : "IsNeedReadReceipt", number: 1)
         }
-        if message.supportMessageExtension { out.member("SupportMessageExtension", integer: 1) }
+        if message.supportMessageExtension { out.member("SupportMessageExtension", number: 1) }
         if let info = message.offlinePushInfo {
             path.push("offline_push_info")
             try offlinePushInfo(info, depth: depth + 1)
@@ -241,7 +241,7 @@ struct TIMRESTEncoder {
         }
         out.key("OfflinePushInfo")
         out.beginObject()
-        if info.disablePush { out.member("PushFlag", integer: 1) }
+        if info.disablePush { out.member("PushFlag", number: 1) }
         if !info.title.isEmpty { out.member("Title", string: info.title) }
         if !info.desc.isEmpty { out.member("Desc", string: info.desc) }
         if !info.ext.isEmpty { out.member("Ext", string: info.ext) }
@@ -257,11 +257,11 @@ struct TIMRESTEncoder {
             out.key("ApnsInfo")
             out.beginObject()
             if !info.iosSound.isEmpty { out.member("Sound", string: info.iosSound) }
-            if info.ignoreIOSBadge { out.member("BadgeMode", integer: 1) }
+            if info.ignoreIOSBadge { out.member("BadgeMode", number: 1) }
             if !info.iosTitle.isEmpty { out.member("Title", string: info.iosTitle) }
             if !info.iosSubtitle.isEmpty { out.member("SubTitle", string: info.iosSubtitle) }
             if !info.iosImage.isEmpty { out.member("Image", string: info.iosImage) }
-            if info.iosMutableContent { out.member("MutableContent", integer: 1) }
+            if info.iosMutableContent { out.member("MutableContent", number: 1) }
             out.endObject()
         }
         out.endObject()
@@ -444,7 +444,7 @@ struct TIMRESTEncoder {
         out.key("MsgContent")
         out.beginObject()
         out.member("Title", string: merger.title)
-        out.member("MsgNum", integer: hasKey ? UInt64(merger.msgNum) : UInt64(merger.messages.count))
+        out.member("MsgNum", number: hasKey ? UInt64(merger.msgNum) : UInt64(merger.messages.count))
         out.member("CompatibleText", string: merger.compatibleText)
         out.member("AbstractList", strings: merger.abstractList)
         return hasKey
