@@ -33,18 +33,16 @@ public struct CallbackResponse: Hashable, Sendable {
     /// (always `OK`: the request was handled, whatever was decided), `ErrorInfo`, `ErrorCode`, then
     /// `MsgBody` and `CloudCustomData` for a replacement.
     public func jsonUTF8Bytes() -> [UInt8] {
-        var bytes = Array(#"{"ActionStatus":"OK","ErrorInfo":"#.utf8)
-        JSONWriter.appendString(errorInfo, to: &bytes)
-        bytes.append(contentsOf: #","ErrorCode":"#.utf8)
-        bytes.append(contentsOf: String(errorCode).utf8)
-        if let content {
-            // content is a whole object: continue this one with its members.
-            bytes.append(UInt8(ascii: ","))
-            bytes.append(contentsOf: content.dropFirst())
-        } else {
-            bytes.append(UInt8(ascii: "}"))
-        }
-        return bytes
+        var json = JSONTextWriter(into: [UInt8]())
+        json.beginObject()
+        json.member("ActionStatus", string: "OK")
+        json.member("ErrorInfo", string: errorInfo)
+        json.key("ErrorCode")
+        json.integer(Int64(errorCode))
+        // content is a whole object: this one goes on with its members.
+        if let content { json.members(ofEncodedObject: content) }
+        json.endObject()
+        return json.output
     }
 
     /// ``jsonUTF8Bytes()`` as a `String`.

@@ -1,6 +1,6 @@
 /// The bytes a JSON string must escape — a quote, a backslash, a control character — found eight at
-/// a time. The JSON writer (and through it the tim-rest writer) copies the runs between them as
-/// they are; the JSON scanner skips to the end of a string with it.
+/// a time. ``JSONTextWriter`` (under every format's writer) copies the runs between them as they
+/// are; the JSON scanner skips to the end of a string with it.
 package enum JSONEscapeScan {
     /// Whether any of the eight bytes in `word` may be a quote, a backslash or a control character.
     /// No false negatives; a rare false positive only sends the caller to its byte-by-byte path.

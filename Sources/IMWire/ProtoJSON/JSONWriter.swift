@@ -2,65 +2,46 @@
 /// lowerCamelCase keys in field-number order, defaults omitted, 64-bit integers as strings, bytes
 /// as padded standard base64, enums by name (unknown numbers as numbers), doubles in shortest
 /// round-trip form (`NaN`, `Infinity`, `-Infinity` as strings), compact unless pretty-printed.
-/// Strings escape only `"`, `\` and U+0000–U+001F (`\b \f \n \r \t` short, the rest `\u00XX`);
-/// everything else is raw UTF-8. Unknown fields have no JSON form and are left out.
+/// Unknown fields have no JSON form and are left out. Escaping, numbers and layout are
+/// ``JSONTextWriter``'s.
 package struct JSONWriter: FieldVisitor {
     package typealias Failure = IMWireError
-    private var output: OutputBytes
+    /// The text: escaping, numbers and layout (compact or pretty).
+    private var text: JSONTextWriter<OutputBytes>
     /// The JSON names of every type of the schema file (never freed), and of the object being
     /// written: plain pointers, no reference counting per member.
     private let nameTable: UnsafeMutablePointer<JSONFieldNames>
     private var names: UnsafeMutablePointer<JSONFieldNames>
-    /// Whether the current object already has a member (so the next needs a comma).
-    private var hasMember = false
     private var depth = 1
-    /// Pretty printing: the indentation level of the current object's members.
-    private var indent = 1
     private let maxDepth: Int
-    private let pretty: Bool
     private var stackGuard = StackGuard()
 
     package static func encode<M: ProtoMessage>(_ message: M, options: JSONEncodingOptions) throws(IMWireError) -> [UInt8] {
         var writer = JSONWriter(names: JSONNameTable.of(M.self).types, M._arenaLayoutIndex, options: options)
-        defer { writer.output.deallocate() }
+        defer { writer.text.output.deallocate() }
         if let arena = message._arena {
             try writer.writeArenaObject(arena.storage, arena.node, M._arenaTable.layouts, M._arenaLayoutIndex, checkDepth: false)
         } else {
-            writer.output.append(UInt8(ascii: "{"))
+            writer.text.beginObject()
             try message.traverse(&writer)
-            writer.closeObject()
+            writer.text.endObject()
         }
-        return writer.output.bytes()
+        return writer.text.output.bytes()
     }
 
     private init(names nameTable: UnsafeMutablePointer<JSONFieldNames>, _ layoutIndex: Int, options: JSONEncodingOptions) {
         self.nameTable = nameTable
         names = nameTable + layoutIndex
-        output = OutputBytes(capacity: 256)
+        text = JSONTextWriter(into: OutputBytes(capacity: 256), pretty: options.prettyPrinted)
         self.maxDepth = options.maxDepth
-        self.pretty = options.prettyPrinted
     }
 
     // MARK: - Structure
 
-    private mutating func newline(indent: Int) {
-        output.append(UInt8(ascii: "\n"))
-        for _ in 0..<indent { output.append(UInt8(ascii: " ")); output.append(UInt8(ascii: " ")) }
-    }
-
     /// Starts a member of the current object: comma, indentation, `"key":`.
     @inline(__always)
     private mutating func key(_ field: Int) {
-        if hasMember { output.append(UInt8(ascii: ",")) }
-        hasMember = true
-        if pretty { newline(indent: indent) }
-        output.append(names.pointee.key(number: field))
-        if pretty { output.append(UInt8(ascii: " ")) }
-    }
-
-    private mutating func closeObject() {
-        if pretty, hasMember { newline(indent: indent - 1) }
-        output.append(UInt8(ascii: "}"))
+        text.key(encoded: names.pointee.key(number: field))
     }
 
     private mutating func writeObject<M: ProtoMessage>(_ message: M) throws(IMWireError) {
@@ -71,136 +52,26 @@ package struct JSONWriter: FieldVisitor {
             throw IMWireError(code: .depthLimitExceeded, reason: "message nesting exceeds the encoder's limit of \(counted(maxDepth, "level"))")
         }
         let outerNames = names
-        let outerHasMember = hasMember
         names = nameTable + M._arenaLayoutIndex
-        hasMember = false
         depth += 1
         try stackGuard.check(depth: depth)
-        indent += 1
-        output.append(UInt8(ascii: "{"))
+        text.beginObject()
         try message.traverse(&self)
-        closeObject()
-        indent -= 1
+        text.endObject()
         depth -= 1
         names = outerNames
-        hasMember = outerHasMember
     }
 
     private mutating func writeArray<T>(_ values: [T], _ element: (inout JSONWriter, T) throws(IMWireError) -> Void) throws(IMWireError) {
-        output.append(UInt8(ascii: "["))
-        indent += 1
-        for (index, value) in values.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            if pretty { newline(indent: indent) }
+        text.beginArray()
+        for value in values {
+            text.element()
             try element(&self, value)
         }
-        indent -= 1
-        if pretty, !values.isEmpty { newline(indent: indent) }
-        output.append(UInt8(ascii: "]"))
+        text.endArray()
     }
 
     // MARK: - Values
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    private mutating func writeString(_ string: String) {
-        Self.appendString(string, to: &output)
-    }
-
-    /// Appends `string` as a JSON string literal in the canonical escaping (shared with the
-    /// tim-rest writer).
-    package static func appendString<Sink: ByteSink>(_ string: String, to output: inout Sink) {
-        var string = string
-        string.withUTF8 { appendString(utf8: $0, to: &output) }
-    }
-
-    /// Appends UTF-8 `bytes` as a JSON string literal in the canonical escaping.
-    package static func appendString<Sink: ByteSink>(utf8 bytes: UnsafeBufferPointer<UInt8>, to output: inout Sink) {
-        output.append(UInt8(ascii: "\""))
-        do {
-            var runStart = 0
-            var index = 0
-            let count = bytes.count
-            while index < count {
-                // Eight bytes at a time while none needs escaping (a quote, a backslash, a control).
-                while count - index >= 8 {
-                    let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
-                    if JSONEscapeScan.mayNeedEscaping(word) { break }
-                    index += 8
-                }
-                guard index < count else { break }
-                let byte = bytes[index]
-                index += 1
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                let escaped = index - 1
-                output.append(UnsafeBufferPointer(rebasing: bytes[runStart..<escaped]))
-                runStart = escaped + 1
-                output.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""): output.append(UInt8(ascii: "\""))
-                case UInt8(ascii: "\\"): output.append(UInt8(ascii: "\\"))
-                case 0x08: output.append(UInt8(ascii: "b"))
-                case 0x0C: output.append(UInt8(ascii: "f"))
-                case 0x0A: output.append(UInt8(ascii: "n"))
-                case 0x0D: output.append(UInt8(ascii: "r"))
-                case 0x09: output.append(UInt8(ascii: "t"))
-                default:
-                    output.append("u00")
-                    output.append(hexDigits[Int(byte >> 4)])
-                    output.append(hexDigits[Int(byte & 15)])
-                }
-            }
-            if runStart < count { output.append(UnsafeBufferPointer(rebasing: bytes[runStart...])) }
-        }
-        output.append(UInt8(ascii: "\""))
-    }
-
-    /// "00" "01" … "99", for writing two digits at a time.
-    private static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
-
-    private mutating func writeDecimal(_ value: UInt64) {
-        // Digits straight into the output: `description` would build a String per number.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            // Two digits at a time from a table of "00"..."99", then the last one if odd.
-            Self.digitPairs.withUnsafeBufferPointer { pairs in
-                while rest >= 100 {
-                    let pair = Int(rest % 100) &* 2
-                    rest /= 100
-                    buffer[23 - count] = pairs[pair &+ 1]
-                    buffer[22 - count] = pairs[pair]
-                    count &+= 2
-                }
-                if rest >= 10 {
-                    let pair = Int(rest) &* 2
-                    buffer[23 - count] = pairs[pair &+ 1]
-                    buffer[22 - count] = pairs[pair]
-                    count &+= 2
-                } else {
-                    buffer[23 - count] = UInt8(truncatingIfNeeded: rest) &+ UInt8(ascii: "0")
-                    count &+= 1
-                }
-            }
-            output.append(UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]).assumingMemoryBound(to: UInt8.self))
-        }
-    }
-
-    private mutating func writeDecimal(_ value: Int32) {
-        if value < 0 { output.append(UInt8(ascii: "-")) }
-        writeDecimal(UInt64(value.magnitude))
-    }
-
-    private mutating func writeDecimal(_ value: UInt32) {
-        writeDecimal(UInt64(value))
-    }
-
-    private mutating func writeQuotedDecimal(_ value: UInt64) {
-        output.append(UInt8(ascii: "\""))
-        writeDecimal(value)
-        output.append(UInt8(ascii: "\""))
-    }
 
     private mutating func writeEnum<E: ProtoEnum>(_ value: E) {
         writeEnum(number: value.rawValue, E.schema)
@@ -209,26 +80,32 @@ package struct JSONWriter: FieldVisitor {
     /// An enum value by its name, or by its number when `schema` does not name it.
     private mutating func writeEnum(number: Int32, _ schema: EnumSchema?) {
         if let name = schema?.name(of: number) {
-            output.append(UInt8(ascii: "\""))
+            // Enum names are identifiers: nothing to escape.
+            text.append(UInt8(ascii: "\""))
             var name = name
-            name.withUTF8 { output.append($0) }
-            output.append(UInt8(ascii: "\""))
+            name.withUTF8 { text.append($0) }
+            text.append(UInt8(ascii: "\""))
         } else {
-            writeDecimal(number)
+            text.integer(Int64(number))
         }
     }
 
     private mutating func writeBytes(_ value: [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        Base64.encode(value, into: &output)
-        output.append(UInt8(ascii: "\""))
+        value.withUnsafeBufferPointer { writeBytes($0) }
+    }
+
+    /// Bytes as a string of padded standard base64 (nothing in it to escape).
+    private mutating func writeBytes(_ value: UnsafeBufferPointer<UInt8>) {
+        text.append(UInt8(ascii: "\""))
+        Base64.encode(value, into: &text)
+        text.append(UInt8(ascii: "\""))
     }
 
     // MARK: - FieldVisitor
 
     package mutating func visitString(_ value: String, field: Int) {
         key(field)
-        writeString(value)
+        text.string(value)
     }
 
     package mutating func visitBytes(_ value: [UInt8], field: Int) {
@@ -238,22 +115,22 @@ package struct JSONWriter: FieldVisitor {
 
     package mutating func visitUInt64(_ value: UInt64, field: Int) {
         key(field)
-        writeQuotedDecimal(value)
+        text.quotedInteger(value)
     }
 
     package mutating func visitUInt32(_ value: UInt32, field: Int) {
         key(field)
-        writeDecimal(value)
+        text.integer(UInt64(value))
     }
 
     package mutating func visitInt32(_ value: Int32, field: Int) {
         key(field)
-        writeDecimal(value)
+        text.integer(Int64(value))
     }
 
     package mutating func visitBool(_ value: Bool, field: Int) {
         key(field)
-        output.append(value ? "true" : "false")
+        text.bool(value)
     }
 
     package mutating func visitDouble(_ value: Double, field: Int) {
@@ -261,16 +138,14 @@ package struct JSONWriter: FieldVisitor {
         writeDouble(value)
     }
 
+    /// A double, or proto3 JSON's strings for the values JSON numbers cannot be.
     private mutating func writeDouble(_ value: Double) {
         if value.isNaN {
-            output.append("\"NaN\"")
+            text.append("\"NaN\"")
         } else if value.isInfinite {
-            output.append(value < 0 ? "\"-Infinity\"" : "\"Infinity\"")
+            text.append(value < 0 ? "\"-Infinity\"" : "\"Infinity\"")
         } else {
-            // Swift's description is the shortest round-trip form, in the same notation as
-            // Python's repr (180.0, 1e-07, 1.7976931348623157e+308), which the fixtures pin.
-            var text = value.description
-            text.withUTF8 { output.append($0) }
+            text.double(value)
         }
     }
 
@@ -286,7 +161,7 @@ package struct JSONWriter: FieldVisitor {
 
     package mutating func visitRepeatedString(_ value: [String], field: Int) throws(IMWireError) {
         key(field)
-        try writeArray(value) { (writer, string) throws(IMWireError) in writer.writeString(string) }
+        try writeArray(value) { (writer, string) throws(IMWireError) in writer.text.string(string) }
     }
 
     package mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(IMWireError) {
@@ -296,17 +171,12 @@ package struct JSONWriter: FieldVisitor {
 
     package mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {
         key(field)
-        output.append(UInt8(ascii: "{"))
-        for (index, entry) in value.enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            if pretty { newline(indent: indent + 1) }
-            writeString(entry.key)
-            output.append(UInt8(ascii: ":"))
-            if pretty { output.append(UInt8(ascii: " ")) }
+        text.beginObject()
+        for entry in value {
+            text.key(entry.key)
             writeBytes(entry.value)
         }
-        if pretty, !value.isEmpty { newline(indent: indent) }
-        output.append(UInt8(ascii: "}"))
+        text.endObject()
     }
 
     package mutating func visitUnknownFields(_ value: UnknownFields) {
@@ -327,15 +197,12 @@ package struct JSONWriter: FieldVisitor {
             }
             depth += 1
             try stackGuard.check(depth: depth)
-            indent += 1
         }
         let layout = layouts[layoutIndex]
         let words = storage.words
         let outerNames = names
-        let outerHasMember = hasMember
         names = nameTable + layoutIndex
-        hasMember = false
-        output.append(UInt8(ascii: "{"))
+        text.beginObject()
         // The fields the decoder wrote, in field-number order (bit i is the schema's field i).
         var present = words[node &+ 1]
         while present != 0 {
@@ -368,13 +235,9 @@ package struct JSONWriter: FieldVisitor {
                 }
             }
         }
-        closeObject()
+        text.endObject()
         names = outerNames
-        hasMember = outerHasMember
-        if checkDepth {
-            indent -= 1
-            depth -= 1
-        }
+        if checkDepth { depth -= 1 }
     }
 
     /// Whether a singular field holding `value` is present (proto3: not its default).
@@ -392,16 +255,13 @@ package struct JSONWriter: FieldVisitor {
         _ layouts: UnsafeMutablePointer<ArenaLayout>, _ layout: ArenaLayout
     ) throws(IMWireError) {
         switch field.kind {
-        case .string: Self.appendString(utf8: storage.buffer(value), to: &output)
-        case .bytes:
-            output.append(UInt8(ascii: "\""))
-            Base64.encode(storage.buffer(value), into: &output)
-            output.append(UInt8(ascii: "\""))
-        case .uint64: writeQuotedDecimal(value)
-        case .uint32: writeDecimal(UInt32(truncatingIfNeeded: value))
-        case .int32: writeDecimal(Int32(truncatingIfNeeded: value))
+        case .string: text.string(utf8: storage.buffer(value))
+        case .bytes: writeBytes(storage.buffer(value))
+        case .uint64: text.quotedInteger(value)
+        case .uint32: text.integer(UInt64(UInt32(truncatingIfNeeded: value)))
+        case .int32: text.integer(Int64(Int32(truncatingIfNeeded: value)))
         case .enumeration: writeEnum(number: Int32(truncatingIfNeeded: value), layout.enums[index]?.takeUnretainedValue())
-        case .bool: output.append(value != 0 ? "true" : "false")
+        case .bool: text.bool(value != 0)
         case .fixed64: writeDouble(Double(bitPattern: value))
         case .message:
             try writeArenaObject(storage, Int(truncatingIfNeeded: value), layouts, Int(field.sub), checkDepth: true)
@@ -412,17 +272,11 @@ package struct JSONWriter: FieldVisitor {
 
     /// ``writeArray(_:_:)`` over the entries of an arena list.
     private mutating func writeArray(_ list: ArenaList, _ element: (inout JSONWriter, Int) throws(IMWireError) -> Void) throws(IMWireError) {
-        output.append(UInt8(ascii: "["))
-        indent += 1
-        var first = true
+        text.beginArray()
         try list.forEachEntry { (entry) throws(IMWireError) in
-            if !first { output.append(UInt8(ascii: ",")) }
-            first = false
-            if pretty { newline(indent: indent) }
+            text.element()
             try element(&self, entry)
         }
-        indent -= 1
-        if pretty, !list.isEmpty { newline(indent: indent) }
-        output.append(UInt8(ascii: "]"))
+        text.endArray()
     }
 }

@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Where the text writers (JSON, tim-rest) put bytes: `[UInt8]`, or ``OutputBytes`` on the JSON
-/// writer's hot path.
+/// Where ``JSONTextWriter`` (and base64) put bytes: `[UInt8]`, or ``OutputBytes`` on the proto3
+/// JSON writer's hot path.
 package protocol ByteSink {
     mutating func append(_ byte: UInt8)
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>)

@@ -12,14 +12,14 @@
 /// at ``TIMRESTEncodingOptions/allowsLossyConversion``, is left out when the caller allows it.
 struct TIMRESTEncoder {
     private let options: TIMRESTEncodingOptions
-    private var out: TIMRESTTextWriter
+    private var out: JSONTextWriter<[UInt8]>
     private var path = TIMRESTPath()
     private var stackGuard = StackGuard()
 
     static func encode(_ message: Message, options: TIMRESTEncodingOptions) throws(IMWireError) -> [UInt8] {
         var encoder = TIMRESTEncoder(options: options)
         try encoder.message(message, depth: 1, inMsgList: false)
-        return encoder.out.bytes
+        return encoder.out.output
     }
 
     /// The message's content only — `{"MsgBody":[…],"CloudCustomData":"…"}` (the second key only
@@ -33,12 +33,14 @@ struct TIMRESTEncoder {
         encoder.out.beginObject()
         try encoder.content(message, depth: 1)
         encoder.out.endObject()
-        return encoder.out.bytes
+        return encoder.out.output
     }
 
     private init(options: TIMRESTEncodingOptions) {
         self.options = options
-        out = TIMRESTTextWriter(pretty: options.prettyPrinted)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        out = JSONTextWriter(into: bytes, pretty: options.prettyPrinted)
     }
 
     // MARK: - Errors
@@ -163,7 +165,7 @@ struct TIMRESTEncoder {
                 out.member("MsgPriority", string: name)
             } else {
                 out.key("MsgPriority")
-                out.number(Int64(message.priority.rawValue))
+                out.integer(Int64(message.priority.rawValue))
             }
         }
         return isC2C
@@ -177,6 +179,7 @@ struct TIMRESTEncoder {
             out.key("GroupAtInfo")
             out.beginArray()
             for userID in message.atUserList {
+                out.element()
                 out.beginObject()
                 if Message.isAtAllUserID(userID) {
                     out.member("GroupAtAllFlag", number: 1)
@@ -217,6 +220,7 @@ struct TIMRESTEncoder {
         out.key("MsgBody")
         out.beginArray()
         for (index, elem) in message.elems.enumerated() {
+            out.element()
             path.push("elems")
             path.push(index)
             try self.elem(elem, depth: depth + 1)
@@ -353,17 +357,17 @@ struct TIMRESTEncoder {
             case .utf8Bytes(let keyPath):
                 out.string(try utf8(content[keyPath: keyPath], field: field.model))
             case .uint64(let keyPath):
-                out.number(content[keyPath: keyPath])
+                out.integer(content[keyPath: keyPath])
             case .uint32(let keyPath):
-                out.number(UInt64(content[keyPath: keyPath]))
+                out.integer(UInt64(content[keyPath: keyPath]))
             case .int32(let keyPath):
-                out.number(Int64(content[keyPath: keyPath]))
+                out.integer(Int64(content[keyPath: keyPath]))
             case .double(let keyPath):
                 let value = content[keyPath: keyPath]
                 guard value.isFinite else { throw notRepresentable("JSON numbers cannot be \(value)", at: field.model) }
-                out.number(value)
+                out.double(value)
             case .downloadFlag:
-                out.number(UInt64(timRESTDownloadFlag))
+                out.integer(UInt64(timRESTDownloadFlag))
             }
         }
         out.endObject()
@@ -383,10 +387,11 @@ struct TIMRESTEncoder {
         out.beginObject()
         out.member("UUID", string: uuid)
         out.key("ImageFormat")
-        out.number(Int64(image.format.rawValue))
+        out.integer(Int64(image.format.rawValue))
         out.key("ImageInfoArray")
         out.beginArray()
         for (index, entry) in image.images.enumerated() {
+            out.element()
             path.push("images")
             path.push(index)
             try flatContent(TIMRESTContent.image, entry, entry.unknownFields, depth + 1)
@@ -405,6 +410,7 @@ struct TIMRESTEncoder {
             out.key("MsgList")
             out.beginArray()
             for (index, inner) in merger.messages.enumerated() {
+                out.element()
                 path.push("messages")
                 path.push(index)
                 try message(inner, depth: depth + 1, inMsgList: true)
@@ -442,107 +448,5 @@ struct TIMRESTEncoder {
         out.member("CompatibleText", string: merger.compatibleText)
         out.member("AbstractList", strings: merger.abstractList)
         return hasKey
-    }
-}
-
-/// JSON text for the tim-rest encoder: compact, or indented by two spaces with a space after each
-/// `:` when pretty-printing; strings in the canonical escaping shared with proto3 JSON (only `"`,
-/// `\` and U+0000–U+001F escaped, everything else raw UTF-8).
-struct TIMRESTTextWriter {
-    private(set) var bytes: [UInt8] = []
-    private let pretty: Bool
-    /// Per open container, whether it has a member or element yet.
-    private var hasMembers: [Bool] = []
-    /// A key was just written: the next value follows it on the same line.
-    private var afterKey = false
-
-    init(pretty: Bool) {
-        self.pretty = pretty
-        bytes.reserveCapacity(256)
-    }
-
-    /// The separator and line break before a member's key or an array's element.
-    private mutating func beginItem() {
-        if afterKey {
-            afterKey = false
-            return
-        }
-        guard let last = hasMembers.indices.last else { return }
-        if hasMembers[last] { bytes.append(UInt8(ascii: ",")) }
-        hasMembers[last] = true
-        if pretty { newline(hasMembers.count) }
-    }
-
-    private mutating func newline(_ indent: Int) {
-        bytes.append(UInt8(ascii: "\n"))
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * indent))
-    }
-
-    mutating func beginObject() {
-        beginItem()
-        bytes.append(UInt8(ascii: "{"))
-        hasMembers.append(false)
-    }
-
-    mutating func endObject() { end(UInt8(ascii: "}")) }
-
-    mutating func beginArray() {
-        beginItem()
-        bytes.append(UInt8(ascii: "["))
-        hasMembers.append(false)
-    }
-
-    mutating func endArray() { end(UInt8(ascii: "]")) }
-
-    private mutating func end(_ bracket: UInt8) {
-        let hadMembers = hasMembers.removeLast()
-        if pretty, hadMembers { newline(hasMembers.count) }
-        bytes.append(bracket)
-    }
-
-    mutating func key(_ key: String) {
-        beginItem()
-        JSONWriter.appendString(key, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(UInt8(ascii: " ")) }
-        afterKey = true
-    }
-
-    mutating func string(_ string: String) {
-        beginItem()
-        JSONWriter.appendString(string, to: &bytes)
-    }
-
-    mutating func number(_ value: UInt64) {
-        beginItem()
-        bytes.append(contentsOf: String(value).utf8)
-    }
-
-    mutating func number(_ value: Int64) {
-        beginItem()
-        bytes.append(contentsOf: String(value).utf8)
-    }
-
-    /// A finite double in shortest round-trip form.
-    mutating func number(_ value: Double) {
-        beginItem()
-        bytes.append(contentsOf: value.description.utf8)
-    }
-
-    mutating func member(_ name: String, string value: String) {
-        key(name)
-        string(value)
-    }
-
-    mutating func member(_ name: String, number value: UInt64) {
-        key(name)
-        number(value)
-    }
-
-    mutating func member(_ name: String, strings values: [String]) {
-        key(name)
-        beginArray()
-        for value in values { string(value) }
-        endArray()
     }
 }
