@@ -10,8 +10,8 @@ struct TUIKitPayloadWriter {
         for (index, member) in members.enumerated() {
             let memberPath = path.isEmpty ? member.name : path + "." + member.name
             guard names.insert(member.name).inserted else {
-                throw IMWireError(
-                    code: .duplicateKey, reason: "the name \"\(member.name)\" appears twice in one object; a reader would refuse it",
+                throw .duplicateKey(
+                    "the name \"\(member.name)\" appears twice in one object; a reader would refuse it",
                     path: memberPath)
             }
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
