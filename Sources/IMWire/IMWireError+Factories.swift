@@ -252,12 +252,22 @@ extension IMWireError {
 
     // MARK: - duplicate_key
 
-    /// A JSON object (or map) with the key `key` twice; `what` names it: `key`, `map key`, `field`.
+    /// What a duplicate key is: a key of an object (quoted in the reason), a map key (quoted), or a
+    /// message field, under either of its JSON names (named as the schema names it, unquoted).
+    enum DuplicateKeyKind { case key, mapKey, field }
+
+    /// A JSON object (or map) that holds `key` twice.
     @inline(never)
-    static func duplicateKey(_ key: String, what: String = "key", offset: Int) -> IMWireError {
-        IMWireError(code: .duplicateKey, reason: "\(what) \(what == "field" ? key : "\"\(key)\"") appears twice", offset: offset)
+    static func duplicateKey(_ key: String, _ kind: DuplicateKeyKind = .key, offset: Int) -> IMWireError {
+        let reason = switch kind {
+        case .key: "key \"\(key)\" appears twice"
+        case .mapKey: "map key \"\(key)\" appears twice"
+        case .field: "field \(key) appears twice"
+        }
+        return IMWireError(code: .duplicateKey, reason: reason, offset: offset)
     }
 
+    /// A duplicate the caller describes (the TUIKit writer's member names), at a path.
     @inline(never)
     static func duplicateKey(_ reason: String, path: String) -> IMWireError {
         IMWireError(code: .duplicateKey, reason: reason, path: path)

@@ -74,7 +74,7 @@ import Testing
 
     /// An input over `maxInputSize` reads the same in the three decoders.
     @Test func anInputOverTheLimitReadsTheSameInEveryDecoder() throws {
-        let message = Message(sender: "a", receiver: "b", elems: [.text("hello")])
+        let message = Message(sender: "a", target: .receiver("b"), elems: [.text("hello")])
         let binary = try message.serializedBytes()
         let json = try message.jsonUTF8Bytes()
         let timREST = try message.timRESTUTF8Bytes()
@@ -94,8 +94,8 @@ import Testing
 
     /// A model nested past the encoder's limit reads the same in the three encoders.
     @Test func aModelTooDeepToEncodeReadsTheSameInEveryEncoder() throws {
-        var message = Message(sender: "a", receiver: "b", elems: [.text("leaf")])
-        for _ in 0..<4 { message = Message(sender: "a", receiver: "b", elems: [.merger(MergerElem(title: "m", messages: [message]))]) }
+        var message = Message(sender: "a", target: .receiver("b"), elems: [.text("leaf")])
+        for _ in 0..<4 { message = Message(sender: "a", target: .receiver("b"), elems: [.merger(MergerElem(title: "m", messages: [message]))]) }
         let limit = 2
         let errors: [IMWireError?] = [
             #expect(throws: IMWireError.self) { try message.serializedBytes(options: .init(maxDepth: limit)) },

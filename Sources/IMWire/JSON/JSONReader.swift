@@ -201,7 +201,7 @@ package struct JSONReader {
         }
         state.next = fieldIndex &+ 1
         guard state.seen.insert(fieldIndex) else {
-            throw .duplicateKey(layouts[layoutIndex].schema.fields[fieldIndex].name, what: "field", offset: keyOffset)
+            throw .duplicateKey(layouts[layoutIndex].schema.fields[fieldIndex].name, .field, offset: keyOffset)
         }
         // `null` leaves a field unset, a oneof member too: `{"receiver": null, "groupId": "g"}`
         // sets only the group (Google's Required OneofFieldNullFirst / NullSecond).
@@ -381,7 +381,7 @@ package struct JSONReader {
             try scanner.expect(UInt8(ascii: ":"), "':' after a key")
             scanner.skipWhitespace()
             guard keys.insert(scanner.withBytes(key) { Array($0) }).inserted else {
-                throw .duplicateKey(scanner.makeString(key), what: "map key", offset: keyOffset)
+                throw .duplicateKey(scanner.makeString(key), .mapKey, offset: keyOffset)
             }
             if scanner.peek() == UInt8(ascii: "n") {
                 throw valueError(.invalidValue, "a map value cannot be null", at: scanner.position)
