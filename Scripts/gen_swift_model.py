@@ -70,6 +70,10 @@ class Config:
     # The most fields one message type may have: the JSON reader tracks the fields it has seen in a
     # FieldIndexSet of this capacity (Sources/IMWire/ProtoJSON/FieldIndexSet.swift).
     max_fields: int = 128
+    # Message types whose field numbers code reads by hand, without decoding: they get a
+    # `FieldNumber` enum. Only the routing view does that, on the envelope; the validator's paths
+    # spell proto names, which ViolationPathTests checks against the schema.
+    field_number_types: frozenset = frozenset()
 
 
 TARGETS = {
@@ -82,6 +86,7 @@ TARGETS = {
         case_renames={"IOS_PUSH_TYPE_UNSPECIFIED": "apns"},
         # No larger than the enum's other payloads, so inline costs no memory per elem.
         inline_oneof_messages=frozenset({"TextElem", "ImageElem", "FaceElem"}),
+        field_number_types=frozenset({"Message"}),
         oneof_kinds={
             ("Elem", "content"): OneofKind(
                 enum="ElemKind",
@@ -731,11 +736,12 @@ def gen_fields(ctx, msg, type_index):
     out.append("        ])\n\n")
     out.append(f"    package static var _arenaTable: ArenaLayoutTable {{ {ctx.config.arena_table} }}\n")
     out.append(f"    package static var _arenaLayoutIndex: Int {{ {type_index} }}\n\n")
-    out.append("    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).\n")
-    out.append("    package enum FieldNumber {\n")
-    for f in msg.fields:
-        out.append(f"        package static let {f.swift} = {f.number}\n")
-    out.append("    }\n\n")
+    if msg.name in ctx.config.field_number_types:
+        out.append("    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).\n")
+        out.append("    package enum FieldNumber {\n")
+        for f in msg.fields:
+            out.append(f"        package static let {f.swift} = {f.number}\n")
+        out.append("    }\n\n")
     out.append("    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {\n")
     out.append("        if let a = _arena { return try _traverseArena(a, &visitor) }\n")
     done = set()

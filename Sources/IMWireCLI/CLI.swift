@@ -227,8 +227,7 @@ func readInput(_ file: String?, input: CLIInput, limit: Int) throws -> [UInt8] {
         throw CLIFailure.io(cannot: "read", file, error)
     }
     if bytes.count > limit {
-        throw IMWireError(
-            code: .inputTooLarge, reason: "input is larger than the limit of \(counted(limit, "byte"))", offset: limit)
+        throw IMWireError.inputTooLarge(size: nil, limit: limit)
     }
     return bytes
 }

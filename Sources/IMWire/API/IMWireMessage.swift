@@ -52,7 +52,6 @@ extension IMWireMessage {
 
     #if compiler(>=6.2)
     /// Decodes a message from a borrowed span of bytes.
-    @available(macOS 10.14.4, iOS 12.2, watchOS 5.2, tvOS 12.2, visionOS 1.0, *)
     @inlinable
     public init(serializedBytes bytes: RawSpan, options: BinaryDecodingOptions = .init()) throws(IMWireError) {
         let result = bytes.withUnsafeBytes { buffer in

@@ -41,10 +41,7 @@ package struct ArenaDecoder {
     ) throws(IMWireError) -> M {
         try BinaryDecoder.checkLimits(inputCount: buffer.count, options: options)
         guard buffer.count <= Int(UInt32.max) else {
-            throw IMWireError(
-                code: .inputTooLarge,
-                reason: "input of \(counted(buffer.count, "byte")) is larger than protobuf's limit of \(counted(Int(UInt32.max), "byte"))",
-                offset: 0)
+            throw .inputBeyondFourGiB(size: buffer.count)
         }
         var decoder = ArenaDecoder(buffer, maxDepth: options.maxDepth, layouts: M._arenaTable.layouts)
         let layout = M._arenaLayoutIndex
@@ -184,10 +181,7 @@ package struct ArenaDecoder {
         let lengthOffset = position
         let length = try readLength()
         guard depth < maxDepth else {
-            throw IMWireError(
-                code: .depthLimitExceeded,
-                reason: "message nesting exceeds the limit of \(counted(maxDepth, "level"))",
-                offset: lengthOffset)
+            throw .depthLimitExceeded(.messages, limit: maxDepth, offset: lengthOffset)
         }
         let outerEnd = end
         end = position &+ length
@@ -217,9 +211,7 @@ package struct ArenaDecoder {
             throw badTag(tag, at: start)
         }
         if wireType == WireType.endGroup {
-            throw IMWireError(
-                code: .malformedGroup,
-                reason: "end-group tag for field \(number) without a matching start-group", offset: start)
+            throw .malformedGroup(endTagFor: Int(truncatingIfNeeded: number), closing: nil, offset: start)
         }
     }
 
@@ -274,7 +266,7 @@ package struct ArenaDecoder {
             }
             let last = p[9]
             guard last & 0x80 == 0 else {
-                throw IMWireError(code: .varintTooLong, reason: "varint runs past 10 bytes", offset: position)
+                throw .varintTooLong(offset: position)
             }
             position &+= 10
             return result | (UInt64(last & 1) << 63)
@@ -289,7 +281,7 @@ package struct ArenaDecoder {
             if shift == 63 {
                 // The 10th byte holds bit 63 only; more continuation means more than 64 bits.
                 guard byte & 0x80 == 0 else {
-                    throw IMWireError(code: .varintTooLong, reason: "varint runs past 10 bytes", offset: start)
+                    throw .varintTooLong(offset: start)
                 }
                 return result | (UInt64(byte & 1) << 63)
             }
@@ -305,10 +297,7 @@ package struct ArenaDecoder {
         let start = position
         let length = try readVarint()
         guard length <= UInt64(end &- position) else {
-            throw IMWireError(
-                code: .lengthOutOfBounds,
-                reason: "length \(length) runs past the end of \(end == inputCount ? "input" : "the enclosing message") (\(counted(end &- position, "byte")) left)",
-                offset: start)
+            throw .lengthOutOfBounds(length, remaining: end &- position, inInput: end == inputCount, offset: start)
         }
         return Int(truncatingIfNeeded: length)
     }
@@ -344,18 +333,14 @@ package struct ArenaDecoder {
     private mutating func skipGroup(_ number: Int) throws(IMWireError) {
         let start = position
         guard depth < maxDepth else {
-            throw IMWireError(
-                code: .depthLimitExceeded, reason: "group nesting exceeds the limit of \(counted(maxDepth, "level"))", offset: start)
+            throw .depthLimitExceeded(.groups, limit: maxDepth, offset: start)
         }
         depth &+= 1
         try stackGuard.check(depth: depth, offset: start)
         while true {
             guard position < end else {
                 // Unclosed at the end of the input too: a group needs its end tag.
-                throw IMWireError(
-                    code: .malformedGroup,
-                    reason: "group \(number) is not closed before \(end == inputCount ? "the input" : "its enclosing message") ends",
-                    offset: start)
+                throw .malformedGroup(unclosed: number, inInput: end == inputCount, offset: start)
             }
             let tagStart = position
             let tag = try readVarint()
@@ -366,8 +351,7 @@ package struct ArenaDecoder {
             }
             if wireType == WireType.endGroup {
                 guard inner == UInt64(number) else {
-                    throw IMWireError(
-                        code: .malformedGroup, reason: "end-group tag for field \(inner) closes group \(number)", offset: tagStart)
+                    throw .malformedGroup(endTagFor: Int(truncatingIfNeeded: inner), closing: number, offset: tagStart)
                 }
                 break
             }
@@ -379,18 +363,13 @@ package struct ArenaDecoder {
     // MARK: - Errors
 
     private func truncated(_ offset: Int, _ what: String) -> IMWireError {
-        let scope = end == inputCount ? "input" : "enclosing message"
-        return IMWireError(
-            code: .truncated, reason: "\(scope) ends inside \(what), \(counted(end - offset, "byte")) after its start", offset: offset)
+        .truncated(inInput: end == inputCount, inside: what, start: offset, end: end)
     }
 
     @inline(never)
     private func invalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> IMWireError {
         let bad = start + UTF8Validation.firstInvalidIndex(bytes)
-        return IMWireError(
-            code: .invalidUTF8,
-            reason: "string of \(counted(bytes.count, "byte")) is not valid UTF-8 (bad byte 0x\(String(base[bad], radix: 16)), \(counted(bad - start, "byte")) into it)",
-            offset: bad)
+        return .invalidUTF8(stringLength: bytes.count, start: start, bad: bad, badByte: base[bad])
     }
 
     /// The error for a tag `readTag` refuses: field number 0 or too large, more than 5 bytes, or
@@ -399,16 +378,11 @@ package struct ArenaDecoder {
     private func badTag(_ tag: UInt64, at offset: Int) -> IMWireError {
         let number = tag >> 3
         if number == 0 || number > UInt64(Varint.maxFieldNumber) {
-            return IMWireError(
-                code: .invalidFieldNumber,
-                reason: "tag has field number \(number); valid numbers are 1...\(Varint.maxFieldNumber)", offset: offset)
+            return .invalidFieldNumber(number, offset: offset)
         }
         if position - offset > 5 {
-            return IMWireError(
-                code: .varintTooLong, reason: "tag takes \(counted(position - offset, "byte")); a tag is at most 5", offset: offset)
+            return .tagTooLong(size: position - offset, offset: offset)
         }
-        return IMWireError(
-            code: .invalidWireType,
-            reason: "tag for field \(number) has wire type \(tag & 7); valid wire types are 0...5", offset: offset)
+        return .invalidWireType(UInt8(truncatingIfNeeded: tag & 7), field: number, offset: offset)
     }
 }

@@ -33,13 +33,10 @@ package struct BinaryDecoder {
     /// root message.
     package static func checkLimits(inputCount: Int, options: BinaryDecodingOptions) throws(IMWireError) {
         guard inputCount <= options.maxInputSize else {
-            throw IMWireError(
-                code: .inputTooLarge,
-                reason: "input of \(counted(inputCount, "byte")) is larger than the limit of \(counted(options.maxInputSize, "byte"))",
-                offset: 0)
+            throw .inputTooLarge(size: inputCount, limit: options.maxInputSize)
         }
         guard options.maxDepth >= 1 else {
-            throw IMWireError(code: .depthLimitExceeded, reason: "the depth limit \(options.maxDepth) admits no message", offset: 0)
+            throw .depthLimitAdmitsNoMessage(options.maxDepth)
         }
     }
 
@@ -51,10 +48,7 @@ package struct BinaryDecoder {
         let lengthOffset = position
         let length = try readLength()
         guard depth < maxDepth else {
-            throw IMWireError(
-                code: .depthLimitExceeded,
-                reason: "message nesting exceeds the limit of \(counted(maxDepth, "level"))",
-                offset: lengthOffset)
+            throw .depthLimitExceeded(.messages, limit: maxDepth, offset: lengthOffset)
         }
         let outerEnd = end
         end = position + length
@@ -116,8 +110,7 @@ package struct BinaryDecoder {
             let at = position + 9
             let last = base[at]
             guard last & 0x80 == 0 else {
-                throw IMWireError(
-                    code: .varintTooLong, reason: "varint runs past 10 bytes", offset: position)
+                throw .varintTooLong(offset: position)
             }
             position = at + 1
             return result | (UInt64(last & 1) << 63)
@@ -132,8 +125,7 @@ package struct BinaryDecoder {
             if shift == 63 {
                 // The 10th byte holds bit 63 only; more continuation means more than 64 bits.
                 guard byte & 0x80 == 0 else {
-                    throw IMWireError(
-                        code: .varintTooLong, reason: "varint runs past 10 bytes", offset: start)
+                    throw .varintTooLong(offset: start)
                 }
                 return result | (UInt64(byte & 1) << 63)
             }
@@ -150,24 +142,15 @@ package struct BinaryDecoder {
         let number = tag >> 3
         let type = UInt8(truncatingIfNeeded: tag & 7)
         guard number != 0, number <= UInt64(Varint.maxFieldNumber) else {
-            throw IMWireError(
-                code: .invalidFieldNumber,
-                reason: "tag has field number \(number); valid numbers are 1...\(Varint.maxFieldNumber)",
-                offset: start)
+            throw .invalidFieldNumber(number, offset: start)
         }
         // A tag is a 32-bit varint: at most 5 bytes, even when the extra bytes are only padding
         // (C++, upb and Google's Required BadTag_OverlongVarint reject longer ones).
         guard position - start <= 5 else {
-            throw IMWireError(
-                code: .varintTooLong,
-                reason: "tag takes \(counted(position - start, "byte")); a tag is at most 5",
-                offset: start)
+            throw .tagTooLong(size: position - start, offset: start)
         }
         guard type <= 5 else {
-            throw IMWireError(
-                code: .invalidWireType,
-                reason: "tag for field \(number) has wire type \(type); valid wire types are 0...5",
-                offset: start)
+            throw .invalidWireType(type, field: number, offset: start)
         }
         fieldNumber = Int(number)
         wireType = type
@@ -179,10 +162,7 @@ package struct BinaryDecoder {
         let start = position
         let length = try readVarint()
         guard length <= UInt64(end - position) else {
-            throw IMWireError(
-                code: .lengthOutOfBounds,
-                reason: "length \(length) runs past the end of \(end == inputCount ? "input" : "the enclosing message") (\(counted(end - position, "byte")) left)",
-                offset: start)
+            throw .lengthOutOfBounds(length, remaining: end - position, inInput: end == inputCount, offset: start)
         }
         return Int(length)
     }
@@ -208,18 +188,12 @@ package struct BinaryDecoder {
     }
 
     private func truncated(_ offset: Int, _ what: String) -> IMWireError {
-        let scope = end == inputCount ? "input" : "enclosing message"
-        return IMWireError(
-            code: .truncated, reason: "\(scope) ends inside \(what), \(counted(end - offset, "byte")) after its start",
-            offset: offset)
+        .truncated(inInput: end == inputCount, inside: what, start: offset, end: end)
     }
 
     /// An end-group tag outside any group: malformed, whether or not the schema knows the number.
     private func strayEndGroup(at offset: Int) -> IMWireError {
-        IMWireError(
-            code: .malformedGroup,
-            reason: "end-group tag for field \(fieldNumber) without a matching start-group",
-            offset: offset)
+        .malformedGroup(endTagFor: fieldNumber, closing: nil, offset: offset)
     }
 
     // MARK: - Skipping unknown fields
@@ -255,10 +229,7 @@ package struct BinaryDecoder {
     package mutating func enterGroup() throws(IMWireError) -> OpenGroup {
         let group = OpenGroup(number: fieldNumber, start: position)
         guard depth < maxDepth else {
-            throw IMWireError(
-                code: .depthLimitExceeded,
-                reason: "group nesting exceeds the limit of \(counted(maxDepth, "level"))",
-                offset: group.start)
+            throw .depthLimitExceeded(.groups, limit: maxDepth, offset: group.start)
         }
         depth += 1
         try stackGuard.check(depth: depth, offset: group.start)
@@ -271,19 +242,13 @@ package struct BinaryDecoder {
     package mutating func nextField(in group: OpenGroup) throws(IMWireError) -> (number: Int, wireType: UInt8)? {
         guard position < end else {
             // Unclosed at the end of the input too: a group needs its end tag (one rule, one code).
-            throw IMWireError(
-                code: .malformedGroup,
-                reason: "group \(group.number) is not closed before \(end == inputCount ? "the input" : "its enclosing message") ends",
-                offset: group.start)
+            throw .malformedGroup(unclosed: group.number, inInput: end == inputCount, offset: group.start)
         }
         let tagStart = position
         try readTag()
         if wireType == WireType.endGroup {
             guard fieldNumber == group.number else {
-                throw IMWireError(
-                    code: .malformedGroup,
-                    reason: "end-group tag for field \(fieldNumber) closes group \(group.number)",
-                    offset: tagStart)
+                throw .malformedGroup(endTagFor: fieldNumber, closing: group.number, offset: tagStart)
             }
             return nil
         }
@@ -361,10 +326,7 @@ package struct BinaryDecoder {
 
     private func invalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> IMWireError {
         let bad = start + UTF8Validation.firstInvalidIndex(bytes)
-        return IMWireError(
-            code: .invalidUTF8,
-            reason: "string of \(counted(bytes.count, "byte")) is not valid UTF-8 (bad byte 0x\(String(base[bad], radix: 16)), \(counted(bad - start, "byte")) into it)",
-            offset: bad)
+        return .invalidUTF8(stringLength: bytes.count, start: start, bad: bad, badByte: base[bad])
     }
 
 }

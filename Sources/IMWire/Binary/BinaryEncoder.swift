@@ -120,9 +120,7 @@ package struct BinaryWriter {
     @inline(__always)
     private mutating func enter() throws(IMWireError) -> Int {
         guard depth < maxDepth else {
-            throw IMWireError(
-                code: .depthLimitExceeded,
-                reason: "message nesting exceeds the encoder's limit of \(counted(maxDepth, "level"))")
+            throw .depthLimitExceeded(.encodedMessages, limit: maxDepth)
         }
         depth &+= 1
         try stackGuard.check(depth: depth)

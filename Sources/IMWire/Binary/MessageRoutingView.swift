@@ -167,6 +167,9 @@ public struct MessageRoutingView {
     /// The kinds of a message's elems: noted when the view was opened for the first few, walked
     /// lazily over the view's bytes for messages with more.
     public struct ElemKinds: Sequence {
+        /// One elem's kind: `nil` for an elem with no content this schema knows, as ``Elem/kind``.
+        public typealias Element = ElemKind?
+
         fileprivate let base: UnsafePointer<UInt8>
         fileprivate let count: Int
         fileprivate let maxDepth: Int
@@ -180,6 +183,8 @@ public struct MessageRoutingView {
         }
 
         public struct Iterator: IteratorProtocol {
+            public typealias Element = ElemKind?
+
             fileprivate var packed: UInt64
             fileprivate var remaining: Int
             /// For messages with more elems than are noted: the bytes, walked again.
@@ -187,7 +192,7 @@ public struct MessageRoutingView {
 
             /// The next elem's kind: the last content member in it, as a decode's oneof keeps.
             /// (The bytes were checked when the view was opened, so reading them again cannot fail.)
-            public mutating func next() -> ElemKind?? {
+            public mutating func next() -> Element? {
                 guard reader != nil else {
                     guard remaining > 0 else { return nil }
                     let number = Int(packed & 0xFF)

@@ -31,7 +31,7 @@ package struct JSONScanner {
     package func syntaxError(_ reason: String, at offset: Int? = nil) -> IMWireError {
         let at = offset ?? position
         let found = at < count ? describeByte(base[at]) : "the end of input"
-        return IMWireError(code: .jsonSyntax, reason: "\(reason), found \(found)", offset: at)
+        return .jsonSyntax("\(reason), found \(found)", offset: at)
     }
 
     /// The error for a document whose value at `position` is not the object expected: names a
@@ -51,7 +51,7 @@ package struct JSONScanner {
         default:
             return syntaxError("expected a JSON object")
         }
-        return IMWireError(code: .jsonSyntax, reason: "expected a JSON object, found \(found)", offset: position)
+        return .jsonSyntax("expected a JSON object, found \(found)", offset: position)
     }
 
     /// `json_syntax` at byte 0 when the input starts with a UTF-8 byte-order mark (EF BB BF): JSON
@@ -59,9 +59,8 @@ package struct JSONScanner {
     /// other JSON parsers refuse. `nil` for any other input.
     package func byteOrderMarkError() -> IMWireError? {
         guard count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF else { return nil }
-        return IMWireError(
-            code: .jsonSyntax,
-            reason: "the input starts with a UTF-8 byte-order mark (EF BB BF), which JSON text must not have (RFC 8259, section 8.1); remove it",
+        return .jsonSyntax(
+            "the input starts with a UTF-8 byte-order mark (EF BB BF), which JSON text must not have (RFC 8259, section 8.1); remove it",
             offset: 0)
     }
 
@@ -214,14 +213,14 @@ package struct JSONScanner {
             at += 1
         }
         position = at
-        throw IMWireError(code: .jsonSyntax, reason: "unterminated string: the input ends before its closing quote", offset: quote)
+        throw .unterminatedString(quote: quote)
     }
 
     private func validateUTF8(from start: Int, to end: Int) throws(IMWireError) {
         let bytes = UnsafeBufferPointer(start: base + start, count: end - start)
         if !UTF8Validation.isValid(bytes) {
             let bad = start + UTF8Validation.firstInvalidIndex(bytes)
-            throw IMWireError(code: .invalidUTF8, reason: "string is not valid UTF-8 (bad byte 0x\(String(base[bad], radix: 16)), \(counted(bad - start + 1, "byte")) after its opening quote)", offset: bad)
+            throw .invalidUTF8(jsonTextAt: start, bad: bad, badByte: base[bad])
         }
     }
 
@@ -241,7 +240,7 @@ package struct JSONScanner {
             case UInt8(ascii: "\""):
                 position += 1
                 if !out.withUnsafeBufferPointer({ UTF8Validation.isValid(UnsafeBufferPointer(rebasing: $0[outStart...])) }) {
-                    throw IMWireError(code: .invalidUTF8, reason: "string is not valid UTF-8", offset: quote)
+                    throw .invalidUTF8(jsonStringAt: quote)
                 }
                 return ScannedString(start: outStart, end: out.count, isUnescaped: true)
             case UInt8(ascii: "\\"):
@@ -264,20 +263,20 @@ package struct JSONScanner {
                     if scalar >= 0xD800, scalar <= 0xDBFF {
                         // A high surrogate must be followed by an escaped low surrogate.
                         guard count - position >= 6, base[position] == UInt8(ascii: "\\"), base[position + 1] == UInt8(ascii: "u") else {
-                            throw IMWireError(code: .invalidEscape, reason: "\\u escape is a lone high surrogate", offset: escape)
+                            throw .invalidEscape("\\u escape is a lone high surrogate", offset: escape)
                         }
                         position += 2
                         let low = try readHex4(escape: position - 2)
                         guard low >= 0xDC00, low <= 0xDFFF else {
-                            throw IMWireError(code: .invalidEscape, reason: "\\u escape is a high surrogate not followed by a low one", offset: escape)
+                            throw .invalidEscape("\\u escape is a high surrogate not followed by a low one", offset: escape)
                         }
                         scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     } else if scalar >= 0xDC00, scalar <= 0xDFFF {
-                        throw IMWireError(code: .invalidEscape, reason: "\\u escape is a lone low surrogate", offset: escape)
+                        throw .invalidEscape("\\u escape is a lone low surrogate", offset: escape)
                     }
                     Self.appendUTF8(scalar, to: &out)
                 default:
-                    throw IMWireError(code: .invalidEscape, reason: "unknown escape \\\(describeByte(letter))", offset: escape)
+                    throw .invalidEscape("unknown escape \\\(describeByte(letter))", offset: escape)
                 }
             default:
                 if byte < 0x20 { throw syntaxError("control character inside a string (escape it)") }
@@ -297,23 +296,21 @@ package struct JSONScanner {
                 position = end
             }
         }
-        throw IMWireError(code: .jsonSyntax, reason: "unterminated string: the input ends before its closing quote", offset: quote)
+        throw .unterminatedString(quote: quote)
     }
 
     private mutating func readHex4(escape: Int) throws(IMWireError) -> UInt32 {
-        guard count - position >= 4 else {
-            throw IMWireError(code: .invalidEscape, reason: "\\u escape needs four hex digits", offset: escape)
-        }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = base[position]
+            // Past the end counts as a byte that is no hex digit.
+            let byte = position < count ? base[position] : 0
             let digit: UInt8
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
             default:
-                throw IMWireError(code: .invalidEscape, reason: "\\u escape needs four hex digits", offset: escape)
+                throw .invalidEscape("\\u escape needs four hex digits", offset: escape)
             }
             value = value << 4 | UInt32(digit)
             position += 1
@@ -453,26 +450,26 @@ package struct JSONScanner {
         // value = digits[first..<end] × 10^scale
         let scale = token.exponent - token.fractionDigits.count + (digitCount - end)
         if scale < 0 {
-            throw IMWireError(code: .invalidNumber, reason: "\(numberText(token)) is not an integer", offset: token.start)
-        }
-        guard end - first + scale <= 20 else {
-            throw IMWireError(code: .numberOutOfRange, reason: "\(numberText(token)) is out of range", offset: token.start)
+            throw .invalidNumber("\(numberText(token)) is not an integer", offset: token.start)
         }
         var magnitude: UInt64 = 0
-        var overflow = false
-        for index in first..<end {
-            let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
-            let (sum, o2) = times10.addingReportingOverflow(UInt64(digit(index)))
-            overflow = overflow || o1 || o2
-            magnitude = sum
-        }
-        for _ in 0..<scale {
-            let (times10, o) = magnitude.multipliedReportingOverflow(by: 10)
-            overflow = overflow || o
-            magnitude = times10
+        // More than 20 digits cannot fit: refused before a loop as long as the exponent.
+        var overflow = end - first + scale > 20
+        if !overflow {
+            for index in first..<end {
+                let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(UInt64(digit(index)))
+                overflow = overflow || o1 || o2
+                magnitude = sum
+            }
+            for _ in 0..<scale {
+                let (times10, o) = magnitude.multipliedReportingOverflow(by: 10)
+                overflow = overflow || o
+                magnitude = times10
+            }
         }
         if overflow {
-            throw IMWireError(code: .numberOutOfRange, reason: "\(numberText(token)) is out of range", offset: token.start)
+            throw .numberOutOfRange("\(numberText(token)) is out of range", offset: token.start)
         }
         return (magnitude, token.negative)
     }
@@ -481,7 +478,7 @@ package struct JSONScanner {
     package func doubleValue(_ token: NumberToken) throws(IMWireError) -> Double {
         let text = String(decoding: UnsafeBufferPointer(start: base + token.start, count: token.end - token.start), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
-            throw IMWireError(code: .numberOutOfRange, reason: "\(numberText(token)) is out of the range of a double", offset: token.start)
+            throw .numberOutOfRange("\(numberText(token)) is out of the range of a double", offset: token.start)
         }
         return value
     }
@@ -524,9 +521,7 @@ package struct JSONScanner {
                 sink.string(try scanString(), at: offset)
             case let bracket? where bracket == UInt8(ascii: "{") || bracket == UInt8(ascii: "["):
                 guard depth + open.count < maxDepth else {
-                    throw IMWireError(
-                        code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(counted(maxDepth, "level"))",
-                        offset: position)
+                    throw .depthLimitExceeded(.json, limit: maxDepth, offset: position)
                 }
                 let isObject = bracket == UInt8(ascii: "{")
                 sink.open(object: isObject, at: offset)
@@ -597,7 +592,7 @@ package struct JSONScanner {
     }
 
     private func duplicateKey(_ key: ScannedString, at offset: Int) -> IMWireError {
-        IMWireError(code: .duplicateKey, reason: "key \"\(makeString(key))\" appears twice", offset: offset)
+        .duplicateKey(makeString(key), offset: offset)
     }
 }
 

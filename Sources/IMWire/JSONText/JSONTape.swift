@@ -38,14 +38,14 @@ package struct JSONTape {
     /// it), with containers nested at most `maxDepth` deep.
     package init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(IMWireError) {
         guard buffer.count < Int(UInt32.max) else {
-            throw IMWireError(code: .inputTooLarge, reason: "input of \(counted(buffer.count, "byte")) is larger than 4 GiB", offset: 0)
+            throw .inputBeyondFourGiB(size: buffer.count)
         }
         var scanner = JSONScanner(buffer)
         var builder = Builder()
         scanner.skipWhitespace()
         guard scanner.position < scanner.count else {
             guard scanner.count > 0 else {
-                throw IMWireError(code: .jsonSyntax, reason: "the input is empty; expected a JSON value", offset: 0)
+                throw .emptyJSON(expected: "a JSON value")
             }
             throw scanner.syntaxError("expected a JSON value")
         }

@@ -93,8 +93,8 @@ package struct NestedMessages: Sendable {
     ///
     /// `@exclusivity(unchecked)`: the same rule makes the runtime's exclusivity check on each access
     /// redundant — a write happens inside a `mutating` member of the one ``NestedMessages`` that
-    /// references the box, whose own exclusivity the compiler checks statically (the check cost
-    /// about 70 instructions per merged message decoded).
+    /// references the box, whose own exclusivity the compiler checks statically (the check's cost is
+    /// in Docs/benchmarks.md).
     fileprivate final class Box: @unchecked Sendable {
         @exclusivity(unchecked) var messages: [Message]
 

@@ -12,8 +12,6 @@ enum Base64 {
         return table
     }()
 
-    static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
-
     static func encode<Sink: ByteSink>(_ bytes: [UInt8], into out: inout Sink) {
         bytes.withUnsafeBufferPointer { input in encode(input, into: &out) }
     }

@@ -60,16 +60,10 @@ package struct JSONReader {
         skips: UnsafeMutablePointer<[JSONSkip]>?
     ) throws(IMWireError) -> M {
         guard buffer.count <= options.maxInputSize else {
-            throw IMWireError(
-                code: .inputTooLarge,
-                reason: "input of \(counted(buffer.count, "byte")) is larger than the limit of \(counted(options.maxInputSize, "byte"))",
-                offset: 0)
+            throw .inputTooLarge(size: buffer.count, limit: options.maxInputSize)
         }
         guard buffer.count <= Int(UInt32.max) else {
-            throw IMWireError(
-                code: .inputTooLarge,
-                reason: "input of \(counted(buffer.count, "byte")) is larger than the largest message of \(counted(Int(UInt32.max), "byte"))",
-                offset: 0)
+            throw .inputBeyondFourGiB(size: buffer.count)
         }
         var reader = JSONReader(
             buffer, options: options, layouts: M._arenaTable.layouts, names: JSONNameTable.of(M.self).types, skips: skips)
@@ -90,7 +84,7 @@ package struct JSONReader {
         scanner.skipWhitespace()
         guard scanner.peek() == UInt8(ascii: "{") else {
             guard scanner.count > 0 else {
-                throw IMWireError(code: .jsonSyntax, reason: "the input is empty; expected a JSON object", offset: 0)
+                throw .emptyJSON(expected: "a JSON object")
             }
             throw scanner.notAnObjectError()
         }
@@ -151,7 +145,7 @@ package struct JSONReader {
     // MARK: - Errors
 
     private func valueError(_ code: IMWireError.Code, _ reason: String, at offset: Int) -> IMWireError {
-        IMWireError(code: code, reason: "field \(fieldName): \(reason)", offset: offset)
+        .aboutField(fieldName, code, reason, offset: offset)
     }
 
     /// A scanner error about a value, with the field's name in front.
@@ -164,9 +158,7 @@ package struct JSONReader {
     @inline(never)
     private mutating func enter() throws(IMWireError) {
         guard depth < maxDepth else {
-            throw IMWireError(
-                code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(counted(maxDepth, "level"))",
-                offset: scanner.position)
+            throw .depthLimitExceeded(.json, limit: maxDepth, offset: scanner.position)
         }
         depth += 1
         try stackGuard.check(depth: depth, offset: scanner.position)
@@ -213,8 +205,7 @@ package struct JSONReader {
         }
         state.next = fieldIndex &+ 1
         guard state.seen.insert(fieldIndex) else {
-            throw IMWireError(
-                code: .duplicateKey, reason: "field \(layouts[layoutIndex].schema.fields[fieldIndex].name) appears twice", offset: keyOffset)
+            throw .duplicateKey(layouts[layoutIndex].schema.fields[fieldIndex].name, .field, offset: keyOffset)
         }
         // `null` leaves a field unset, a oneof member too: `{"receiver": null, "groupId": "g"}`
         // sets only the group (Google's Required OneofFieldNullFirst / NullSecond).
@@ -276,10 +267,10 @@ package struct JSONReader {
         _ key: JSONScanner.ScannedString, at keyOffset: Int, of schema: MessageSchema, state: inout ObjectState
     ) throws(IMWireError) {
         guard ignoreUnknownFields else {
-            throw IMWireError(code: .unknownField, reason: JSONSkip.unknownKey(scanner.makeString(key), in: schema).detail, offset: keyOffset)
+            throw .unknownField(JSONSkip.unknownKey(scanner.makeString(key), in: schema).detail, offset: keyOffset)
         }
         guard state.unknownKeys.insert(scanner.withBytes(key) { Array($0) }).inserted else {
-            throw IMWireError(code: .duplicateKey, reason: "key \"\(scanner.makeString(key))\" appears twice", offset: keyOffset)
+            throw .duplicateKey(scanner.makeString(key), offset: keyOffset)
         }
         var discard = JSONScanner.DiscardingSink()
         try scanner.walkValue(depth: depth, maxDepth: maxDepth, into: &discard)
@@ -297,10 +288,7 @@ package struct JSONReader {
         let oneof = schema.oneofIDs[fieldIndex]
         for otherIndex in state.oneofMembers where schema.oneofIDs[otherIndex] == oneof {
             let (field, other) = (schema.fields[fieldIndex], schema.fields[otherIndex])
-            throw IMWireError(
-                code: .oneofConflict,
-                reason: "oneof \(field.oneof ?? "") has both \(other.name) and \(field.name)",
-                offset: keyOffset)
+            throw .oneofConflict("oneof \(field.oneof ?? "") has both \(other.name) and \(field.name)", offset: keyOffset)
         }
         _ = state.oneofMembers.insert(fieldIndex)
     }
@@ -342,7 +330,7 @@ package struct JSONReader {
 
     /// A message value: an object read into `node`.
     private mutating func readObject(_ field: ArenaField, into node: Int) throws(IMWireError) {
-        guard scanner.peek() == UInt8(ascii: "{") else { throw mismatch("an object") }
+        guard scanner.peek() == UInt8(ascii: "{") else { throw wrongType("an object") }
         try enter()
         try readObject(Int(field.sub), node)
         depth -= 1
@@ -374,7 +362,7 @@ package struct JSONReader {
     // MARK: - Arrays and maps
 
     private mutating func readArray(_ element: (inout JSONReader) throws(IMWireError) -> Void) throws(IMWireError) {
-        guard scanner.peek() == UInt8(ascii: "[") else { throw mismatch("an array") }
+        guard scanner.peek() == UInt8(ascii: "[") else { throw wrongType("an array") }
         guard try scanner.openContainer() else { return }
         repeat {
             scanner.skipWhitespace()
@@ -387,7 +375,7 @@ package struct JSONReader {
 
     @inline(never)
     private mutating func readMap(slot: Int) throws(IMWireError) {
-        guard scanner.peek() == UInt8(ascii: "{") else { throw mismatch("an object") }
+        guard scanner.peek() == UInt8(ascii: "{") else { throw wrongType("an object") }
         guard try scanner.openContainer() else { return }
         var keys: Set<[UInt8]> = []
         repeat {
@@ -399,7 +387,7 @@ package struct JSONReader {
             try scanner.expect(UInt8(ascii: ":"), "':' after a key")
             scanner.skipWhitespace()
             guard keys.insert(scanner.withBytes(key) { Array($0) }).inserted else {
-                throw IMWireError(code: .duplicateKey, reason: "map key \"\(scanner.makeString(key))\" appears twice", offset: keyOffset)
+                throw .duplicateKey(scanner.makeString(key), .mapKey, offset: keyOffset)
             }
             if scanner.peek() == UInt8(ascii: "n") {
                 throw valueError(.invalidValue, "a map value cannot be null", at: scanner.position)
@@ -417,7 +405,7 @@ package struct JSONReader {
     /// The error for a value of the wrong type: `json_syntax` when the byte starts no JSON value
     /// at all, else `invalid_value`.
     @inline(never)
-    private func mismatch(_ expected: String) -> IMWireError {
+    private func wrongType(_ expected: String) -> IMWireError {
         switch scanner.peek() ?? 0 {
         case UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "t"), UInt8(ascii: "f"),
              UInt8(ascii: "n"), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -429,7 +417,7 @@ package struct JSONReader {
 
     @inline(never)
     private mutating func readString() throws(IMWireError) -> UInt64 {
-        guard scanner.peek() == UInt8(ascii: "\"") else { throw mismatch("a string") }
+        guard scanner.peek() == UInt8(ascii: "\"") else { throw wrongType("a string") }
         return appendScanned(try scanner.scanString())
     }
 
@@ -447,14 +435,14 @@ package struct JSONReader {
 
     @inline(never)
     private mutating func readBytes() throws(IMWireError) -> UInt64 {
-        guard scanner.peek() == UInt8(ascii: "\"") else { throw mismatch("a base64 string") }
+        guard scanner.peek() == UInt8(ascii: "\"") else { throw wrongType("a base64 string") }
         let start = scanner.position
         let scanned = try scanner.scanString()
         // Decoded straight into the text: no array in between.
         let room = Base64.maxDecodedCount(scanned.end &- scanned.start)
         if room > textCapacity &- textCount { growText(room) }
         guard let count = scanner.withBytes(scanned, { Base64.decode($0, into: text + textCount) }) else {
-            throw valueError(.invalidBase64, "string is not base64", at: start)
+            throw .invalidBase64(field: fieldName, offset: start)
         }
         guard count > 0 else { return 0 }
         let word = ArenaString.word(offset: textCount, count: count, isASCII: false)
@@ -492,7 +480,7 @@ package struct JSONReader {
             return (value.magnitude, value.negative, offset)
         }
         guard let byte = scanner.peek(), byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) else {
-            throw mismatch("an integer")
+            throw wrongType("an integer")
         }
         let token = try scanner.scanNumber()
         do {
@@ -550,7 +538,7 @@ package struct JSONReader {
             try scanner.expectLiteral("false")
             return false
         default:
-            throw mismatch("true or false")
+            throw wrongType("true or false")
         }
     }
 
@@ -571,7 +559,7 @@ package struct JSONReader {
             }
         }
         guard let byte = scanner.peek(), byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) else {
-            throw mismatch("a number")
+            throw wrongType("a number")
         }
         let token = try scanner.scanNumber()
         do {

@@ -49,7 +49,7 @@ package struct JSONWriter: FieldVisitor {
             return try writeArenaObject(arena.storage, arena.node, M._arenaTable.layouts, M._arenaLayoutIndex, checkDepth: true)
         }
         guard depth < maxDepth else {
-            throw IMWireError(code: .depthLimitExceeded, reason: "message nesting exceeds the encoder's limit of \(counted(maxDepth, "level"))")
+            throw .depthLimitExceeded(.encodedMessages, limit: maxDepth)
         }
         let outerNames = names
         names = nameTable + M._arenaLayoutIndex
@@ -193,7 +193,7 @@ package struct JSONWriter: FieldVisitor {
     ) throws(IMWireError) {
         if checkDepth {
             guard depth < maxDepth else {
-                throw IMWireError(code: .depthLimitExceeded, reason: "message nesting exceeds the encoder's limit of \(counted(maxDepth, "level"))")
+                throw .depthLimitExceeded(.encodedMessages, limit: maxDepth)
             }
             depth += 1
             try stackGuard.check(depth: depth)

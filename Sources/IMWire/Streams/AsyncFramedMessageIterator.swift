@@ -15,7 +15,6 @@ where Base.Element: Collection, Base.Element.Element == UInt8 {
         }
     }
 
-    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> M? {
         while true {
             if let message = try core.next() { return message }

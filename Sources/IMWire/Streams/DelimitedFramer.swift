@@ -38,10 +38,7 @@ package enum DelimitedPrefix {
                 return .complete(length: try checked(value, tooLarge: tooLarge, maxRecordSize, recordIndex, offset), size: size)
             }
             if size == 10 {
-                throw IMWireError(
-                    code: .varintTooLong,
-                    reason: "the length prefix of \(record(recordIndex)) runs past 10 bytes",
-                    offset: offset, recordIndex: recordIndex)
+                throw .recordPrefixTooLong(offset: offset, recordIndex: recordIndex)
             }
             shift += 7
         }
@@ -52,24 +49,12 @@ package enum DelimitedPrefix {
         _ value: UInt64, tooLarge: Bool, _ maxRecordSize: Int, _ recordIndex: Int?, _ offset: Int
     ) throws(IMWireError) -> Int {
         guard !tooLarge, value <= UInt64(maxLength) else {
-            throw IMWireError(
-                code: .lengthOutOfBounds,
-                reason: "\(record(recordIndex)) claims \(tooLarge ? "more than 2^32 bytes" : counted(value, "byte")); a delimited record is at most \(counted(maxLength, "byte"))",
-                offset: offset, recordIndex: recordIndex)
+            throw .recordLengthOutOfBounds(tooLarge ? nil : value, offset: offset, recordIndex: recordIndex)
         }
         guard value <= UInt64(max(maxRecordSize, 0)) else {
-            throw IMWireError(
-                code: .inputTooLarge,
-                reason: "\(record(recordIndex)) claims \(counted(value, "byte")), more than the limit of \(counted(maxRecordSize, "byte")) per record",
-                offset: offset, recordIndex: recordIndex)
+            throw .recordTooLarge(value, limit: maxRecordSize, offset: offset, recordIndex: recordIndex)
         }
         return Int(value)
-    }
-
-    /// How a reason names the record: "the record" (the error's recordIndex says which one).
-    package static func record(_ index: Int?) -> String {
-        // The error's recordIndex says which record: "record 3" here too would say it twice.
-        "the record"
     }
 }
 
@@ -115,9 +100,6 @@ package struct DelimitedFramer: RecordFramer {
     }
 
     private func truncated(_ where: String, at offset: Int) -> IMWireError {
-        IMWireError(
-            code: .truncated,
-            reason: "the stream ends \(`where`)",
-            offset: offset, recordIndex: recordIndex)
+        .streamTruncated(`where`, offset: offset, recordIndex: recordIndex)
     }
 }

@@ -47,10 +47,7 @@ public enum JSONLines {
             let candidate = bytes[lineStart...].prefix(window)
             guard let newline = candidate.firstIndex(of: UInt8(ascii: "\n")) else {
                 if candidate.count == window {
-                    throw IMWireError(
-                        code: .inputTooLarge,
-                        reason: "line of more than \(counted(options.maxInputSize, "byte")) is longer than the limit per line",
-                        offset: lineOffset)
+                    throw .lineTooLong(window, exactly: false, limit: options.maxInputSize, offset: lineOffset, recordIndex: nil)
                 }
                 return nil
             }

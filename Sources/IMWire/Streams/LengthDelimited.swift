@@ -58,8 +58,9 @@ public enum LengthDelimited {
 
 extension IMWireMessage {
     /// The varint length of the canonical encoding, then the encoding, in one array: appended to the
-    /// caller's buffer in one contiguous copy. (Growing a generic buffer and writing into it in place
-    /// runs unspecialised, byte by byte, when the caller is in another module: 25× slower.)
+    /// caller's buffer in one contiguous copy, not written into a generic buffer in place (which runs
+    /// unspecialised, byte by byte, when the caller is in another module; Docs/benchmarks.md has the
+    /// measurement).
     func delimitedBytes(options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
         var record: [UInt8] = []
         var tooLong = 0
@@ -76,21 +77,9 @@ extension IMWireMessage {
             }
         }
         guard tooLong == 0 else {
-            throw IMWireError(
-                code: .notRepresentable,
-                reason: "a message of \(counted(tooLong, "byte")) is longer than a delimited record may be (\(counted(DelimitedPrefix.maxLength, "byte")))")
+            throw .notRepresentable(
+                "a message of \(counted(tooLong, "byte")) is longer than a delimited record may be (\(counted(DelimitedPrefix.maxLength, "byte")))")
         }
         return record
-    }
-}
-
-extension IMWireError {
-    /// This error, found at an offset inside a record's body, as an error about the stream or
-    /// buffer holding the record: the offset made relative to the stream (the record's own offset
-    /// when the error had none), the record index added.
-    package func inRecord(_ index: Int?, recordOffset: Int, bodyOffset: Int) -> IMWireError {
-        IMWireError(
-            code: code, reason: reason, offset: offset.map { bodyOffset + $0 } ?? recordOffset, path: path,
-            recordIndex: index)
     }
 }

@@ -68,9 +68,6 @@ package struct LineFramer: RecordFramer {
     }
 
     private func tooLong(_ start: Int, atLeast length: Int, exactly: Bool = false) -> IMWireError {
-        IMWireError(
-            code: .inputTooLarge,
-            reason: "line of \(exactly ? "" : "at least ")\(counted(length, "byte")) is longer than the limit of \(counted(maxRecordSize, "byte")) per record",
-            offset: buffer.streamOffset(start), recordIndex: recordIndex)
+        .lineTooLong(length, exactly: exactly, limit: maxRecordSize, offset: buffer.streamOffset(start), recordIndex: recordIndex)
     }
 }

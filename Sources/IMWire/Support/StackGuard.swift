@@ -32,10 +32,7 @@ package struct StackGuard {
     package mutating func check(depth: Int, offset: Int? = nil, path: @autoclosure () -> String? = nil) throws(IMWireError) {
         guard depth >= Self.uncheckedLevels else { return }
         if !checkStack() {
-            throw IMWireError(
-                code: .depthLimitExceeded,
-                reason: "nesting of \(counted(depth, "level")) needs more stack than this thread has left; decode on a thread with a larger stack or lower the depth limit",
-                offset: offset, path: path())
+            throw .stackExhausted(depth: depth, offset: offset, path: path())
         }
     }
 

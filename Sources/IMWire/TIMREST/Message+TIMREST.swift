@@ -41,12 +41,6 @@ extension Message {
         self = try TIMRESTDecoder.decode(bytes.assumingMemoryBound(to: UInt8.self), options: options)
     }
 
-    /// Renamed to mirror ``timRESTUTF8Bytes(options:)->[UInt8]``.
-    @available(*, deprecated, renamed: "init(timRESTUTF8Bytes:options:)")
-    public init(timRESTUTF8 bytes: [UInt8], options: TIMRESTDecodingOptions = .init()) throws(IMWireError) {
-        try self.init(timRESTUTF8Bytes: bytes, options: options)
-    }
-
     /// Decodes a message from tim-rest JSON text; see ``init(timRESTUTF8Bytes:options:)-(Bytes,_)``.
     public init(timRESTString: String, options: TIMRESTDecodingOptions = .init()) throws(IMWireError) {
         var text = timRESTString

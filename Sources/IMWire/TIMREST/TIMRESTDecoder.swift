@@ -49,10 +49,7 @@ struct TIMRESTDecoder {
         _ buffer: UnsafeBufferPointer<UInt8>, options: TIMRESTDecodingOptions, skips: UnsafeMutablePointer<[SkippedKey]>?
     ) throws(IMWireError) -> Message {
         guard buffer.count <= options.maxInputSize else {
-            throw IMWireError(
-                code: .inputTooLarge,
-                reason: "input of \(counted(buffer.count, "byte")) is larger than the limit of \(counted(options.maxInputSize, "byte"))",
-                offset: 0)
+            throw .inputTooLarge(size: buffer.count, limit: options.maxInputSize)
         }
         let jsonDepth = Self.jsonDepth(forMessageDepth: options.maxDepth)
         let tape: JSONTape
@@ -60,11 +57,7 @@ struct TIMRESTDecoder {
             tape = try JSONTape(buffer, maxDepth: jsonDepth)
         } catch where error.code == .depthLimitExceeded {
             // The lexer's limit is derived from maxDepth: say it in the terms the caller set.
-            throw IMWireError(
-                code: .depthLimitExceeded,
-                reason: "nesting exceeds the depth limit of \(counted(options.maxDepth, "message level"))"
-                    + " (within it, tim-rest JSON may nest \(jsonDepth) arrays and objects)",
-                offset: error.offset)
+            throw .timRESTDepthLimitExceeded(limit: options.maxDepth, jsonDepth: jsonDepth, offset: error.offset)
         }
         var decoder = TIMRESTDecoder(tape: tape, options: options, skips: skips)
         do {
@@ -72,7 +65,7 @@ struct TIMRESTDecoder {
         } catch {
             // Errors about the document as a whole have the empty path: locate them at its start.
             guard error.path?.isEmpty ?? true, error.offset == nil else { throw error }
-            throw IMWireError(code: error.code, reason: error.reason, offset: 0)
+            throw error.at(offset: 0)
         }
     }
 
@@ -126,24 +119,20 @@ struct TIMRESTDecoder {
                 return message
             }
             let meant = suggestion(for: "MsgBody", in: 0) ?? suggestion(for: "MsgType", in: 0)
-            throw IMWireError(
-                code: .missingField,
-                reason: "the input object has neither \"MsgBody\" (a message) nor \"MsgType\" (a single element)"
+            throw .missingField(
+                "the input object has neither \"MsgBody\" (a message) nor \"MsgType\" (a single element)"
                     + KeySuggestion.clause(meant),
                 offset: 0)
         default:
-            throw IMWireError(
-                code: .invalidValue,
-                reason: "expected a MsgBody array or a JSON object, found \(typeName(0))",
+            throw .invalidValue(
+                "expected a MsgBody array or a JSON object, found \(typeName(0))",
                 offset: 0)
         }
     }
 
     private mutating func checkDepth(_ depth: Int) throws(IMWireError) {
         guard depth <= maxDepth else {
-            throw IMWireError(
-                code: .depthLimitExceeded, reason: "nesting exceeds the limit of \(counted(maxDepth, "message level"))",
-                path: path.renderedOrNil)
+            throw .depthLimitExceeded(.timREST, limit: maxDepth, path: path.renderedOrNil)
         }
         try stackGuard.check(depth: depth, path: path.renderedOrNil)
     }
@@ -212,18 +201,16 @@ struct TIMRESTDecoder {
             switch tape[to].kind {
             case .string:
                 guard groupID == nil else {
-                    throw IMWireError(
-                        code: .oneofConflict,
-                        reason: "a message has one target, but it names both a group (GroupId) and a C2C receiver (To_Account)",
+                    throw .oneofConflict(
+                        "a message has one target, but it names both a group (GroupId) and a C2C receiver (To_Account)",
                         path: path.rendered(appending: "To_Account"))
                 }
                 message.target = .receiver(tape.string(to))
             case .array:
                 let receivers = try strings(object, .toAccount) ?? []
                 guard groupID != nil else {
-                    throw IMWireError(
-                        code: .notRepresentable,
-                        reason: "a To_Account array without GroupId is a batch C2C send (batchsendmsg) to \(counted(receivers.count, "user")); a message has one receiver",
+                    throw .notRepresentable(
+                        "a To_Account array without GroupId is a batch C2C send (batchsendmsg) to \(counted(receivers.count, "user")); a message has one receiver",
                         path: path.rendered(appending: "To_Account"))
                 }
                 message.targetedReceivers = receivers
@@ -364,9 +351,8 @@ struct TIMRESTDecoder {
                 try JSONScanner.withNumber(in: bytes) { (_, _) throws(IMWireError) in true }
             }
             if numeric == nil {
-                throw IMWireError(
-                    code: .invalidValue,
-                    reason: "\"MsgPriority\" is \"\(name)\"; Tencent's priorities are High, Normal, Low and Lowest (case-sensitive) or their numbers 1-4",
+                throw .invalidValue(
+                    "\"MsgPriority\" is \"\(name)\"; Tencent's priorities are High, Normal, Low and Lowest (case-sensitive) or their numbers 1-4",
                     path: path.rendered(appending: "MsgPriority"))
             }
         }
@@ -395,8 +381,8 @@ struct TIMRESTDecoder {
                 }
                 list.append(Message.isAtAllUserID(id) ? Message.atAllUserID : id)
             case let flag:
-                throw IMWireError(
-                    code: .invalidValue, reason: "\"GroupAtAllFlag\" is \(flag); it is 1 (@all) or 0 (@GroupAt_Account)",
+                throw .invalidValue(
+                    "\"GroupAtAllFlag\" is \(flag); it is 1 (@all) or 0 (@GroupAt_Account)",
                     path: path.rendered(appending: "GroupAtAllFlag"))
             }
             path.pop()
@@ -465,17 +451,15 @@ struct TIMRESTDecoder {
         guard let typeName = try string(object, .msgType) else { throw missing("MsgType", in: "a MsgBody element", object: value) }
         guard let type = TIMRESTMsgType(rawValue: typeName) else {
             let names = TIMRESTMsgType.allCases.map(\.rawValue)
-            throw IMWireError(
-                code: .unknownMsgType,
-                reason: "MsgType \"\(typeName)\" is not one of \(names.joined(separator: ", "))"
+            throw .unknownMsgType(
+                "MsgType \"\(typeName)\" is not one of \(names.joined(separator: ", "))"
                     + KeySuggestion.clause(KeySuggestion.best(for: typeName, among: names)),
                 path: path.rendered(appending: "MsgType"))
         }
         guard let contentValue = object[.msgContent] else { throw missing("MsgContent", in: "a \(typeName) element", object: value) }
         guard tape[contentValue].kind == .object else {
-            throw IMWireError(
-                code: .invalidValue,
-                reason: "expected the MsgContent of a \(typeName) as a JSON object, found \(self.typeName(contentValue))",
+            throw .invalidValue(
+                "expected the MsgContent of a \(typeName) as a JSON object, found \(self.typeName(contentValue))",
                 path: path.rendered(appending: "MsgContent"))
         }
         return (type, contentValue)
@@ -545,9 +529,8 @@ struct TIMRESTDecoder {
         defer { path.pop() }
         if tape[infos].count == 0, !uuid.isEmpty {
             // The model keeps REST's one UUID on each Image; with no Image there is nowhere to keep it.
-            throw IMWireError(
-                code: .notRepresentable,
-                reason: "a TIMImageElem with a UUID and an empty ImageInfoArray cannot be represented (the UUID is kept on each image)",
+            throw .notRepresentable(
+                "a TIMImageElem with a UUID and an empty ImageInfoArray cannot be represented (the UUID is kept on each image)",
                 path: path.renderedOrNil)
         }
         image.images.reserveCapacity(Int(tape[infos].count))
@@ -555,8 +538,8 @@ struct TIMRESTDecoder {
             path.push(index)
             try checkDepth(depth + 1)
             guard tape[info].kind == .object else {
-                throw IMWireError(
-                    code: .invalidValue, reason: "expected an ImageInfoArray entry as a JSON object, found \(typeName(info))",
+                throw .invalidValue(
+                    "expected an ImageInfoArray entry as a JSON object, found \(typeName(info))",
                     path: path.renderedOrNil)
             }
             var entry: Image = try flat(TIMRESTContent.image, info, "ImageInfoArray entry")
@@ -610,21 +593,20 @@ struct TIMRESTDecoder {
         case (nil, let key?):
             // An empty key would read back as a merger with neither key nor messages.
             guard !key.isEmpty else {
-                throw IMWireError(
-                    code: .invalidValue, reason: "\"JsonMsgKey\" is empty; Tencent's download keys are not",
+                throw .invalidValue(
+                    "\"JsonMsgKey\" is empty; Tencent's download keys are not",
                     path: path.rendered(appending: "JsonMsgKey"))
             }
             merger.jsonMsgKey = key
             merger.msgNum = UInt32(messageCount ?? 0)
         case (nil, nil):
-            throw IMWireError(
-                code: .missingField,
-                reason: "a TIMRelayElem has neither \"MsgList\" nor \"JsonMsgKey\""
+            throw .missingField(
+                "a TIMRelayElem has neither \"MsgList\" nor \"JsonMsgKey\""
                     + KeySuggestion.clause(suggestion(for: "MsgList", in: object.index) ?? suggestion(for: "JsonMsgKey", in: object.index)),
                 path: path.renderedOrNil)
         case (_?, _?):
-            throw IMWireError(
-                code: .invalidValue, reason: "a TIMRelayElem has both \"MsgList\" and \"JsonMsgKey\"; Tencent sends one or the other",
+            throw .invalidValue(
+                "a TIMRelayElem has both \"MsgList\" and \"JsonMsgKey\"; Tencent sends one or the other",
                 path: path.rendered(appending: "JsonMsgKey"))
         }
         return merger
@@ -654,7 +636,7 @@ struct TIMRESTDecoder {
         _ index: Int, what: String, _ keys: Key.Type, object name: String? = nil
     ) throws(IMWireError) -> TIMRESTMembers<Key> {
         guard tape[index].kind == .object else {
-            throw IMWireError(code: .invalidValue, reason: "expected \(what) as a JSON object, found \(typeName(index))", path: path.renderedOrNil)
+            throw .invalidValue("expected \(what) as a JSON object, found \(typeName(index))", path: path.renderedOrNil)
         }
         return try members(index, keys, object: name)
     }
@@ -690,7 +672,7 @@ struct TIMRESTDecoder {
         strictCode: IMWireError.Code = .unknownField
     ) throws(IMWireError) {
         if rejectsUnknownKeys, reason.isRefusedWhenStrict {
-            throw IMWireError(code: strictCode, reason: detail, path: path)
+            throw .refused(strictCode, detail, path: path)
         }
         guard let skips else { return }
         let found = tape[token]
@@ -711,13 +693,13 @@ struct TIMRESTDecoder {
     /// of `object` it was probably meant to be.
     private func missing(_ key: String, in what: String, object: Int? = nil, atKey: Bool = false) -> IMWireError {
         let meant = object.flatMap { self.suggestion(for: key, in: $0) }
-        return IMWireError(
-            code: .missingField, reason: "\(what) has no \"\(key)\"" + KeySuggestion.clause(meant),
+        return .missingField(
+            "\(what) has no \"\(key)\"" + KeySuggestion.clause(meant),
             path: atKey ? path.rendered(appending: key) : path.renderedOrNil)
     }
 
     private func wrongType(_ value: Int, key: String, expected: String) -> IMWireError {
-        IMWireError(code: .invalidValue, reason: "\"\(key)\" must be \(expected), found \(typeName(value))", path: path.rendered(appending: key))
+        .invalidValue("\"\(key)\" must be \(expected), found \(typeName(value))", path: path.rendered(appending: key))
     }
 
     /// "an object", "a string", … for error messages.
@@ -758,8 +740,8 @@ struct TIMRESTDecoder {
         strings.reserveCapacity(Int(tape[array].count))
         for (index, element) in tape.elements(of: array).enumerated() {
             guard tape[element].kind == .string else {
-                throw IMWireError(
-                    code: .invalidValue, reason: "\"\(key.name)\" must hold strings, found \(typeName(element))",
+                throw .invalidValue(
+                    "\"\(key.name)\" must hold strings, found \(typeName(element))",
                     path: path.rendered(appending: key.name) + "[\(index)]")
             }
             strings.append(tape.string(element))
@@ -775,9 +757,8 @@ struct TIMRESTDecoder {
     private func unsigned(_ value: Int, key: String, max: UInt64) throws(IMWireError) -> UInt64 {
         let (magnitude, negative) = try integer(value, key: key)
         guard !negative || magnitude == 0, magnitude <= max else {
-            throw IMWireError(
-                code: .numberOutOfRange,
-                reason: "\"\(key)\" is \(negative ? "-" : "")\(magnitude), outside 0...\(max)", path: path.rendered(appending: key))
+            throw .numberOutOfRange(
+                "\"\(key)\" is \(negative ? "-" : "")\(magnitude), outside 0...\(max)", path: path.rendered(appending: key))
         }
         return magnitude
     }
@@ -791,9 +772,8 @@ struct TIMRESTDecoder {
         let (magnitude, negative) = try integer(value, key: key)
         let limit: UInt64 = negative ? UInt64(Int32.max) + 1 : UInt64(Int32.max)
         guard magnitude <= limit else {
-            throw IMWireError(
-                code: .numberOutOfRange,
-                reason: "\"\(key)\" is \(negative ? "-" : "")\(magnitude), outside the range of a 32-bit integer",
+            throw .numberOutOfRange(
+                "\"\(key)\" is \(negative ? "-" : "")\(magnitude), outside the range of a 32-bit integer",
                 path: path.rendered(appending: key))
         }
         return negative ? Int32(truncatingIfNeeded: 0 &- magnitude) : Int32(magnitude)
@@ -818,17 +798,13 @@ struct TIMRESTDecoder {
                 try? scanner.doubleValue(token)
             }
         }
-        guard let parsed else {
-            if kind == .string {
-                throw IMWireError(code: .invalidNumber, reason: "\"\(key)\" is a string that is not a number", path: path.rendered(appending: key))
+        // `nil`: not one number; `.some(nil)`: a number beyond a double.
+        guard let parsed, let double = parsed else {
+            if kind == .string, parsed == nil {
+                throw .invalidNumber("\"\(key)\" is a string that is not a number", path: path.rendered(appending: key))
             }
-            throw IMWireError(
-                code: .numberOutOfRange, reason: "\"\(key)\" (\(tape.string(value))) is out of the range of a double",
-                path: path.rendered(appending: key))
-        }
-        guard let double = parsed else {
-            throw IMWireError(
-                code: .numberOutOfRange, reason: "\"\(key)\" (\(tape.string(value))) is out of the range of a double",
+            throw .numberOutOfRange(
+                "\"\(key)\" (\(tape.string(value))) is out of the range of a double",
                 path: path.rendered(appending: key))
         }
         return double
@@ -849,9 +825,9 @@ struct TIMRESTDecoder {
         case .success(let integer)?:
             return integer
         case .failure(let error)? where error.code == .numberOutOfRange:
-            throw IMWireError(code: .numberOutOfRange, reason: "\"\(key)\" (\(text)) does not fit in 64 bits", path: path.rendered(appending: key))
+            throw .numberOutOfRange("\"\(key)\" (\(text)) does not fit in 64 bits", path: path.rendered(appending: key))
         default:
-            throw IMWireError(code: .invalidNumber, reason: "\"\(key)\" (\(text)) is not an integer", path: path.rendered(appending: key))
+            throw .invalidNumber("\"\(key)\" (\(text)) is not an integer", path: path.rendered(appending: key))
         }
     }
 }

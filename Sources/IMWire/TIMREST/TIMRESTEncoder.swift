@@ -47,7 +47,7 @@ struct TIMRESTEncoder {
 
     private func notRepresentable(_ reason: String, at field: String? = nil) -> IMWireError {
         let path = field.map { self.path.rendered(appending: $0) } ?? self.path.renderedOrNil
-        return IMWireError(code: .notRepresentable, reason: reason, path: path)
+        return .notRepresentable(reason, path: path)
     }
 
     /// A field-level loss: fails unless the options allow it, in which case the caller leaves the
@@ -64,9 +64,7 @@ struct TIMRESTEncoder {
 
     private mutating func checkDepth(_ depth: Int) throws(IMWireError) {
         guard depth <= options.maxDepth else {
-            throw IMWireError(
-                code: .depthLimitExceeded, reason: "message nesting exceeds the encoder's limit of \(counted(options.maxDepth, "level"))",
-                path: path.renderedOrNil)
+            throw .depthLimitExceeded(.encodedMessages, limit: options.maxDepth, path: path.renderedOrNil)
         }
         try stackGuard.check(depth: depth, path: path.renderedOrNil)
     }

@@ -106,7 +106,7 @@ public struct TUIKitCustomPayload: Hashable, Sendable {
     /// for values nested past what the thread's stack holds.
     public func jsonUTF8Bytes() throws(IMWireError) -> [UInt8] {
         guard !businessID.isEmpty else {
-            throw IMWireError(code: .invalidValue, reason: "a TUIKit payload needs a non-empty businessID", path: "businessID")
+            throw .invalidValue("a TUIKit payload needs a non-empty businessID", path: "businessID")
         }
         var writer = TUIKitPayloadWriter()
         try writer.writeObject([Member("businessID", .string(businessID))] + fields, depth: 1, path: "")

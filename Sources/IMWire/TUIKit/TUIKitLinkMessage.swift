@@ -29,16 +29,16 @@ public struct TUIKitLinkMessage: Hashable, Sendable {
     /// is not a string (at `text` / `link`).
     public init(_ payload: TUIKitCustomPayload) throws(IMWireError) {
         guard payload.businessID == Self.businessID else {
-            throw IMWireError(
-                code: .invalidValue, reason: "businessID is \"\(payload.businessID)\", not \"\(Self.businessID)\"",
+            throw .invalidValue(
+                "businessID is \"\(payload.businessID)\", not \"\(Self.businessID)\"",
                 path: "businessID")
         }
         func string(_ name: String) throws(IMWireError) -> String {
             guard let value = payload[field: name] else {
-                throw IMWireError(code: .missingField, reason: "a \(Self.businessID) payload has a \(name)", path: name)
+                throw .missingField("a \(Self.businessID) payload has a \(name)", path: name)
             }
             guard let string = value.stringValue else {
-                throw IMWireError(code: .invalidValue, reason: "\(name) must be a string", path: name)
+                throw .invalidValue("\(name) must be a string", path: name)
             }
             return string
         }

@@ -6,22 +6,21 @@ enum TUIKitPayloadReader {
     static func read(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(IMWireError) -> TUIKitCustomPayload {
         let tape = try JSONTape(buffer, maxDepth: maxDepth)
         guard tape[0].kind == .object else {
-            throw IMWireError(
-                code: .invalidValue,
-                reason: "a TUIKit payload is a JSON object; found \(describe(tape[0].kind)) at offset \(tape[0].start)",
+            throw .invalidValue(
+                "a TUIKit payload is a JSON object; found \(describe(tape[0].kind)) at offset \(tape[0].start)",
                 offset: Int(tape[0].start))
         }
         guard case .object(var members) = values(of: tape) else { preconditionFailure("the root is an object") }
         guard let index = members.firstIndex(where: { $0.name == "businessID" }) else {
-            throw IMWireError(code: .missingField, reason: "a TUIKit payload has a businessID; this object has none", path: "businessID")
+            throw .missingField("a TUIKit payload has a businessID; this object has none", path: "businessID")
         }
         guard case .string(let businessID) = members[index].value else {
-            throw IMWireError(
-                code: .invalidValue, reason: "businessID must be a string, found \(describe(members[index].value))",
+            throw .invalidValue(
+                "businessID must be a string, found \(describe(members[index].value))",
                 path: "businessID")
         }
         guard !businessID.isEmpty else {
-            throw IMWireError(code: .invalidValue, reason: "businessID must not be empty", path: "businessID")
+            throw .invalidValue("businessID must not be empty", path: "businessID")
         }
         members.remove(at: index)
         return TUIKitCustomPayload(businessID: businessID, fields: members)

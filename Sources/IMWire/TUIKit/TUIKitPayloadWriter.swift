@@ -15,8 +15,8 @@ struct TUIKitPayloadWriter {
         for member in members {
             let memberPath = path.isEmpty ? member.name : path + "." + member.name
             guard names.insert(member.name).inserted else {
-                throw IMWireError(
-                    code: .duplicateKey, reason: "the name \"\(member.name)\" appears twice in one object; a reader would refuse it",
+                throw .duplicateKey(
+                    "the name \"\(member.name)\" appears twice in one object; a reader would refuse it",
                     path: memberPath)
             }
             text.key(member.name)

@@ -51,13 +51,6 @@ public enum ZIMMessageType: Int, Hashable, Sendable, CaseIterable {
         }
     }
 
-    /// The ZIM type of one elem; the target no longer decides (a text to a room is a ZIM Text
-    /// unless the message is a barrage).
-    @available(*, deprecated, message: "a text to a room is Text unless the message's barrage flag is set: use init(elem:barrage:)")
-    public init?(elem: Elem, target: Message.Target?) {
-        self.init(elem: elem, barrage: false)
-    }
-
     /// The elem kind a ZIM message of this type becomes: Text and Barrage → text, Command →
     /// custom, Image → image, File → file, Audio → sound, Video → video; `nil` for Multiple, which
     /// becomes a chain of elems of these kinds.

@@ -99,7 +99,7 @@ enum ResponseCheck {
                 }
             let canonical = try message.serializedBytes(options: BinaryEncodingOptions(maxDepth: SchemaWireWalker.maxDepth))
             guard let normal = SchemaWireWalker.normalizingUnknownFields(canonical, schema: Message.schema) else {
-                throw IMWireError(code: .depthLimitExceeded, reason: "the message nests deeper than the suite compares (\(SchemaWireWalker.maxDepth) levels)")
+                throw IMWireError.depthLimitExceeded("the message nests deeper than the suite compares (\(counted(SchemaWireWalker.maxDepth, "level")))")
             }
             return normal
         }

@@ -21,17 +21,6 @@ extension ConformanceRequest: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
     package static var _arenaLayoutIndex: Int { 0 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let testName = 1
-        package static let binaryPayload = 2
-        package static let jsonPayload = 3
-        package static let timRestPayload = 4
-        package static let requestedOutputFormat = 5
-        package static let validationProfile = 6
-        package static let jsonIgnoreUnknownFields = 7
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         if !_testName.isEmpty { try visitor.visitString(_testName, field: 1) }

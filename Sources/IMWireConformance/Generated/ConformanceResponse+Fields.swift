@@ -22,18 +22,6 @@ extension ConformanceResponse: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
     package static var _arenaLayoutIndex: Int { 1 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let parseError = 1
-        package static let serializeError = 2
-        package static let validationError = 3
-        package static let runtimeError = 4
-        package static let binaryPayload = 5
-        package static let jsonPayload = 6
-        package static let timRestPayload = 7
-        package static let skipped = 8
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         switch _result {

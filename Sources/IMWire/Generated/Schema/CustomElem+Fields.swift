@@ -16,14 +16,6 @@ extension CustomElem: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
     package static var _arenaLayoutIndex: Int { 7 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let data = 1
-        package static let desc = 2
-        package static let ext = 3
-        package static let sound = 4
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         if !_data.isEmpty { try visitor.visitBytes(_data, field: 1) }

@@ -23,21 +23,6 @@ extension Elem: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
     package static var _arenaLayoutIndex: Int { 5 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let text = 1
-        package static let custom = 2
-        package static let image = 3
-        package static let sound = 4
-        package static let video = 5
-        package static let file = 6
-        package static let location = 7
-        package static let face = 8
-        package static let groupTips = 9
-        package static let merger = 10
-        package static let groupSystem = 12
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         switch _content {

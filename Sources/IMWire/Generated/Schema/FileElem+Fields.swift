@@ -16,14 +16,6 @@ extension FileElem: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
     package static var _arenaLayoutIndex: Int { 12 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let uuid = 1
-        package static let url = 2
-        package static let fileName = 3
-        package static let fileSize = 4
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         if !_uuid.isEmpty { try visitor.visitString(_uuid, field: 1) }

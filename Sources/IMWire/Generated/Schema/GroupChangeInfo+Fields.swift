@@ -18,16 +18,6 @@ extension GroupChangeInfo: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
     package static var _arenaLayoutIndex: Int { 18 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let `type` = 1
-        package static let value = 2
-        package static let key = 3
-        package static let boolValue = 4
-        package static let intValue = 5
-        package static let uint64Value = 6
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         if _type.rawValue != 0 { try visitor.visitEnum(_type, field: 1) }

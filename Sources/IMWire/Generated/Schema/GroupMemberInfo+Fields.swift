@@ -21,19 +21,6 @@ extension GroupMemberInfo: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
     package static var _arenaLayoutIndex: Int { 17 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let userID = 1
-        package static let nickName = 2
-        package static let friendRemark = 3
-        package static let nameCard = 4
-        package static let faceURL = 5
-        package static let role = 6
-        package static let joinTime = 7
-        package static let muteUntil = 8
-        package static let customInfo = 9
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         if !_userID.isEmpty { try visitor.visitString(_userID, field: 1) }

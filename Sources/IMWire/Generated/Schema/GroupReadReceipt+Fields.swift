@@ -15,13 +15,6 @@ extension GroupReadReceipt: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
     package static var _arenaLayoutIndex: Int { 2 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let msgID = 1
-        package static let readCount = 2
-        package static let unreadCount = 3
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         if !_msgID.isEmpty { try visitor.visitString(_msgID, field: 1) }

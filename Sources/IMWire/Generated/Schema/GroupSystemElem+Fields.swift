@@ -22,20 +22,6 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
     package static var _arenaLayoutIndex: Int { 21 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let `type` = 1
-        package static let groupID = 2
-        package static let opUser = 3
-        package static let reason = 4
-        package static let msgKey = 5
-        package static let authKey = 6
-        package static let userData = 7
-        package static let opMember = 8
-        package static let platform = 9
-        package static let opUserInfo = 10
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         if _type.rawValue != 0 { try visitor.visitEnum(_type, field: 1) }

@@ -24,22 +24,6 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
     package static var _arenaLayoutIndex: Int { 16 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let groupID = 1
-        package static let `type` = 2
-        package static let opMember = 3
-        package static let memberList = 4
-        package static let groupChangeList = 5
-        package static let memberChangeList = 6
-        package static let memberCount = 7
-        package static let groupName = 8
-        package static let platform = 9
-        package static let opUserInfo = 10
-        package static let changedUserInfoList = 11
-        package static let changedGroupMemberInfoList = 12
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         if !_groupID.isEmpty { try visitor.visitString(_groupID, field: 1) }

@@ -14,12 +14,6 @@ extension ImageElem: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
     package static var _arenaLayoutIndex: Int { 8 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let format = 1
-        package static let images = 2
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         if _format.rawValue != 0 { try visitor.visitEnum(_format, field: 1) }

@@ -19,17 +19,6 @@ extension MergerElem: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
     package static var _arenaLayoutIndex: Int { 15 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let title = 1
-        package static let abstractList = 2
-        package static let compatibleText = 3
-        package static let layersOverLimit = 4
-        package static let messages = 5
-        package static let jsonMsgKey = 6
-        package static let msgNum = 7
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         if !_title.isEmpty { try visitor.visitString(_title, field: 1) }

@@ -24,22 +24,6 @@ extension OfflinePushInfo: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
     package static var _arenaLayoutIndex: Int { 4 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let title = 1
-        package static let desc = 2
-        package static let ext = 3
-        package static let disablePush = 4
-        package static let iosSound = 5
-        package static let androidSound = 6
-        package static let ignoreIOSBadge = 7
-        package static let iosPushType = 8
-        package static let iosTitle = 9
-        package static let iosSubtitle = 10
-        package static let iosImage = 11
-        package static let iosMutableContent = 12
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         if !_title.isEmpty { try visitor.visitString(_title, field: 1) }

@@ -17,15 +17,6 @@ extension SoundElem: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
     package static var _arenaLayoutIndex: Int { 10 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let uuid = 1
-        package static let url = 2
-        package static let dataSize = 3
-        package static let duration = 4
-        package static let format = 5
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         if !_uuid.isEmpty { try visitor.visitString(_uuid, field: 1) }

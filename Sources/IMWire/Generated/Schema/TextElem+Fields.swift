@@ -13,11 +13,6 @@ extension TextElem: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
     package static var _arenaLayoutIndex: Int { 6 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let text = 1
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         if !_text.isEmpty { try visitor.visitString(_text, field: 1) }

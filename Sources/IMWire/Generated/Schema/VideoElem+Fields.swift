@@ -23,21 +23,6 @@ extension VideoElem: IMWireMessage, ProtoMessage {
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
     package static var _arenaLayoutIndex: Int { 11 }
 
-    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
-    package enum FieldNumber {
-        package static let videoUUID = 1
-        package static let videoURL = 2
-        package static let videoSize = 3
-        package static let videoFormat = 4
-        package static let duration = 5
-        package static let snapshotUUID = 6
-        package static let snapshotURL = 7
-        package static let snapshotSize = 8
-        package static let snapshotWidth = 9
-        package static let snapshotHeight = 10
-        package static let snapshotFormat = 11
-    }
-
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if let a = _arena { return try _traverseArena(a, &visitor) }
         if !_videoUUID.isEmpty { try visitor.visitString(_videoUUID, field: 1) }
