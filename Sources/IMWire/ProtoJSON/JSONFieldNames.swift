@@ -27,8 +27,9 @@ package struct JSONFieldNames {
         numberLimit = schema.indexByNumber.count
         keyByNumber = .allocate(capacity: max(1, numberLimit))
         keyByNumber.initialize(repeating: UnsafeBufferPointer(start: nil, count: 0), count: numberLimit)
+        let jsonNames = fields.map { Self.jsonName(protoName: $0.name) }
         for (index, field) in fields.enumerated() {
-            let key = Array("\"\(field.jsonName)\":".utf8)
+            let key = Array("\"\(jsonNames[index])\":".utf8)
             let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: key.count)
             bytes.initialize(from: key, count: key.count)
             let buffer = UnsafeBufferPointer(start: bytes, count: key.count)
@@ -38,7 +39,7 @@ package struct JSONFieldNames {
         var bytes: [UInt8] = []
         var names: [(start: Int, count: Int, field: Int)] = []
         for (index, field) in fields.enumerated() {
-            for name in field.jsonName == field.name ? [field.name] : [field.jsonName, field.name] {
+            for name in jsonNames[index] == field.name ? [field.name] : [jsonNames[index], field.name] {
                 names.append((bytes.count, name.utf8.count, index))
                 bytes += name.utf8
             }
@@ -101,12 +102,20 @@ package struct JSONFieldNames {
 /// (by ``ProtoMessage/_arenaLayoutIndex``). Built once (a global `let`) and never freed.
 package final class JSONNameTable: @unchecked Sendable {
     package let types: UnsafeMutablePointer<JSONFieldNames>
+    /// The JSON name of every field name of the file's types, for the code off the hot paths that
+    /// starts from a ``FieldSchema`` (suggestions for an unknown key, format detection, the
+    /// conformance explorer).
+    let jsonNameByProtoName: [String: String]
 
     init(_ layouts: ArenaLayoutTable) {
         types = .allocate(capacity: max(1, layouts.count))
+        var jsonNames: [String: String] = [:]
         for index in 0..<layouts.count {
-            (types + index).initialize(to: JSONFieldNames(layouts.layouts[index].schema))
+            let schema = layouts.layouts[index].schema
+            (types + index).initialize(to: JSONFieldNames(schema))
+            for field in schema.fields { jsonNames[field.name] = JSONFieldNames.jsonName(protoName: field.name) }
         }
+        jsonNameByProtoName = jsonNames
     }
 
     /// The table of `M`'s schema file. The library has one schema file, whose layouts are
@@ -121,13 +130,13 @@ package final class JSONNameTable: @unchecked Sendable {
 /// The JSON names of `Schemas/imwire/v1/message.proto`'s types.
 package let imwireJSONNames = JSONNameTable(imwireArenaLayouts)
 
-extension FieldSchema {
-    /// The proto3 JSON name: the proto name in lowerCamelCase, as protoc derives it (each `_`
-    /// dropped and the letter after it upper-cased): `msg_id` → `msgId`.
-    package var jsonName: String {
+extension JSONFieldNames {
+    /// The proto3 JSON name of a field: its proto name in lowerCamelCase, as protoc derives it (each
+    /// `_` dropped and the letter after it upper-cased): `msg_id` → `msgId`.
+    static func jsonName(protoName: String) -> String {
         var result = ""
         var upperNext = false
-        for character in name {
+        for character in protoName {
             if character == "_" {
                 upperNext = true
             } else if upperNext {
@@ -138,5 +147,13 @@ extension FieldSchema {
             }
         }
         return result
+    }
+}
+
+extension FieldSchema {
+    /// The proto3 JSON name (`msg_id` → `msgId`), derived once per name when the library's
+    /// ``JSONNameTable`` is built; reading it is a dictionary lookup, not a new string.
+    package var jsonName: String {
+        imwireJSONNames.jsonNameByProtoName[name] ?? JSONFieldNames.jsonName(protoName: name)
     }
 }
