@@ -83,8 +83,8 @@ let otherTargets: [Target] = [
         name: "IMWireConformanceTests",
         dependencies: ["IMWire", "IMWireCLI", "IMWireConformance", "IMWireTestSupport"]
     ),
-    // Other implementations: libprotobuf-c, Google's Python runtime, swift-nio's `ByteBuffer`, and
-    // the fuzz targets' kept findings.
+    // Other implementations: libprotobuf-c, Google's Python runtime, and the fuzz targets' kept
+    // findings. (swift-nio's `ByteBuffer` is tested in the Examples package, which has SwiftNIO.)
     .testTarget(
         name: "IMWirePeerTests",
         dependencies: [
@@ -93,7 +93,6 @@ let otherTargets: [Target] = [
             "IMWireFuzzSupport",
             "IMWireTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),
-            .product(name: "NIOCore", package: "swift-nio"),
         ]
     ),
     // The webhook module's tests: a target of their own, so the library's tests need no Crypto.
@@ -126,8 +125,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         // Tests only.
         .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
-        // Tests only: decoding straight from a real `ByteBuffer`.
-        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         // Documentation only: `swift package generate-documentation --target IMWire` (Scripts/docs).
         // A range, not a pin, so an app that uses the plugin too is not held to this version.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),

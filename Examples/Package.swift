@@ -46,6 +46,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // IMWire reading and writing swift-nio's `ByteBuffer` in place, as a server holds its bytes:
+        // here, so that the IMWire package itself builds no SwiftNIO.
+        .testTarget(
+            name: "ByteBufferTests",
+            dependencies: [
+                .product(name: "IMWire", package: "IMWire"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         // README.md's ```swift blocks, each compiled against IMWire and run (see the test's header).
         .testTarget(
             name: "ReadmeSnippetTests",

@@ -4,7 +4,7 @@ import Testing
 
 /// The public API as clients and servers use it: any byte container in, a container of the caller's
 /// choice out, every message type on its own, readable debug output, a one-reference error (swift-nio's
-/// `ByteBuffer` in and out: IMWirePeerTests/ByteBufferTests.swift).
+/// `ByteBuffer` in and out: Examples/Tests/ByteBufferTests).
 @Suite struct MessageAPITests {
     static let message = Message(
         msgID: "m-1",
