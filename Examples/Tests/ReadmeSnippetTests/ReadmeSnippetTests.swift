@@ -206,7 +206,8 @@ private func objectFiles(in folder: URL) -> [URL] {
 struct IMWireBuild {
     var directory: URL, modules: URL, objects: [URL]
 
-    /// Walks up from the test executable to the build directory (`.build/<triple>/debug`).
+    /// Walks up from the test executable to the build directory (`.build/<triple>/debug`, as
+    /// Scripts/examples-test builds; an optimised build works too).
     static func locate() throws -> IMWireBuild {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         while directory.pathComponents.count > 1 {
@@ -214,7 +215,7 @@ struct IMWireBuild {
             let map = directory.appendingPathComponent("IMWire.build/output-file-map.json")
             guard let data = try? Data(contentsOf: map) else { continue }
             let entries = try JSONSerialization.jsonObject(with: data) as? [String: [String: String]] ?? [:]
-            var objects = entries.values.compactMap { $0["object"] }.sorted().map(URL.init(fileURLWithPath:))
+            var objects = sourceObjects(entries)
             objects += Self.cTargets.flatMap { objectFiles(in: directory.appendingPathComponent("\($0).build")) }
             for modules in [directory.appendingPathComponent("Modules"), directory]
             where FileManager.default.fileExists(atPath: modules.appendingPathComponent("IMWire.swiftmodule").path) {
@@ -223,6 +224,12 @@ struct IMWireBuild {
             }
         }
         throw LocateError(start: CommandLine.arguments[0])
+    }
+
+    /// The object of each source file in an output file map. The module's own entry (key "") names
+    /// an object that neither a debug build nor an optimised (whole-module) one writes.
+    static func sourceObjects(_ entries: [String: [String: String]]) -> [URL] {
+        entries.filter { !$0.key.isEmpty }.values.compactMap { $0["object"] }.sorted().map(URL.init(fileURLWithPath:))
     }
 
     /// IMWire's C targets (the UTF-8 validator): their objects are linked with IMWire's, and a
@@ -239,7 +246,7 @@ struct IMWireBuild {
     func webhookObjects() throws -> [URL] {
         let map = directory.appendingPathComponent("IMWireWebhooks.build/output-file-map.json")
         let entries = try JSONSerialization.jsonObject(with: Data(contentsOf: map)) as? [String: [String: String]] ?? [:]
-        var objects = objects + entries.values.compactMap { $0["object"] }.sorted().map(URL.init(fileURLWithPath:))
+        var objects = objects + Self.sourceObjects(entries)
         let crypto = ["Crypto", "CryptoBoringWrapper", "CCryptoBoringSSL", "CCryptoBoringSSLShims", "CXKCP", "CXKCPShims"]
         for target in crypto {
             objects += objectFiles(in: directory.appendingPathComponent("\(target).build"))

@@ -3,9 +3,10 @@ import IMWireWebhooks
 import Testing
 
 /// Load on the service as it runs in production: the WebhookServer executable this package built
-/// (debug), started on 127.0.0.1 with authentication and a word list, driven by wrk (Debian's
-/// package; Scripts/install-deps) with signed before-send callbacks that take the whole path —
-/// signature, time window, tim-rest decoding, moderation, a rewritten MsgBody. After a 1 s warm-up,
+/// (debug, as Scripts/examples-test builds it), started on 127.0.0.1 with authentication and a
+/// word list, driven by wrk (Debian's package; Scripts/install-deps) with signed before-send
+/// callbacks that take the whole path — signature, time window, tim-rest decoding, moderation, a
+/// rewritten MsgBody. After a 5 s warm-up,
 /// a short run (2 s), then a run ten times as long (20 s) on the same process: no request may fail,
 /// and the process's peak resident memory (VmHWM) after the long run must stay within 25 % of what
 /// it was after the short one. Prints requests per second, p50/p99 latency and peak memory of both
