@@ -18,7 +18,9 @@ package struct JSONFieldNames {
     private let nameRunStarts: UnsafeMutablePointer<Int>
     private let longestName: Int
 
-    init(_ schema: MessageSchema) {
+    /// `jsonNames`: the JSON name of each proto field name (``JSONNameTable`` derives them once for
+    /// the whole file).
+    init(_ schema: MessageSchema, jsonNames jsonNameByProtoName: [String: String]) {
         precondition(
             schema.fields.count <= FieldIndexSet.capacity,
             "\(schema.fullName) has \(counted(schema.fields.count, "field")); the JSON reader tracks at most \(FieldIndexSet.capacity)")
@@ -27,7 +29,7 @@ package struct JSONFieldNames {
         numberLimit = schema.indexByNumber.count
         keyByNumber = .allocate(capacity: max(1, numberLimit))
         keyByNumber.initialize(repeating: UnsafeBufferPointer(start: nil, count: 0), count: numberLimit)
-        let jsonNames = fields.map { Self.jsonName(protoName: $0.name) }
+        let jsonNames = fields.map { jsonNameByProtoName[$0.name] ?? Self.jsonName(protoName: $0.name) }
         for (index, field) in fields.enumerated() {
             let key = Array("\"\(jsonNames[index])\":".utf8)
             let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: key.count)
@@ -111,9 +113,12 @@ package final class JSONNameTable: @unchecked Sendable {
         types = .allocate(capacity: max(1, layouts.count))
         var jsonNames: [String: String] = [:]
         for index in 0..<layouts.count {
-            let schema = layouts.layouts[index].schema
-            (types + index).initialize(to: JSONFieldNames(schema))
-            for field in schema.fields { jsonNames[field.name] = JSONFieldNames.jsonName(protoName: field.name) }
+            for field in layouts.layouts[index].schema.fields where jsonNames[field.name] == nil {
+                jsonNames[field.name] = JSONFieldNames.jsonName(protoName: field.name)
+            }
+        }
+        for index in 0..<layouts.count {
+            (types + index).initialize(to: JSONFieldNames(layouts.layouts[index].schema, jsonNames: jsonNames))
         }
         jsonNameByProtoName = jsonNames
     }
