@@ -11,7 +11,9 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "IMWire", path: ".."),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        // Without the default trait ConfigurationSupport: the service reads its settings from the
+        // environment itself, so swift-configuration would be built for nothing.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: ["FullFoundation"]),
         // Pinned so every machine resolves the same versions Hummingbird runs on.
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
@@ -28,6 +30,8 @@ let package = Package(
                 // HTTP1Channel's configuration: the head-size limits and the idle timeout.
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The body deadline: a task scheduled on the server's event loops.
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -4,6 +4,7 @@ import IMWire
 import IMWireWebhooks
 import Logging
 import NIOCore
+import NIOPosix
 
 /// What the service enforces. The defaults suit a Tencent Cloud IM callback endpoint.
 struct WebhookSettings: Sendable {
@@ -135,15 +136,24 @@ private func webhook(_ request: Request, settings: WebhookSettings, logger: Logg
 }
 
 /// The body, up to the size limit and within the time limit.
+///
+/// The deadline is a task scheduled on one of the server's event loops, cancelled as soon as the body
+/// is in. It is not a `Task.sleep` racing the body in a child task: a cancelled sleep keeps its timer
+/// allocated until the deadline it was given, so under load the service held requests/s ×
+/// `REQUEST_TIMEOUT` sleeping timers (about 50 MiB at 10,000 requests/s and 10 s). A cancelled NIO
+/// task is removed from its event loop's queue at once.
 private func collect(_ request: Request, settings: WebhookSettings) async throws -> ByteBuffer {
+    let deadline = MultiThreadedEventLoopGroup.singleton.any()
+        .scheduleTask(in: TimeAmount(settings.requestTimeout)) {}
     do {
         return try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
             group.addTask { try await request.body.collect(upTo: settings.maxBodyBytes) }
-            group.addTask {
-                try await Task.sleep(for: settings.requestTimeout)
-                return nil
+            // Ends with `nil` at the deadline, or throws once `deadline` is cancelled below.
+            group.addTask { try await deadline.futureResult.get(); return nil }
+            defer {
+                deadline.cancel()
+                group.cancelAll()
             }
-            defer { group.cancelAll() }
             guard let body = try await group.next()! else {
                 throw Problem(.requestTimeout, code: "request_timeout",
                               reason: "the body did not arrive within \(settings.requestTimeout)")
