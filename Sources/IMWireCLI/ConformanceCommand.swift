@@ -18,7 +18,9 @@ struct ConformanceCommand: IMWireSubcommand {
             With --explore it makes cases from the schema instead (valid messages written every way proto3 \
             allows, and corrupted ones), judges the answers by the same level rules, shrinks each Required \
             disagreement to a small case and prints it with the seed that makes it again and as a \
-            Fixtures/sources entry. Exit status 1 on a Required disagreement.
+            Fixtures/sources entry. With --expected-failures, a disagreement the list names (by the generated \
+            test's name, or by the golden case the generated case generalises at the same check) is counted as \
+            expected and not shrunk. Exit status 1 on a Required disagreement the list does not name.
             """
     )
 
@@ -66,7 +68,7 @@ struct ConformanceCommand: IMWireSubcommand {
     func validate() throws {
         guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
         if explore {
-            for (name, used) in [("--expected-failures", expectedFailures != nil), ("--junit", junit != nil), ("--filter", !filter.isEmpty)] where used {
+            for (name, used) in [("--junit", junit != nil), ("--filter", !filter.isEmpty)] where used {
                 throw ValidationError("\(name) applies to the golden cases, not to --explore")
             }
             if let count, count < 1 { throw ValidationError("--count must be at least 1") }
@@ -129,7 +131,8 @@ extension ConformanceCommand {
                 count: count ?? (time == nil ? 10_000 : nil),
                 time: time.map { .milliseconds(Int64(($0 * 1000).rounded())) },
                 timeout: .milliseconds(Int64((timeout * 1000).rounded())),
-                enforceRecommended: enforceRecommended)
+                enforceRecommended: enforceRecommended,
+                expectedFailures: try expectedFailures.map { (path) throws(ConformanceSetupError) in try ExpectedFailureList.load(path: path) })
             let explorer = try Explorer(options: options, manifest: manifest)
             let testee: any Testee = testee.map { SubprocessTestee(command: $0) } ?? InProcessTestee.swiftCodec()
             results = explorer.run(against: testee)

@@ -18,13 +18,27 @@ import Testing
     }()
 
     static func explorer(
-        seed: UInt64, count: Int, enforceRecommended: Bool = false, maxFindings: Int = 30, shrinkAttempts: Int = 3_000
+        seed: UInt64, count: Int, enforceRecommended: Bool = false, maxFindings: Int = 30, shrinkAttempts: Int = 3_000,
+        expectedFailures: ExpectedFailureList? = nil
     ) throws -> Explorer {
         try Explorer(
             options: Explorer.Options(
                 seed: seed, count: count, enforceRecommended: enforceRecommended, maxFindings: maxFindings, shrinkAttempts: shrinkAttempts,
-                shrinkTime: .seconds(30)),
+                shrinkTime: .seconds(30), expectedFailures: expectedFailures),
             manifest: manifest)
+    }
+
+    /// An expected-failure list of `lines` (`PATTERN  # reason`).
+    static func list(_ lines: String...) throws -> ExpectedFailureList {
+        try ExpectedFailureList.parse(lines.joined(separator: "\n"), source: "list.txt")
+    }
+
+    /// IMWire's codec, but every case of the class `explore_<flawClass>` is answered `answer`
+    /// (the test name a request carries names its class).
+    static func answering(_ answer: ConformanceResponse.Result, to flawClass: String) -> InProcessTestee {
+        testee("answers \(flawClass) wrongly") { request in
+            request.testName.contains(".explore_\(flawClass).") ? ConformanceResponse(result: answer) : SwiftCodecTestee.respond(to: request)
+        }
     }
 
     /// IMWire's codec answering through a function that spoils some answers.
@@ -131,6 +145,108 @@ import Testing
         #expect(results.recommended.keys.contains { $0.contains(".explore_json_empty.") })
     }
 
+    // MARK: Expected failures
+
+    /// A disagreement the list names by the golden case the generated case generalises (at the
+    /// same check) is expected: counted, not shrunk, and the run succeeds; the same testee with a
+    /// list naming another golden case fails.
+    @Test func aListedGoldenCaseExcusesTheCasesOfItsClass() throws {
+        let lenient = Self.answering(.binaryPayload([]), to: "json_number_hex")
+        let listed = try Self.explorer(
+            seed: 5, count: 2_000, expectedFailures: Self.list("Required.JsonInput.n_number_hex.ParseError  # reads 0x10 as a number")
+        ).run(against: lenient)
+        let report = ExploreReport.text(listed)
+        #expect(listed.succeeded, "\(report)")
+        #expect(listed.findings.isEmpty)
+        let hit = try #require(listed.expected[0], "\(report)")
+        #expect(hit.count > 0 && hit.count == listed.expectedCases)
+        #expect(hit.example.name == "Required.JsonInput.explore_json_number_hex.ParseError")
+        #expect(hit.matchedAs == "Required.JsonInput.n_number_hex.ParseError")
+        #expect(listed.passed + listed.skipped + listed.expectedCases == listed.cases)
+        #expect(report.contains("EXPECTED list.txt:1: \(hit.count) checks, Required.JsonInput.explore_json_number_hex.ParseError as Required.JsonInput.n_number_hex.ParseError"))
+        #expect(report.contains("0 failed (0 findings), \(hit.count) expected (list.txt)"))
+
+        let other = try Self.explorer(
+            seed: 5, count: 2_000, expectedFailures: Self.list("Required.JsonInput.n_number_leading_zero.ParseError  # another class")
+        ).run(against: lenient)
+        #expect(!other.succeeded)
+        #expect(other.expected.isEmpty)
+        #expect(other.findings.first?.name == "Required.JsonInput.explore_json_number_hex.ParseError")
+        // Without a list: the same disagreements, found.
+        let unlisted = try Self.explorer(seed: 5, count: 2_000).run(against: lenient)
+        #expect(unlisted.failedCases == hit.count)
+    }
+
+    /// An entry may name the generated tests themselves, with wildcards, at either level.
+    @Test func anEntryMayNameTheGeneratedTests() throws {
+        let lenient = Self.answering(.binaryPayload([]), to: "json_number_hex")
+        let results = try Self.explorer(
+            seed: 5, count: 1_000, expectedFailures: Self.list("Required.*.explore_json_number_hex.*  # reads 0x10 as a number")
+        ).run(against: lenient)
+        #expect(results.succeeded, "\(ExploreReport.text(results))")
+        #expect(results.expected[0]?.matchedAs == "Required.JsonInput.explore_json_number_hex.ParseError")
+    }
+
+    /// No answer — `runtime_error` here, a crash or a hang alike — is never an expected failure,
+    /// whatever the list says of the class.
+    @Test func noAnswerIsNeverExpected() throws {
+        let failing = Self.answering(.runtimeError("out of cheese"), to: "json_number_hex")
+        let results = try Self.explorer(
+            seed: 5, count: 1_000, maxFindings: 1, expectedFailures: Self.list("Required.JsonInput.*.ParseError  # everything")
+        ).run(against: failing)
+        #expect(!results.succeeded)
+        #expect(results.findings.first?.name == "Required.JsonInput.explore_json_number_hex.ParseError")
+        #expect(results.expected.isEmpty)
+    }
+
+    /// `1e` in an integer field generalises the golden `n_number_exponent_without_digits_integer`,
+    /// in a double field `n_number_exponent_without_digits`: an entry for the integer case does not
+    /// excuse the double fields.
+    @Test func aFlawOnAFieldFollowsTheGoldenCaseOfItsKindOfField() throws {
+        let lenient = Self.answering(.binaryPayload([]), to: "json_number_exponent_without_digits")
+        // Start at the first case from seed 5 that puts `1e` in a double field (those are rare).
+        let maker = try Self.explorer(seed: 5, count: 1)
+        var seed: UInt64 = 5
+        for _ in 0..<100_000 {
+            let request = maker.request(seed: seed, index: 0)
+            if request.testName.contains(".explore_json_number_exponent_without_digits."), case .jsonPayload(let bytes)? = request.payload,
+                Self.hasExponentWithoutDigitsInADoubleField(bytes)
+            {
+                break
+            }
+            seed = Explorer.caseSeed(runSeed: seed, index: 1)
+        }
+        let results = try Self.explorer(
+            seed: seed, count: 2_000, maxFindings: 2,
+            expectedFailures: Self.list("Required.JsonInput.n_number_exponent_without_digits_integer.ParseError  # integers only")
+        ).run(against: lenient)
+        let report = ExploreReport.text(results)
+        #expect(results.expected[0]?.matchedAs == "Required.JsonInput.n_number_exponent_without_digits_integer.ParseError", "\(report)")
+        let finding = try #require(results.findings.first, "\(report)")
+        #expect(finding.fixtureSource.contains("the class of n_number_exponent_without_digits.\""), "\(report)")
+        #expect(Self.hasExponentWithoutDigitsInADoubleField(finding.payload), "\(report)")
+    }
+
+    /// Whether `json` has `"longitude"` or `"latitude"` (the schema's double fields) followed by a
+    /// number whose exponent has no digits.
+    static func hasExponentWithoutDigitsInADoubleField(_ json: [UInt8]) -> Bool {
+        let text = String(decoding: json, as: UTF8.self)
+        for key in ["\"longitude\"", "\"latitude\""] {
+            var rest = Substring(text)
+            while let range = rest.range(of: key) {
+                rest = rest[range.upperBound...]
+                let value = rest.drop { $0 == ":" || $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+                let number = value.prefix { "0123456789.-+eE".contains($0) }
+                if let e = number.firstIndex(where: { $0 == "e" || $0 == "E" }),
+                    !number[number.index(after: e)...].contains(where: \.isNumber)
+                {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
     @Test func everyClassTakesTheLevelOfItsGoldenCase() throws {
         let classes = try Self.explorer(seed: 1, count: 1).classes
         let levels = Dictionary(uniqueKeysWithValues: Self.manifest.entries.map { ($0.name, $0.strings["level"] ?? "required") })
@@ -164,6 +280,7 @@ import Testing
 
     @Test(arguments: [
         ["conformance", "--explore", "--filter", "Required"],
+        ["conformance", "--explore", "--expected-failures", "/nonexistent/list.txt"],
         ["conformance", "--explore", "--junit", "x.xml"],
         ["conformance", "--explore", "--count", "0"],
         ["conformance", "--explore", "--seed", "banana"],
@@ -212,6 +329,18 @@ import Testing
         }
         #expect(results.passed + results.skipped + results.failedCases == results.cases)
         #expect(results.skipped < results.cases / 10)
+    }
+
+    /// With its list, the Go testee's disagreements are the ones the list records: the run succeeds.
+    @Test func goTesteeWithItsListHasNoUnexpectedDisagreement() throws {
+        let testee = SubprocessTestee(command: try ConformanceSupport.builtTestee("go").get())
+        let list = try ExpectedFailureList.load(path: Fixtures.directory.deletingLastPathComponent().appendingPathComponent("Tests/Conformance/expected-failures/go.txt").path)
+        let results = try Self.explorer(seed: 0x60, count: 3_000, expectedFailures: list).run(against: testee)
+        let report = ExploreReport.text(results)
+        #expect(results.succeeded, "\(report)")
+        #expect(results.findings.isEmpty && results.recommended.isEmpty, "\(report)")
+        let integerExponent = results.expected.values.first { $0.example.name.contains(".explore_json_number_exponent_without_digits.") }
+        #expect(integerExponent?.matchedAs == "Required.JsonInput.n_number_exponent_without_digits_integer.ParseError", "\(report)")
     }
 
     /// Without being told, a run against protobuf-java finds and shrinks the deviations its

@@ -21,7 +21,21 @@ struct ExploreCase {
     var variations: Variations
 
     /// The class of its flaw, `nil` for a valid case.
-    var flawKind: FlawKind? { documentFlaw?.kind ?? message.flawKinds().first }
+    var flawKind: FlawKind? { documentFlaw?.kind ?? message.flaws().first?.kind }
+
+    /// The golden case its flaw generalises (for a flaw on a field, the one for that kind of field:
+    /// ``FlawKind/exemplar(on:)``), `nil` for a valid case.
+    var exemplar: String? {
+        if let documentFlaw { return documentFlaw.kind.exemplar }
+        guard let (kind, field) = message.flaws().first else { return nil }
+        return field.map(kind.exemplar(on:)) ?? kind.exemplar
+    }
+
+    /// The level of its `ParseError` check when its class is judged by ``JudgingRule/rejected``: the
+    /// level of the golden case it generalises.
+    func rejectionLevel(_ levels: ExploreLevels) -> TestName.Level {
+        exemplar.map(levels.level(ofExemplar:)) ?? .required
+    }
 
     /// `explore_<class>`: the third segment of its test names.
     var className: String { "explore_" + (flawKind?.rawValue ?? "valid") }
@@ -109,11 +123,16 @@ extension ExploreCase {
                 checks.append(check(.recommended, TestName.Output.canonicalBinary.rawValue, [.canonicalBinary(expectedBinary)]))
             }
         case .rejected:
-            let level = flawKind.map { levels.level(of: $0) } ?? .required
-            checks.append(check(level, TestName.Output.parseError.rawValue, [.parseError]))
+            checks.append(check(rejectionLevel(levels), TestName.Output.parseError.rawValue, [.parseError]))
         case .acceptedOrRejected(let recommended):
+            // The Recommended check is named as its golden case's: `ParseError` when it wants the
+            // input refused.
             checks.append(check(.required, outputName, [exact, .parseError]))
-            checks.append(check(.recommended, outputName, [recommended == .accepted ? exact : .parseError]))
+            if recommended == .accepted {
+                checks.append(check(.recommended, outputName, [exact]))
+            } else {
+                checks.append(check(.recommended, TestName.Output.parseError.rawValue, [.parseError]))
+            }
         case .keptAsUnknownOrRejected:
             checks.append(check(.required, outputName, [exact, .parseError]))
             checks.append(check(.recommended, outputName, [exact]))
@@ -151,7 +170,7 @@ extension ExploreCase {
     private func firstCheckName(levels: ExploreLevels) -> String {
         let (level, output): (TestName.Level, String) =
             switch flawKind?.rule ?? .valid {
-            case .rejected: (flawKind.map { levels.level(of: $0) } ?? .required, TestName.Output.parseError.rawValue)
+            case .rejected: (rejectionLevel(levels), TestName.Output.parseError.rawValue)
             case .invalidUTF8: (.recommended, TestName.Output.parseError.rawValue)
             default: (.required, outputName)
             }
@@ -181,18 +200,19 @@ extension ExploreCase {
 // MARK: Walking a generated message
 
 extension GeneratedMessage {
-    /// The flaw classes in the message, in document order (a case has one).
-    func flawKinds() -> [FlawKind] {
-        var kinds: [FlawKind] = []
-        if let flaw { kinds.append(flaw.kind) }
+    /// The flaws in the message, in document order (a case has one): each one's class and, for a
+    /// flaw on a field, that field's table entry.
+    func flaws() -> [(kind: FlawKind, field: FieldSchema?)] {
+        var found: [(kind: FlawKind, field: FieldSchema?)] = []
+        if let flaw { found.append((flaw.kind, nil)) }
         for field in fields {
-            if let flaw = field.flaw { kinds.append(flaw.kind) }
-            for child in field.value.children { kinds += child.flawKinds() }
+            if let flaw = field.flaw { found.append((flaw.kind, info(field))) }
+            for child in field.value.children { found += child.flaws() }
         }
         if unknownFields.contains(where: { schema.field(number: Int(clamping: $0.number)) != nil }) {
-            kinds.append(.wrongWireType)
+            found.append((.wrongWireType, nil))
         }
-        return kinds
+        return found
     }
 
     /// Whether every flaw still corrupts what it sits on (a shrunk case can leave a flaw with

@@ -11,6 +11,9 @@ enum ExploreJudge {
         var skipped: String?
         /// The testee crashed, hung or broke the framing.
         var testeeUnwell = false
+        /// The Required failure is no answer at all (a crash, a hang, a broken frame, an empty
+        /// response, `runtime_error`): no expected-failure entry excuses it.
+        var unanswered = false
 
         var failures: [Failure] { (requiredFailure.map { [$0] } ?? []) + recommendedFailures }
     }
@@ -27,6 +30,7 @@ enum ExploreJudge {
         guard case .response(let response) = outcome.kind else {
             let failure = ConformanceRunner.testeeFailure(outcome.kind)
             verdict.testeeUnwell = failure?.testeeUnwell ?? false
+            verdict.unanswered = true
             verdict.requiredFailure = Failure(name: requiredName, detail: failure?.detail ?? "", actual: "no answer")
             return verdict
         }
@@ -34,6 +38,7 @@ enum ExploreJudge {
         case nil, .runtimeError?:
             let actual = response.result.map(ResponseCheck.describe) ?? "an empty response (no result set)"
             verdict.requiredFailure = Failure(name: requiredName, detail: "expected an answer, got \(actual)", actual: actual)
+            verdict.unanswered = true
             return verdict
         case .skipped(let reason)?:
             verdict.skipped = reason

@@ -7,9 +7,11 @@ struct ExploreLevels: Sendable {
     init(manifest: FixtureManifest) throws(ConformanceSetupError) {
         var levels: [String: TestName.Level] = [:]
         for entry in manifest.entries { levels[entry.name] = try ConformanceSuite.level(of: entry) }
-        for kind in FlawKind.allCases where kind.rule == .rejected && levels[kind.exemplar] == nil {
-            throw ConformanceSetupError(
-                "the generative class \(kind.rawValue) takes its level from the golden case \(kind.exemplar), which \(manifest.source) does not have")
+        for kind in FlawKind.allCases where kind.rule == .rejected {
+            for exemplar in [kind.exemplar] + (kind.integerExemplar.map { [$0] } ?? []) where levels[exemplar] == nil {
+                throw ConformanceSetupError(
+                    "the generative class \(kind.rawValue) takes its level from the golden case \(exemplar), which \(manifest.source) does not have")
+            }
         }
         self.levels = levels
     }
@@ -17,5 +19,11 @@ struct ExploreLevels: Sendable {
     /// The level of a class judged by ``JudgingRule/rejected``.
     func level(of kind: FlawKind) -> TestName.Level {
         levels[kind.exemplar] ?? .required
+    }
+
+    /// The level of the golden case `exemplar` (a case of a class judged by ``JudgingRule/rejected``
+    /// takes the level of the golden case it generalises, ``ExploreCase/exemplar``).
+    func level(ofExemplar exemplar: String) -> TestName.Level {
+        levels[exemplar] ?? .required
     }
 }

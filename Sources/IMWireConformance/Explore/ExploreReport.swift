@@ -13,6 +13,7 @@
 ///   ready to commit (Fixtures/sources/noncanonical_binary.json):
 ///     { … }
 /// WARN Recommended.BinaryInput.explore_valid.CanonicalBinaryOutput: 312 cases, e.g. expected …
+/// EXPECTED list.txt:7: 40 checks, Required.JsonInput.explore_json_number_hex.ParseError as Required.JsonInput.n_number_hex.ParseError (reason)
 /// Required: 9998 cases passed or skipped, 2 failed (2 findings)
 /// ran 10000 cases in 3.2 s (3100 cases/s; shrinking 0.4 s)
 /// ```
@@ -46,6 +47,15 @@ public enum ExploreReport {
         for (name, count) in results.recommended.sorted(by: { $0.key < $1.key }) where !results.enforceRecommended {
             lines.append("WARN \(name): \(count.count) case\(count.count == 1 ? "" : "s"), e.g. \(count.example.detail)")
         }
+        if let list = results.expectedFailures {
+            for (entry, count) in results.expected.sorted(by: { $0.key < $1.key }) {
+                let listed = list.entries[entry]
+                let name = count.example.name
+                let via = count.matchedAs == name ? "" : " as \(count.matchedAs)"
+                let example = listed.pattern.hasWildcard ? "e.g. " : ""
+                lines.append("EXPECTED \(listed.location): \(count.count) check\(count.count == 1 ? "" : "s"), \(example)\(name)\(via) (\(listed.reason))")
+            }
+        }
         if let abandoned = results.abandoned { lines.append("STOPPED: \(abandoned)") }
         for (reason, count) in results.skipReasons.sorted(by: { $0.value > $1.value }).prefix(5) {
             lines.append("skipped: \(count) case\(count == 1 ? "" : "s"): \(Shorten.text(reason, limit: 120))")
@@ -56,7 +66,8 @@ public enum ExploreReport {
         let rate = seconds > 0 ? Int(Double(results.cases) / seconds) : results.cases
         lines.append("ran \(results.cases) cases in \(ConformanceRunner.seconds(results.duration)) (\(rate) cases/s; shrinking \(ConformanceRunner.seconds(results.shrinkDuration)))")
         let warnings = results.recommended.values.reduce(0) { $0 + $1.count }
-        lines.append("\(results.passed) passed, \(results.failedCases) failed (\(results.findings.count) findings), \(results.skipped) skipped, \(results.enforceRecommended ? 0 : warnings) Recommended warnings")
+        let expected = results.expectedFailures.map { ", \(results.expectedCases) expected (\($0.source))" } ?? ""
+        lines.append("\(results.passed) passed, \(results.failedCases) failed (\(results.findings.count) findings)\(expected), \(results.skipped) skipped, \(results.enforceRecommended ? 0 : warnings) Recommended warnings")
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -23,11 +23,17 @@ public struct Explorer {
         public var shrinkAttempts: Int
         /// The longest one shrink runs.
         public var shrinkTime: Duration
+        /// The testee's expected failures: a disagreement an entry names — by the generated test's
+        /// name, or by the name of the golden case its case generalises at the same check — is
+        /// counted as expected, not shrunk, and fails nothing. An entry no generated case meets is no
+        /// unexpected pass (a run need not make every class).
+        public var expectedFailures: ExpectedFailureList?
 
         /// Options for a run from `seed`; the defaults are the command line's.
         public init(
             seed: UInt64, count: Int? = 10_000, time: Duration? = nil, timeout: Duration = .seconds(10),
-            enforceRecommended: Bool = false, maxFindings: Int = 30, shrinkAttempts: Int = 3_000, shrinkTime: Duration = .seconds(60)
+            enforceRecommended: Bool = false, maxFindings: Int = 30, shrinkAttempts: Int = 3_000, shrinkTime: Duration = .seconds(60),
+            expectedFailures: ExpectedFailureList? = nil
         ) {
             self.seed = seed
             self.count = count
@@ -37,6 +43,7 @@ public struct Explorer {
             self.maxFindings = maxFindings
             self.shrinkAttempts = shrinkAttempts
             self.shrinkTime = shrinkTime
+            self.expectedFailures = expectedFailures
         }
     }
 
@@ -81,7 +88,8 @@ public struct Explorer {
         let started = clock.now
         let stopAt = options.time.map { started + $0 }
         var results = ExploreResults(
-            testee: testee.description, seed: options.seed, enforceRecommended: options.enforceRecommended, maxFindings: options.maxFindings)
+            testee: testee.description, seed: options.seed, enforceRecommended: options.enforceRecommended, maxFindings: options.maxFindings,
+            expectedFailures: options.expectedFailures)
         var seed = options.seed
         var index = 0
         var unwellInARow = 0
@@ -101,8 +109,12 @@ public struct Explorer {
                 results.skipReasons[reason, default: 0] += 1
             }
             unwellInARow = verdict.testeeUnwell ? unwellInARow + 1 : 0
-            var enforced: [ExploreJudge.Failure] = verdict.requiredFailure.map { [$0] } ?? []
-            for failure in verdict.recommendedFailures {
+            let sorted = sort(verdict, of: explorerCase)
+            for hit in sorted.expected {
+                results.expected[hit.entry, default: .init(example: hit.failure, matchedAs: hit.matchedAs)].count += 1
+            }
+            var enforced: [ExploreJudge.Failure] = sorted.required.map { [$0] } ?? []
+            for failure in sorted.recommended {
                 results.recommended[failure.name, default: .init(example: failure)].count += 1
                 if options.enforceRecommended { enforced.append(failure) }
             }
@@ -111,6 +123,8 @@ public struct Explorer {
                 let shrinkStart = clock.now
                 record(failure, of: explorerCase, size: materialized.payload.count, index: index, against: testee, into: &results)
                 shrinkTime += clock.now - shrinkStart
+            } else if !sorted.expected.isEmpty {
+                results.expectedCases += 1
             } else if verdict.skipped == nil {
                 results.passed += 1
             }
@@ -196,11 +210,48 @@ public struct Explorer {
     /// out the rest.
     public static let maxFindingsPerCheck = 4
 
-    /// Whether `explorerCase` still gets an enforced disagreement from `testee`.
+    /// Whether `explorerCase` still gets an enforced disagreement from `testee` that the expected
+    /// failures do not name.
     private func fails(_ explorerCase: ExploreCase, against testee: any Testee) -> Bool {
         let materialized = explorerCase.materialize(levels: levels)
         let verdict = ExploreJudge.verdict(for: testee.respond(to: materialized.request, timeout: options.timeout), of: materialized)
-        return verdict.requiredFailure != nil || (options.enforceRecommended && !verdict.recommendedFailures.isEmpty)
+        let sorted = sort(verdict, of: explorerCase)
+        return sorted.required != nil || (options.enforceRecommended && !sorted.recommended.isEmpty)
+    }
+
+    /// A verdict's failures, the ones the expected-failure list names set apart: each with the index
+    /// of the first entry naming it and the name it matched as. An entry names a failure by the
+    /// generated test's name (`Required.JsonInput.explore_json_number_hex.ParseError`) or by the same
+    /// check of the golden case the case generalises (`Required.JsonInput.n_number_hex.ParseError`).
+    /// No answer at all — a crash, a hang, `runtime_error` — is never expected.
+    private func sort(_ verdict: ExploreJudge.Verdict, of explorerCase: ExploreCase) -> (
+        required: ExploreFailure?, recommended: [ExploreFailure], expected: [(entry: Int, failure: ExploreFailure, matchedAs: String)]
+    ) {
+        guard let list = options.expectedFailures else { return (verdict.requiredFailure, verdict.recommendedFailures, []) }
+        var expected: [(entry: Int, failure: ExploreFailure, matchedAs: String)] = []
+        func isExpected(_ failure: ExploreFailure) -> Bool {
+            var names = [failure.name]
+            if let exemplar = explorerCase.exemplar, let golden = Self.renaming(failure.name, toCase: exemplar) { names.append(golden) }
+            for name in names {
+                if let entry = list.matches(name).first {
+                    expected.append((entry, failure, name))
+                    return true
+                }
+            }
+            return false
+        }
+        var required = verdict.requiredFailure
+        if let failure = required, !verdict.unanswered, isExpected(failure) { required = nil }
+        let recommended = verdict.recommendedFailures.filter { !isExpected($0) }
+        return (required, recommended, expected)
+    }
+
+    /// `Level.Input.Case.Output` with another case.
+    static func renaming(_ name: String, toCase caseName: String) -> String? {
+        var segments = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard segments.count == 4 else { return nil }
+        segments[2] = caseName
+        return segments.joined(separator: ".")
     }
 
     static func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
@@ -216,6 +267,21 @@ public struct ExploreResults: Sendable {
         public let example: ExploreFailure
 
         init(example: ExploreFailure) { self.example = example }
+    }
+
+    /// Disagreements that one entry of the expected-failure list names: how many, and the first.
+    public struct ExpectedCount: Sendable {
+        /// Disagreeing checks the entry named.
+        public var count = 0
+        /// The first of them.
+        public let example: ExploreFailure
+        /// The name the entry matched: the generated test's, or its golden case's at the same check.
+        public let matchedAs: String
+
+        init(example: ExploreFailure, matchedAs: String) {
+            self.example = example
+            self.matchedAs = matchedAs
+        }
     }
 
     /// The testee's description.
@@ -241,8 +307,15 @@ public struct ExploreResults: Sendable {
     public internal(set) var unshrunk = 0
     /// The most findings the run shrinks.
     public let maxFindings: Int
-    /// Recommended disagreements by test name.
+    /// Recommended disagreements by test name (those the expected failures name are in
+    /// ``expected``).
     public internal(set) var recommended: [String: RecommendedCount] = [:]
+    /// The expected-failure list of the run, if it had one.
+    public let expectedFailures: ExpectedFailureList?
+    /// Disagreements the expected-failure list names, by the index of the entry naming them.
+    public internal(set) var expected: [Int: ExpectedCount] = [:]
+    /// Cases whose only disagreements the expected-failure list names.
+    public internal(set) var expectedCases = 0
     /// Cases by class and input, for the report (`explore_valid` binary → json …).
     public internal(set) var classes: [String: Int] = [:]
     /// Why the run stopped early, if it did.
@@ -252,8 +325,9 @@ public struct ExploreResults: Sendable {
     /// How much of it was shrinking (and telling repeats apart).
     public internal(set) var shrinkDuration: Duration = .zero
 
-    init(testee: String, seed: UInt64, enforceRecommended: Bool, maxFindings: Int) {
+    init(testee: String, seed: UInt64, enforceRecommended: Bool, maxFindings: Int, expectedFailures: ExpectedFailureList? = nil) {
         self.testee = testee
+        self.expectedFailures = expectedFailures
         self.seed = seed
         self.enforceRecommended = enforceRecommended
         self.maxFindings = maxFindings

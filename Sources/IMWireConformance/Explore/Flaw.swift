@@ -203,6 +203,25 @@ enum FlawKind: String, CaseIterable, Sendable {
         }
     }
 
+    /// The golden case a flaw of this class on a field described by `info` generalises: the one
+    /// made for that kind of field where the fixtures have one apart from ``exemplar`` (a reader may
+    /// parse integers apart from doubles), else ``exemplar``. A generated case's failure is expected
+    /// when the testee's list names this case at the same check (Docs/conformance.md).
+    func exemplar(on info: FieldSchema) -> String {
+        switch info.kind {
+        case .uint64, .uint32, .int32: integerExemplar ?? exemplar
+        default: exemplar
+        }
+    }
+
+    /// The golden case of this class in an integer field, where it is not ``exemplar``.
+    var integerExemplar: String? {
+        switch self {
+        case .jsonNumberExponentWithoutDigits: "n_number_exponent_without_digits_integer"
+        default: nil
+        }
+    }
+
     /// How the answers to a case of this class are judged.
     var rule: JudgingRule {
         switch self {
