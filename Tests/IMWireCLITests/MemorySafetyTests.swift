@@ -141,6 +141,15 @@ import Glibc
         #expect(run.peak - Self.baseline < 40 * input.count, "peak \(run.peak) for \(input.count) bytes")
     }
 
+    /// The bound of a deep relay's peak memory per input byte: the descent's stack is part of it.
+    static let deepRelayFactor: Int = {
+        #if DEBUG
+        250
+        #else
+        100
+        #endif
+    }()
+
     /// Deep relays: memory grows with the nesting like the input does (it was 1.8 GB for 4,444
     /// layers when every level built its REST path as a string).
     @Test func deepTIMRESTRelaysStayWithinAConstantFactor() throws {
@@ -150,8 +159,9 @@ import Glibc
         let smallRun = try Self.peakMemory(["convert", "--from", "tim-rest", "--to", "binary"] + depth, input: small)
         let largeRun = try Self.peakMemory(["convert", "--from", "tim-rest", "--to", "binary"] + depth, input: large)
         #expect(smallRun.status == 0 && largeRun.status == 0)
-        // Measured: about 50× (13,000 message levels: the model, the tape, the stack of the descent).
-        #expect(largeRun.peak - Self.baseline < 100 * large.count, "peak \(largeRun.peak) for \(large.count) bytes")
+        // Measured: about 50× optimised (13,000 message levels: the model, the tape, the stack of the
+        // descent), about 146× unoptimised, whose frames are larger (as in DepthLimitTests).
+        #expect(largeRun.peak - Self.baseline < Self.deepRelayFactor * large.count, "peak \(largeRun.peak) for \(large.count) bytes")
         #expect(largeRun.peak - Self.baseline < 5 * (smallRun.peak - Self.baseline) + 4 * 1024 * 1024,
                 "4× the layers: \(largeRun.peak - Self.baseline) vs \(smallRun.peak - Self.baseline) bytes")
     }
