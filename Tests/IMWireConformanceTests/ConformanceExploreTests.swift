@@ -334,7 +334,7 @@ import Testing
     /// With its list, the Go testee's disagreements are the ones the list records: the run succeeds.
     @Test func goTesteeWithItsListHasNoUnexpectedDisagreement() throws {
         let testee = SubprocessTestee(command: try ConformanceSupport.builtTestee("go").get())
-        let list = try ExpectedFailureList.load(path: Fixtures.directory.deletingLastPathComponent().appendingPathComponent("Tests/Conformance/expected-failures/go.txt").path)
+        let list = try ExpectedFailureList.load(path: ConformanceSupport.path("Tests/Conformance/expected-failures/go.txt"))
         let results = try Self.explorer(seed: 0x60, count: 3_000, expectedFailures: list).run(against: testee)
         let report = ExploreReport.text(results)
         #expect(results.succeeded, "\(report)")

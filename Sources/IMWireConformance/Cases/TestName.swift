@@ -44,6 +44,18 @@ public enum TestName {
     public static func make(_ level: Level, _ input: Input, _ fixture: String, _ output: Output) -> String {
         "\(level.rawValue).\(input.rawValue).\(fixture).\(output.rawValue)"
     }
+
+    /// The four segments, in order.
+    enum Segment: Int { case level, input, `case`, output }
+
+    /// `name` with its segment `segment` replaced by `text` (a name with fewer segments comes back
+    /// unchanged past its end).
+    static func replacing(_ segment: Segment, of name: String, with text: String) -> String {
+        var segments = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard segment.rawValue < segments.count else { return name }
+        segments[segment.rawValue] = text
+        return segments.joined(separator: ".")
+    }
 }
 
 /// A pattern over test names: dot-separated segments where `*` matches exactly one whole segment

@@ -20,21 +20,25 @@ struct ExploreCase {
     /// The variation kinds this case turned on.
     var variations: Variations
 
+    /// Its flaw's class and, for a flaw on a field, that field's table entry; `nil` for a valid case.
+    private var flaw: (kind: FlawKind, field: FieldSchema?)? {
+        documentFlaw.map { ($0.kind, nil) } ?? message.flaws().first
+    }
+
     /// The class of its flaw, `nil` for a valid case.
-    var flawKind: FlawKind? { documentFlaw?.kind ?? message.flaws().first?.kind }
+    var flawKind: FlawKind? { flaw?.kind }
 
     /// The golden case its flaw generalises (for a flaw on a field, the one for that kind of field:
     /// ``FlawKind/exemplar(on:)``), `nil` for a valid case.
     var exemplar: String? {
-        if let documentFlaw { return documentFlaw.kind.exemplar }
-        guard let (kind, field) = message.flaws().first else { return nil }
+        guard let (kind, field) = flaw else { return nil }
         return field.map(kind.exemplar(on:)) ?? kind.exemplar
     }
 
     /// The level of its `ParseError` check when its class is judged by ``JudgingRule/rejected``: the
     /// level of the golden case it generalises.
     func rejectionLevel(_ levels: ExploreLevels) -> TestName.Level {
-        exemplar.map(levels.level(ofExemplar:)) ?? .required
+        exemplar.map(levels.level(of:)) ?? .required
     }
 
     /// `explore_<class>`: the third segment of its test names.

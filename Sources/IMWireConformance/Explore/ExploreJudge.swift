@@ -26,7 +26,7 @@ enum ExploreJudge {
     static func verdict(for outcome: TesteeOutcome, of materialized: MaterializedCase) -> Verdict {
         var verdict = Verdict()
         let requiredName = materialized.checks.first { $0.level == .required }?.name
-            ?? materialized.checks[0].name.replacingFirstSegment(with: TestName.Level.required.rawValue)
+            ?? TestName.replacing(.level, of: materialized.checks[0].name, with: TestName.Level.required.rawValue)
         guard case .response(let response) = outcome.kind else {
             let failure = ConformanceRunner.testeeFailure(outcome.kind)
             verdict.testeeUnwell = failure?.testeeUnwell ?? false
@@ -75,13 +75,6 @@ enum ExploreJudge {
 
 extension ExploreJudge.Verdict {
     enum Outcome { case passed, failed(String) }
-}
-
-extension String {
-    fileprivate func replacingFirstSegment(with segment: String) -> String {
-        guard let dot = firstIndex(of: ".") else { return segment }
-        return segment + self[dot...]
-    }
 }
 
 /// A disagreement of a testee's answer with a generated case's check.

@@ -8,7 +8,7 @@ struct ExploreLevels: Sendable {
         var levels: [String: TestName.Level] = [:]
         for entry in manifest.entries { levels[entry.name] = try ConformanceSuite.level(of: entry) }
         for kind in FlawKind.allCases where kind.rule == .rejected {
-            for exemplar in [kind.exemplar] + (kind.integerExemplar.map { [$0] } ?? []) where levels[exemplar] == nil {
+            for exemplar in [kind.exemplar, kind.integerExemplar].compactMap({ $0 }) where levels[exemplar] == nil {
                 throw ConformanceSetupError(
                     "the generative class \(kind.rawValue) takes its level from the golden case \(exemplar), which \(manifest.source) does not have")
             }
@@ -16,14 +16,10 @@ struct ExploreLevels: Sendable {
         self.levels = levels
     }
 
-    /// The level of a class judged by ``JudgingRule/rejected``.
-    func level(of kind: FlawKind) -> TestName.Level {
-        levels[kind.exemplar] ?? .required
-    }
-
-    /// The level of the golden case `exemplar` (a case of a class judged by ``JudgingRule/rejected``
-    /// takes the level of the golden case it generalises, ``ExploreCase/exemplar``).
-    func level(ofExemplar exemplar: String) -> TestName.Level {
+    /// The level of the golden case `exemplar`: a case of a class judged by ``JudgingRule/rejected``
+    /// takes the level of the golden case it generalises (``ExploreCase/exemplar``), a class that of
+    /// ``FlawKind/exemplar``.
+    func level(of exemplar: String) -> TestName.Level {
         levels[exemplar] ?? .required
     }
 }

@@ -78,7 +78,7 @@ public struct Explorer {
             + FlawKind.allCases.map { kind in
                 ExploreClass(
                     name: "explore_\(kind.rawValue)", inputs: kind.input == .json ? "JSON" : "binary", exemplar: kind.exemplar,
-                    judging: kind.rule.summary(level: levels.level(of: kind)))
+                    judging: kind.rule.summary(level: levels.level(of: kind.exemplar)))
             }
     }
 
@@ -225,13 +225,13 @@ public struct Explorer {
     /// check of the golden case the case generalises (`Required.JsonInput.n_number_hex.ParseError`).
     /// No answer at all — a crash, a hang, `runtime_error` — is never expected.
     private func sort(_ verdict: ExploreJudge.Verdict, of explorerCase: ExploreCase) -> (
-        required: ExploreFailure?, recommended: [ExploreFailure], expected: [(entry: Int, failure: ExploreFailure, matchedAs: String)]
+        required: ExploreFailure?, recommended: [ExploreFailure], expected: [ExpectedHit]
     ) {
         guard let list = options.expectedFailures else { return (verdict.requiredFailure, verdict.recommendedFailures, []) }
-        var expected: [(entry: Int, failure: ExploreFailure, matchedAs: String)] = []
+        var expected: [ExpectedHit] = []
         func isExpected(_ failure: ExploreFailure) -> Bool {
             var names = [failure.name]
-            if let exemplar = explorerCase.exemplar, let golden = Self.renaming(failure.name, toCase: exemplar) { names.append(golden) }
+            if let exemplar = explorerCase.exemplar { names.append(TestName.replacing(.case, of: failure.name, with: exemplar)) }
             for name in names {
                 if let entry = list.matches(name).first {
                     expected.append((entry, failure, name))
@@ -246,13 +246,9 @@ public struct Explorer {
         return (required, recommended, expected)
     }
 
-    /// `Level.Input.Case.Output` with another case.
-    static func renaming(_ name: String, toCase caseName: String) -> String? {
-        var segments = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard segments.count == 4 else { return nil }
-        segments[2] = caseName
-        return segments.joined(separator: ".")
-    }
+    /// A disagreement an entry of the expected-failure list names: the entry's index, the failure,
+    /// and the name the entry matched (the generated test's, or its golden case's).
+    private typealias ExpectedHit = (entry: Int, failure: ExploreFailure, matchedAs: String)
 
     static func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16) }
 }
