@@ -25,6 +25,9 @@ struct Validator {
     /// far, and the path mark of the elem whose merger is being walked.
     private struct MessageFrame: ChildWalk {
         let message: Message
+        /// `message.elems`, read once: the walk indexes it once per elem, and an index into the
+        /// property itself would cost whatever reading the property costs, each time.
+        let elems: [Elem]
         let insideMerger: Bool
         var next = 0
         var layers = 0
@@ -65,12 +68,12 @@ struct Validator {
                     finished = nil
                 }
                 let index = messageFrames[top].next
-                if index < messageFrames[top].message.elems.count {
+                if index < messageFrames[top].elems.count {
                     let mark = path.push("elems", index: index)
                     let insideMerger = messageFrames[top].insideMerger
                     if let merger = validateElem(
-                        messageFrames[top].message.elems[index], at: index, of: messageFrames[top].message,
-                        insideMerger: insideMerger)
+                        messageFrames[top].elems[index], at: index, chainLength: messageFrames[top].elems.count,
+                        of: messageFrames[top].message, insideMerger: insideMerger)
                     {
                         messageFrames[top].mark = mark
                         mergerFrames.append(beginMerger(merger, isTopLevel: !insideMerger))
@@ -127,8 +130,9 @@ struct Validator {
                    "priority \(actual) has no \(profile.name) value; allowed: \(names)")
         }
 
-        validateChain(message, isRoot: !insideMerger)
-        return MessageFrame(message: message, insideMerger: insideMerger)
+        let elems = message.elems
+        validateChain(message, elems, isRoot: !insideMerger)
+        return MessageFrame(message: message, elems: elems, insideMerger: insideMerger)
     }
 
     /// The rules of one message that come after its elems.
@@ -139,8 +143,7 @@ struct Validator {
     }
 
     /// Rules about the chain as a whole, reported at `elems`.
-    private mutating func validateChain(_ message: Message, isRoot: Bool) {
-        let elems = message.elems
+    private mutating func validateChain(_ message: Message, _ elems: [Elem], isRoot: Bool) {
         if profile.requiresElems && elems.isEmpty && message.signal == nil {
             report(.elemChainEmpty, "elems", limit: .integer(1), actual: .integer(0),
                    "the message has no elem; \(profile.name) needs at least 1")
@@ -276,12 +279,14 @@ struct Validator {
 
     // MARK: Elems
 
-    /// Validates the elem at the current path (`…elems[index]`). A merger elem is returned, with its
-    /// kind pushed on the path (`…elems[index].merger`), for the caller to walk.
-    private mutating func validateElem(_ elem: Elem, at index: Int, of message: Message, insideMerger: Bool) -> MergerElem? {
+    /// Validates the elem at the current path (`…elems[index]`), one of `chainLength` elems of
+    /// `message`. A merger elem is returned, with its kind pushed on the path
+    /// (`…elems[index].merger`), for the caller to walk.
+    private mutating func validateElem(
+        _ elem: Elem, at index: Int, chainLength: Int, of message: Message, insideMerger: Bool
+    ) -> MergerElem? {
         let kind = elem.kind
         let kindName = kind?.rawValue ?? ""
-        let chainLength = message.elems.count
 
         // One chain rule per elem: a standalone kind in a longer chain is that, not also "not appendable".
         if let kind, profile.standaloneElemKinds.contains(kind), chainLength > 1 {
@@ -367,10 +372,11 @@ struct Validator {
             report(.imageFormatNotAllowed, "format", limit: .text(names), actual: .text(actual),
                    "image format \(actual) is not one of \(names)")
         }
+        let images = image.images
         var counts: [ImageType: Int] = [:]
-        for info in image.images { counts[info.type, default: 0] += 1 }
+        for info in images { counts[info.type, default: 0] += 1 }
         var seen: Set<ImageType> = []
-        for (index, info) in image.images.enumerated() {
+        for (index, info) in images.enumerated() {
             checkAtMost(info.size, profile.maxImageBytes, .imageTooLarge, "images", index: index, leaf: "size",
                         subject: "image \(index) is", unit: "byte")
             // Reported once per type: the second Image of a type is the first duplicate.
