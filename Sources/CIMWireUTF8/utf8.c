@@ -223,6 +223,54 @@ static int check_avx2(const uint8_t *bytes, size_t count) {
     return _mm256_movemask_epi8(any) == 0 ? IMWIRE_UTF8_ASCII : IMWIRE_UTF8_VALID;
 }
 
+// AVX-512 (BW and VL, on 256-bit vectors): AVX2's algorithm, with the last block read by a masked
+// load instead of copied into a padded buffer, so a short string (an ID, a name, a short text: most
+// strings a message holds) is one block and no copy, and it needs no scalar loop.
+__attribute__((target("avx2,avx512f,avx512bw,avx512vl")))
+static int check_avx512(const uint8_t *bytes, size_t count) {
+    const __m256i t1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)byte_1_high));
+    const __m256i t2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)byte_1_low));
+    const __m256i t3 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)byte_2_high));
+    const __m256i nibble = _mm256_set1_epi8(0x0F);
+    const __m256i max = _mm256_loadu_si256((const __m256i *)incomplete_max);
+    const __m256i third_lead = _mm256_set1_epi8((char)(0xE0 - 0x80));
+    const __m256i fourth_lead = _mm256_set1_epi8((char)(0xF0 - 0x80));
+    const __m256i high_bit = _mm256_set1_epi8((char)0x80);
+    __m256i prev = _mm256_setzero_si256(), error = _mm256_setzero_si256(), incomplete = _mm256_setzero_si256();
+    __m256i any = _mm256_setzero_si256();
+    size_t i = 0;
+    while (i < count) {
+        __m256i input;
+        if (count - i >= 32) {
+            input = _mm256_loadu_si256((const __m256i *)(bytes + i));
+        } else {
+            input = _mm256_maskz_loadu_epi8((__mmask32)((1u << (count - i)) - 1), bytes + i);
+        }
+        i += 32;
+        if (_mm256_movemask_epi8(input) == 0) {
+            error = _mm256_or_si256(error, incomplete);
+            incomplete = _mm256_setzero_si256();
+            prev = input;
+            continue;
+        }
+        any = _mm256_or_si256(any, input);
+        __m256i prev1 = PREV256(input, prev, 1);
+        __m256i high1 = _mm256_shuffle_epi8(t1, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble));
+        __m256i low1 = _mm256_shuffle_epi8(t2, _mm256_and_si256(prev1, nibble));
+        __m256i high2 = _mm256_shuffle_epi8(t3, _mm256_and_si256(_mm256_srli_epi16(input, 4), nibble));
+        __m256i special = _mm256_and_si256(_mm256_and_si256(high1, low1), high2);
+        __m256i prev2 = PREV256(input, prev, 2);
+        __m256i prev3 = PREV256(input, prev, 3);
+        __m256i must23 = _mm256_or_si256(_mm256_subs_epu8(prev2, third_lead), _mm256_subs_epu8(prev3, fourth_lead));
+        error = _mm256_or_si256(error, _mm256_xor_si256(_mm256_and_si256(must23, high_bit), special));
+        incomplete = _mm256_subs_epu8(input, max);
+        prev = input;
+    }
+    error = _mm256_or_si256(error, incomplete);
+    if (!_mm256_testz_si256(error, error)) return IMWIRE_UTF8_INVALID;
+    return _mm256_movemask_epi8(any) == 0 ? IMWIRE_UTF8_ASCII : IMWIRE_UTF8_VALID;
+}
+
 static int detect(void) {
     unsigned a, b, c, d;
     if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
@@ -233,7 +281,11 @@ static int detect(void) {
         unsigned lo, hi;
         __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
         // The operating system saves the XMM and YMM registers.
-        if ((lo & 6) == 6 && __get_cpuid_count(7, 0, &a, &b, &c, &d)) avx2 = (b >> 5) & 1;
+        if ((lo & 6) == 6 && __get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+            avx2 = (b >> 5) & 1;
+            // AVX-512 F, BW and VL, and the operating system saves the mask and upper registers too.
+            if (avx2 && (lo & 0xE6) == 0xE6 && ((b >> 16) & 1) && ((b >> 30) & 1) && ((b >> 31) & 1)) return 4;
+        }
     }
     return avx2 ? 2 : ssse3 ? 1 : 0;
 }
@@ -313,6 +365,7 @@ int imwire_utf8_check_with(int implementation, const uint8_t *bytes, size_t coun
 #if defined(__x86_64__)
     case 1: return imwire_utf8_implementation() >= 1 ? check_ssse3(bytes, count) : -1;
     case 2: return imwire_utf8_implementation() >= 2 ? check_avx2(bytes, count) : -1;
+    case 4: return imwire_utf8_implementation() == 4 ? check_avx512(bytes, count) : -1;
 #endif
 #if defined(__aarch64__)
     case 3: return check_neon(bytes, count);
@@ -322,6 +375,10 @@ int imwire_utf8_check_with(int implementation, const uint8_t *bytes, size_t coun
 }
 
 int imwire_utf8_check(const uint8_t *bytes, size_t count) {
+#if defined(__x86_64__)
+    // Masked loads read a short string as one block, with no padding copy.
+    if (imwire_utf8_implementation() == 4) return check_avx512(bytes, count);
+#endif
     // Below a vector's width the scalar loop is as fast and needs no padding copy.
     if (count < 16) return check_scalar(bytes, count);
     switch (imwire_utf8_implementation()) {
