@@ -70,6 +70,11 @@ class Config:
     # The most fields one message type may have: the JSON reader tracks the fields it has seen in a
     # FieldIndexSet of this capacity (Sources/IMWire/ProtoJSON/FieldIndexSet.swift).
     max_fields: int = 128
+    # Per message type, the fields most messages leave at their defaults (proto names; a oneof by all
+    # its members): kept together in one copy-on-write box behind one optional reference, `nil`
+    # while they are all at their defaults, so that making, copying and freeing a value touches one
+    # word for them, not one per field. The type's unknown fields go there too.
+    cold_fields: dict = dataclass_field(default_factory=dict)
     # Message types whose field numbers code reads by hand, without decoding: they get a
     # `FieldNumber` enum. Only the routing view does that, on the envelope; the validator's paths
     # spell proto names, which ViolationPathTests checks against the schema.
@@ -87,6 +92,11 @@ TARGETS = {
         # No larger than the enum's other payloads, so inline costs no memory per elem.
         inline_oneof_messages=frozenset({"TextElem", "ImageElem", "FaceElem"}),
         field_number_types=frozenset({"Message"}),
+        # The envelope (id, sender, target, times, priority) and the elems are what every message
+        # carries; these are features some messages use.
+        cold_fields={"Message": frozenset({
+            "at_user_list", "targeted_receivers", "cloud_custom_data", "offline_push_info", "topic_id",
+            "recall_notice", "group_read_receipt", "c2c_read_receipt"})},
         oneof_kinds={
             ("Elem", "content"): OneofKind(
                 enum="ElemKind",
@@ -318,6 +328,10 @@ class MessageType:
         self.fields.sort(key=lambda f: f.number)
         assert len(self.fields) <= ctx.config.max_fields, \
             f"{proto.name} has {len(self.fields)} fields; the JSON reader's FieldIndexSet holds {ctx.config.max_fields}"
+        cold = ctx.config.cold_fields.get(self.name, frozenset())
+        for f in self.fields:
+            f.cold = f.name in cold
+        self.has_cold = bool(cold)
         self.oneofs = []
         for i, oneof in enumerate(proto.oneof_decl):
             members = [f for f in self.fields if f.oneof == i]
@@ -325,6 +339,7 @@ class MessageType:
             first = numbers.index(members[0].number)
             assert numbers[first:first + len(members)] == [m.number for m in members], \
                 f"oneof {oneof.name} members must be contiguous in field-number order"
+            assert len({m.cold for m in members}) == 1, f"oneof {oneof.name}: all members cold or none"
             self.oneofs.append((oneof.name, camel(oneof.name, upper_first=True), members,
                                 comments.get(tuple(path + [8, i]), ""),
                                 ctx.config.oneof_kinds.get((self.name, oneof.name))))
@@ -400,11 +415,35 @@ def mark_cycle_closing_fields(messages):
         if msg.name not in state:
             walk(msg)
     for msg, field in marked:
+        assert not field.cold, f"{msg.name}.{field.name} closes a cycle: it cannot be a cold field"
         # The shape the runtime supports: a repeated field outside any oneof, whose storage type
         # (`Nested<Type>s`, hand-written next to the model) keeps its elements in an array.
         assert field.repeated and field.oneof is None and not field.map, \
             f"{msg.name}.{field.name} closes a cycle of message types; only repeated fields outside a oneof can"
     return marked
+
+
+def mark_class_backed_types(messages, config):
+    """Marks the message types the model always keeps behind a pointer — every field of that type is
+    a oneof member not stored inline (Config.inline_oneof_messages) or a singular field — as
+    class-backed: their fields go in one copy-on-write object, which is then that pointer, so copying
+    such a value is one retain instead of one per field, for no allocation more. A type that is also
+    an element of a repeated field, or has cold fields, stays a plain struct."""
+    uses = {msg.name: [] for msg in messages}
+    for msg in messages:
+        for f in msg.fields:
+            if f.is_message and f.type_name in uses:
+                uses[f.type_name].append(f)
+    for msg in messages:
+        fields = uses[msg.name]
+        msg.class_backed = bool(fields) and not msg.has_cold and all(
+            (f.oneof is not None and f.type_name not in config.inline_oneof_messages)
+            or (f.oneof is None and not f.repeated) for f in fields)
+    by_name = {msg.name: msg for msg in messages}
+    for msg in messages:
+        for f in msg.fields:
+            f.target_class_backed = f.is_message and f.type_name in by_name and by_name[f.type_name].class_backed
+            f.container_class_backed = msg.class_backed
 
 
 def nested_storage_type(field):
@@ -413,67 +452,71 @@ def nested_storage_type(field):
     return f"Nested{field.type_name}s"
 
 
-ARENA_READERS = {
-    FD.TYPE_STRING: "string", FD.TYPE_BYTES: "bytes", FD.TYPE_UINT64: "uint64", FD.TYPE_UINT32: "uint32",
-    FD.TYPE_INT32: "int32", FD.TYPE_BOOL: "bool", FD.TYPE_DOUBLE: "double",
-}
-
-
-def arena_value(field, slot):
-    """The expression that reads a single (non-repeated) value of `field` from the arena node `a`:
-    from the word at `slot`, or from its bits when the field shares its word."""
-    if field.is_message:
-        return f"a.child({slot}, as: {field.type_name}.self)"
-    bits = f", {field.shift}" if field.packed and field.oneof is None and slot == field.slot else ""
-    if field.is_enum:
-        return f"a.enumeration({slot}{bits}) as {field.type_name}"
-    return f"a.{ARENA_READERS[field.type]}({slot}{bits})"
-
-
-def arena_get(field):
-    """The expression that reads a non-oneof field from the arena node `a`."""
-    if field.map:
-        return f"a.stringToBytesMap({field.slot})"
-    if field.repeated:
-        return f"a.messages({field.slot}, as: {field.type_name}.self)" if field.is_message else f"a.strings({field.slot})"
-    if field.is_message:
-        return f"a.message({field.slot}, as: {field.type_name}.self)"
-    return arena_value(field, field.slot)
-
-
 def stored(field):
-    """The stored property behind a field's accessor."""
+    """The stored property behind a field whose public property is computed (a boxed singular
+    message, a cycle-closing field)."""
     return f"_{field.name_plain()}"
 
 
-def accessor(name, type_name, arena_lines, owned, setter, modify, doc_text=""):
-    """A public computed property over an arena node (when the value reads one) or stored fields."""
-    out = [doc_text, f"    public var {name}: {type_name} {{\n", "        get {\n"]
-    out.append("            guard let a = _arena else { return " + owned + " }\n")
-    out.extend(f"            {line}\n" for line in arena_lines)
-    out.append("        }\n")
-    out.append(f"        set {{ _thaw(); {setter} }}\n")
-    if modify:
-        out.append(f"        _modify {{ _thaw(); yield &{modify} }}\n")
-    out.append("    }\n")
+def is_boxed(field):
+    """A singular message field a plain type keeps behind an `Indirect` box: one allocation when
+    present, 8 bytes inline. (A class-backed message type is 8 bytes already: it needs no box.)"""
+    return field.is_message and not field.repeated and field.oneof is None and not field.cold \
+        and not field.target_class_backed and not field.container_class_backed
+
+
+def cold_default_test(kind, value):
+    """Whether `value` is not the default, for a cold field's setter (no box is made for a default)."""
+    if kind in ("oneof", "message"):
+        return f"{value} != nil"
+    return f"!{value}.isEmpty"
+
+
+def cold_accessor(name, type_name, default, kind, doc_text):
+    """A public property kept in the cold box: read through the optional box, written into it (made,
+    or copied when shared, only for a value that is not the default)."""
+    return (f"{doc_text}    @inlinable\n    public var {name}: {type_name} {{\n"
+            f"        get {{ _cold?.{name} ?? {default} }}\n"
+            f"        set {{ if _cold != nil || {cold_default_test(kind, 'newValue')} {{ _coldForWriting().{name} = newValue }} }}\n"
+            f"        _modify {{ yield &_coldForWriting().{name} }}\n    }}\n")
+
+
+def storage_accessor(name, type_name, inner, doc_text, inlinable=True):
+    """A public property of a class-backed type: read from its storage, written into it (copied
+    first when another value shares it)."""
+    attribute = "    @inlinable\n" if inlinable else ""
+    return (f"{doc_text}{attribute}    public var {name}: {type_name} {{\n"
+            f"        get {{ _storage.{inner} }}\n"
+            f"        set {{ _uniqueStorage().{inner} = newValue }}\n"
+            f"        _modify {{ yield &_uniqueStorage().{inner} }}\n    }}\n")
+
+
+def box_class(name, doc_lines, storage_lines):
+    """A copy-on-write box class (a type's cold fields, or a class-backed type's fields)."""
+    names = [line.split()[1].rstrip(":") for line in storage_lines]
+    out = [doc_lines,
+           "    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more\n"
+           "    /// than one value is never written, so its fields need no run-time exclusivity check;\n"
+           "    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the\n"
+           "    /// caller's module is a load, not a call).\n",
+           f"    @usableFromInline final class {name}: @unchecked Sendable {{\n"]
+    out.extend(f"        @usableFromInline @exclusivity(unchecked) {line}\n" for line in storage_lines)
+    out.append(f"\n        @usableFromInline init() {{}}\n\n        @usableFromInline init(copying other: {name}) {{\n")
+    out.extend(f"            {n} = other.{n}\n" for n in names)
+    out.append("        }\n    }\n\n")
     return "".join(out)
 
 
-def oneof_arena_lines(msg, oneof_index):
-    name, type_name, members, _, _ = msg.oneofs[oneof_index]
-    slot = members[0].slot
-    lines = [f"switch a.oneofCase({slot}) {{"]
-    for m in members:
-        lines.append(f"case {m.number}: return .{m.swift}({arena_value(m, slot + 1)})")
-    lines += ["default: return nil", "}"]
-    return lines
-
-
 def gen_message(ctx, msg, enums):
+    """The public value type, a decoded value and a value built in code alike, so that a read is a
+    load: a plain struct of stored properties (a oneof is one optional enum; the type's cold fields,
+    Config.cold_fields, behind one optional copy-on-write box), or, for a type the model always keeps
+    behind a pointer (`class_backed`), a struct whose one stored property is a copy-on-write class
+    holding the fields, so that the pointer is the storage and a copy is one retain."""
     out = [ctx.header, "\n", doc(msg.comments, ""), f"public struct {msg.name}: Sendable {{\n"]
     emitted_oneofs = set()
-    init_params, init_body, materialize = [], [], []
-    storage, extra_storage = [], []
+    init_params, init_body, storage, box_storage = [], [], [], []
+    cb = msg.class_backed
     for field in msg.fields:
         if field.oneof is not None:
             if field.oneof in emitted_oneofs:
@@ -481,87 +524,124 @@ def gen_message(ctx, msg, enums):
             emitted_oneofs.add(field.oneof)
             name, type_name, members, comments, _ = msg.oneofs[field.oneof]
             prop = camel(name)
-            out.append(accessor(prop, f"{type_name}?", oneof_arena_lines(msg, field.oneof), f"_{prop}",
-                                f"_{prop} = newValue", f"_{prop}",
-                                doc(comments, "    ") or f"    /// The `{name}` oneof: at most one member is set.\n"))
-            storage.append((f"_{prop}", f"{type_name}?", "nil", None))
+            doc_text = doc(comments, "    ") or f"    /// The `{name}` oneof: at most one member is set.\n"
+            if cb:
+                out.append(storage_accessor(prop, f"{type_name}?", prop, doc_text))
+                box_storage.append(f"var {prop}: {type_name}? = nil")
+            elif field.cold:
+                out.append(cold_accessor(prop, f"{type_name}?", "nil", "oneof", doc_text))
+                box_storage.append(f"var {prop}: {type_name}? = nil")
+            else:
+                out.append(doc_text)
+                out.append(f"    public var {prop}: {type_name}? = nil\n")
             init_params.append(f"{prop}: {type_name}? = nil")
-            init_body.append(f"self._{prop} = {prop}")
-            materialize.append(f"_{prop} = source.{prop}")
+            init_body.append(f"self.{prop} = {prop}")
             continue
         store = stored(field)
-        if field.is_message and not field.repeated:
-            # Boxed: a present sub-message costs one allocation, an absent one 8 bytes, so a
-            # message's inline size (stack per nesting level, memory per tiny message) stays small.
-            out.append(accessor(field.swift, field.swift_decl_type(), [f"return {arena_get(field)}"], f"{store}.value",
-                                f"{store} = Indirect(newValue)", None, doc(field.comments, "    ")))
-            storage.append((store, f"Indirect<{field.base_type()}>", f"Indirect<{field.base_type()}>.none", None))
+        doc_text = doc(field.comments, "    ")
+        decl, default = field.swift_decl_type(), field.default(enums)
+        if cb and field.closes_cycle:
+            out.append(doc_text)
+            out.append(f"    public var {field.swift}: {decl} {{\n"
+                       f"        get {{ _storage.{store}.messages }}\n"
+                       f"        set {{ _uniqueStorage().{store}.messages = newValue }}\n"
+                       f"        _modify {{ yield &_uniqueStorage().{store}.messages }}\n    }}\n")
+            box_storage.append(f"var {store} = {nested_storage_type(field)}()")
+            storage.append(f"    /// ``{field.name_plain()}``'s storage, which closes the cycle {msg.name} → {field.type_name} → …"
+                           f" → {msg.name} (see ``{nested_storage_type(field)}``).\n"
+                           f"    var {store}: {nested_storage_type(field)} {{ _storage.{store} }}\n")
+            storage.append(f"    /// ``{field.name_plain()}``'s messages, moved out when nothing else shares this value's storage or\n"
+                           f"    /// theirs (``{nested_storage_type(field)}`` frees deep values level by level with it).\n"
+                           f"    mutating func _take{store[1].upper()}{store[2:]}IfUnique() -> [{field.type_name}]? {{\n"
+                           f"        guard isKnownUniquelyReferenced(&_storage) else {{ return nil }}\n"
+                           f"        return _storage.{store}.takeMessagesIfUnique()\n    }}\n")
+            init_body.append(f"self.{field.swift} = {field.swift}")
+        elif cb:
+            out.append(storage_accessor(field.swift, decl, field.swift, doc_text))
+            box_storage.append(f"var {field.swift}: {decl} = {default}")
+            init_body.append(f"self.{field.swift} = {field.swift}")
+        elif field.cold:
+            kind = "message" if field.is_message and not field.repeated else "collection"
+            out.append(cold_accessor(field.swift, decl, default, kind, doc_text))
+            box_storage.append(f"var {field.swift}: {decl} = {default}")
+            init_body.append(f"self.{field.swift} = {field.swift}")
+        elif is_boxed(field):
+            out.append(doc_text)
+            out.append(f"    @inlinable\n    public var {field.swift}: {decl} {{\n"
+                       f"        get {{ {store}.value }}\n"
+                       f"        set {{ {store} = Indirect(newValue) }}\n    }}\n")
+            storage.append(f"    @usableFromInline var {store} = Indirect<{field.base_type()}>.none\n")
             init_body.append(f"self.{store} = Indirect({field.swift})")
-            materialize.append(f"{store} = Indirect(source.{field.swift})")
         elif field.closes_cycle:
             # Closes a cycle of message types: stored where deep nesting built in code is compared,
             # hashed and freed without recursion.
-            out.append(accessor(field.swift, field.swift_decl_type(), [f"return {arena_get(field)}"], f"{store}.messages",
-                                f"{store}.messages = newValue", f"{store}.messages", doc(field.comments, "    ")))
-            storage.append((store, nested_storage_type(field), f"{nested_storage_type(field)}()",
-                            f"Storage of ``{field.name_plain()}``, which closes the cycle {msg.name} → {field.type_name} → …"
-                            f" → {msg.name}: see ``{nested_storage_type(field)}``."))
-            extra_storage.append(f"    /// ``{field.name_plain()}`` as its storage type, for comparing and hashing without recursion.\n")
-            extra_storage.append(f"    var {store}Storage: {nested_storage_type(field)} {{\n"
-                           f"        guard let a = _arena else {{ return {store} }}\n"
-                           f"        return {nested_storage_type(field)}({arena_get(field)})\n    }}\n")
-            init_body.append(f"self.{store}.messages = {field.swift}")
-            materialize.append(f"{store}.messages = source.{field.swift}")
+            out.append(doc_text)
+            out.append(f"    public var {field.swift}: {decl} {{\n"
+                       f"        get {{ {store}.messages }}\n"
+                       f"        set {{ {store}.messages = newValue }}\n"
+                       f"        _modify {{ yield &{store}.messages }}\n    }}\n")
+            storage.append(f"    /// Storage of ``{field.name_plain()}``, which closes the cycle {msg.name} → {field.type_name} → …"
+                           f" → {msg.name}: see ``{nested_storage_type(field)}``.\n")
+            storage.append(f"    var {store} = {nested_storage_type(field)}()\n")
+            init_body.append(f"self.{store} = {nested_storage_type(field)}({field.swift})")
         else:
-            out.append(accessor(field.swift, field.swift_decl_type(), [f"return {arena_get(field)}"], store,
-                                f"{store} = newValue", store, doc(field.comments, "    ")))
-            storage.append((store, field.swift_decl_type(), field.default(enums), None))
-            init_body.append(f"self.{store} = {field.swift}")
-            materialize.append(f"{store} = source.{field.swift}")
-        init_params.append(f"{field.swift}: {field.swift_decl_type()} = {field.default(enums)}")
-    out.append(accessor("unknownFields", "UnknownFields", ["return a.unknownFields"], "_unknownFields",
-                        "_unknownFields = newValue", "_unknownFields",
-                        "    /// Fields this schema does not know, kept and re-emitted after the known ones.\n"))
-    materialize.append("_unknownFields = source.unknownFields")
-    storage.append(("_unknownFields", "UnknownFields", "UnknownFields()", None))
-    out.append("\n    // Stored fields: a value built in code or changed keeps its fields here, in one optional\n"
-               "    // struct — `nil` (nothing to initialise, copy or release) while every field is at its\n"
-               "    // default, as in a value that reads an arena node.\n")
-    out.append("    struct _Stored: Sendable {\n")
-    for name, type_name, default, comment in storage:
-        if comment:
-            out.append(f"        /// {comment}\n")
-        out.append(f"        var {name}: {type_name} = {default}\n")
-    out.append("    }\n")
-    out.append("    var _stored: _Stored? = nil\n")
-    for name, type_name, default, _ in storage:
-        out.append(f"    var {name}: {type_name} {{\n"
-                   f"        get {{ _stored?.{name} ?? {default} }}\n"
-                   f"        set {{ if _stored == nil {{ _stored = _Stored() }}; _stored!.{name} = newValue }}\n"
-                   f"        _modify {{ if _stored == nil {{ _stored = _Stored() }}; yield &_stored!.{name} }}\n    }}\n")
-    out.extend(extra_storage)
-    out.append("    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).\n")
-    out.append("    package var _arena: ArenaRef? = nil\n\n")
+            out.append(doc_text)
+            out.append(f"    public var {field.swift}: {decl} = {default}\n")
+            init_body.append(f"self.{field.swift} = {field.swift}")
+        init_params.append(f"{field.swift}: {decl} = {default}")
+    unknown_doc = "    /// Fields this schema does not know, kept and re-emitted after the known ones.\n"
+    if cb:
+        out.append(storage_accessor("unknownFields", "UnknownFields", "unknownFields", unknown_doc))
+        box_storage.append("var unknownFields = UnknownFields()")
+    elif msg.has_cold:
+        out.append(cold_accessor("unknownFields", "UnknownFields", "UnknownFields()", "collection", unknown_doc))
+        box_storage.append("var unknownFields = UnknownFields()")
+    else:
+        out.append(unknown_doc)
+        out.append("    public var unknownFields = UnknownFields()\n")
+    out.extend(storage)
+    if cb:
+        out.append("\n" + box_class(
+            "_Storage",
+            "    /// The fields, in one object: the model keeps a value of this type behind a pointer anyway (a\n"
+            "    /// oneof member or a singular field of another message), so that pointer is this storage, and\n"
+            "    /// copying the value (reading it out of an elem, say) is one retain, not one per field.\n",
+            box_storage))
+        out.append("    @usableFromInline var _storage: _Storage\n\n")
+        out.append("    /// The storage, copied first when another value shares it.\n"
+                   "    @inlinable\n    mutating func _uniqueStorage() -> _Storage {\n"
+                   "        if !isKnownUniquelyReferenced(&_storage) { _storage = _Storage(copying: _storage) }\n"
+                   "        return _storage\n    }\n")
+    elif msg.has_cold:
+        out.append("\n" + box_class(
+            "_Cold",
+            "    /// The fields most messages leave at their defaults, out of line: `nil` while they all are, so\n"
+            "    /// that making, copying and freeing a value costs one word for them, not one per field.\n",
+            box_storage))
+        out.append("    @usableFromInline var _cold: _Cold? = nil\n\n")
+        out.append("    /// The cold box, made or (when another value shares it) copied first.\n"
+                   "    @inlinable\n    mutating func _coldForWriting() -> _Cold {\n"
+                   "        if _cold == nil {\n            _cold = _Cold()\n"
+                   "        } else if !isKnownUniquelyReferenced(&_cold) {\n            _cold = _Cold(copying: _cold!)\n        }\n"
+                   "        return _cold.unsafelyUnwrapped\n    }\n")
+    out.append("\n")
     for name, type_name, members, comments, _ in msg.oneofs:
         out.append(f"    /// The members of the `{name}` oneof.\n")
         out.append(f"    public enum {type_name}: {'Sendable' if any(m.type == FD.TYPE_DOUBLE for m in members) else 'Hashable, Sendable'} {{\n")
         for m in members:
             out.append(doc(m.comments, "        "))
-            indirect = "indirect " if m.is_message and m.type_name not in ctx.config.inline_oneof_messages else ""
+            indirect = "indirect " if m.is_message and m.type_name not in ctx.config.inline_oneof_messages \
+                and not m.target_class_backed else ""
             out.append(f"        {indirect}case {m.swift}({m.base_type()})\n")
         out.append("    }\n\n")
-    out.append("    /// An empty value: every field at its proto3 default.\n    public init() {}\n\n")
+    empty = "_storage = _Storage()" if cb else ""
+    out.append(f"    /// An empty value: every field at its proto3 default.\n    public init() {{ {empty} }}\n\n".replace("{  }", "{}"))
     out.append("    public init(\n")
     out.append(",\n".join("        " + p for p in init_params))
     out.append("\n    ) {\n")
+    if cb:
+        out.append("        _storage = _Storage()\n")
     out.append("".join(f"        {line}\n" for line in init_body))
-    out.append("    }\n\n")
-    out.append("    /// A value that reads its fields from a decoded node.\n")
-    out.append("    package init(_arena: ArenaRef) {\n        self._arena = _arena\n    }\n\n")
-    out.append("    /// Before a change: copies the fields out of the arena node, if the value reads one.\n")
-    out.append("    @inline(__always)\n    mutating func _thaw() {\n        if _arena != nil { _materialize() }\n    }\n\n")
-    out.append("    @inline(never)\n    mutating func _materialize() {\n        let source = self\n        _arena = nil\n")
-    out.append("".join(f"        {line}\n" for line in materialize))
     out.append("    }\n")
     for name, type_name, members, _, kind in msg.oneofs:
         if kind and kind.constructors:
@@ -575,9 +655,9 @@ def gen_message(ctx, msg, enums):
 
 
 def gen_equality(msg):
-    """== and hash(into:) over the public values, whether a value reads an arena node or its stored
-    fields: two values are equal when their fields are, as the compiler's synthesized conformance
-    would say for the stored fields alone."""
+    """== and hash(into:) over the fields, as the compiler's synthesized conformance would write them,
+    except that doubles compare by bit pattern (every NaN equal) and a cycle-closing field compares
+    and hashes through its storage, without recursion; and a mirror of the public fields."""
     emitted, terms, hashed, mirrored = set(), [], [], []
     for f in msg.fields:
         if f.oneof is not None:
@@ -588,9 +668,9 @@ def gen_equality(msg):
             terms.append(f"lhs.{prop} == rhs.{prop}")
             hashed.append(f"hasher.combine({prop})")
             mirrored.append(prop)
-        elif f.closes_cycle:
-            terms.append(f"lhs.{stored(f)}Storage == rhs.{stored(f)}Storage")
-            hashed.append(f"hasher.combine({stored(f)}Storage)")
+        elif f.closes_cycle or is_boxed(f):
+            terms.append(f"lhs.{stored(f)} == rhs.{stored(f)}")
+            hashed.append(f"hasher.combine({stored(f)})")
             mirrored.append(f.swift)
         elif f.type == FD.TYPE_DOUBLE:
             terms.append(f"sameDouble(lhs.{f.swift}, rhs.{f.swift})")
@@ -608,7 +688,8 @@ def gen_equality(msg):
                    "// that every NaN equals every NaN: equality is reflexive, and JSON, which has one \"NaN\", round-trips.\n")
     out.append(f"extension {msg.name}: Hashable {{\n")
     out.append(f"    public static func == (lhs: {msg.name}, rhs: {msg.name}) -> Bool {{\n")
-    out.append("        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }\n")
+    if msg.class_backed:
+        out.append("        if lhs._storage === rhs._storage { return true }\n")
     out.append("        return " + "\n            && ".join(terms) + "\n    }\n\n")
     out.append("    public func hash(into hasher: inout Hasher) {\n")
     out.append("".join(f"        {line}\n" for line in hashed))
@@ -650,78 +731,309 @@ def gen_oneof_kind(ctx, msg, oneof):
     out.append(f"    /// Which `{name}` member is set; `nil` when none is (for example a member from a newer\n"
                f"    /// schema, kept only as unknown fields).\n")
     out.append(f"    public var {kind.property}: {kind.enum}? {{\n")
-    out.append(f"        // A decoded value answers from the oneof's field number, without building the member.\n")
-    out.append(f"        if let a = _arena {{ return {kind.enum}({kind.number_property}: a.oneofCase({members[0].slot})) }}\n")
-    out.append(f"        switch _{prop} {{\n")
+    out.append(f"        switch {prop} {{\n")
     for m in members:
         out.append(f"        case .{m.swift}?: return .{m.swift}\n")
     out.append("        case nil: return nil\n        }\n    }\n}\n")
     return "".join(out)
 
 
-def presence(field):
-    s = stored(field)
+# How the generated function bodies reach a field. A plain type's fields are read through `self`;
+# its cold ones through the box bound to `c` by `presence`. A class-backed type binds its storage to
+# `storage` first (`body_prelude`) and reaches every field there.
+
+def owner(msg):
+    return "storage" if msg.class_backed else "self"
+
+
+def body_prelude(msg, writing):
+    if not msg.class_backed:
+        return ""
+    return "        let storage = _uniqueStorage()\n" if writing else "        let storage = self._storage\n"
+
+
+def value_of(msg, field):
+    """The value of a non-oneof field, as a function body reads it."""
+    o = owner(msg)
+    if msg.class_backed:
+        return f"storage.{stored(field)}.messages" if field.closes_cycle else f"storage.{field.swift}"
+    if field.cold:
+        return f"c.{field.swift}"
+    if is_boxed(field):
+        return f"self.{stored(field)}.value"
     if field.closes_cycle:
-        return f"!{s}.isEmpty"
+        return f"self.{stored(field)}.messages"
+    return f"{o}.{field.swift}"
+
+
+def presence(msg, field):
+    """Whether a non-oneof field is present (proto3: not its default). For a singular message the
+    condition binds the message to `value`; for a cold field, its box to `c`."""
+    if field.cold:
+        if field.is_message and not field.repeated:
+            return f"let c = self._cold, let value = c.{field.swift}"
+        return f"let c = self._cold, !c.{field.swift}.isEmpty"
+    if field.is_message and not field.repeated:
+        return f"let value = {value_of(msg, field)}"
+    if field.closes_cycle:
+        return f"!{owner(msg)}.{stored(field)}.isEmpty"
+    v = value_of(msg, field)
     if field.map or field.repeated or field.type in (FD.TYPE_STRING, FD.TYPE_BYTES):
-        return f"!{s}.isEmpty"
+        return f"!{v}.isEmpty"
     if field.type == FD.TYPE_BOOL:
-        return s
+        return v
     if field.type == FD.TYPE_DOUBLE:
-        return f"{s}.bitPattern != 0"
+        return f"{v}.bitPattern != 0"
     if field.is_enum:
-        return f"{s}.rawValue != 0"
-    return f"{s} != 0"
+        return f"{v}.rawValue != 0"
+    return f"{v} != 0"
 
 
-def arena_visit(field, slot, member=False):
-    """Lines of _traverseArena that visit `field` read from node `a` (a oneof member's value at `slot`)."""
-    n = field.number
+def oneof_value(msg, members, name):
+    """How a function body reads a oneof's value (a cold one through its box)."""
+    if msg.class_backed:
+        return f"storage.{camel(name)}"
+    return f"self._cold?.{camel(name)}" if members[0].cold else f"self.{camel(name)}"
+
+
+def unknown_presence(msg):
+    if msg.class_backed:
+        return "!storage.unknownFields.isEmpty"
+    return "let c = self._cold, !c.unknownFields.isEmpty" if msg.has_cold else "!self.unknownFields.isEmpty"
+
+
+def unknown_value(msg):
+    if msg.class_backed:
+        return "storage.unknownFields"
+    return "c.unknownFields" if msg.has_cold else "self.unknownFields"
+
+
+def visit_call(field, value):
     if field.map:
-        return [f"if !a.list({slot}).isEmpty {{ try visitor.visitStringToBytesMap(a.stringToBytesMap({slot}), field: {n}) }}"]
-    if field.repeated:
-        if field.is_message:
-            method = f"visit{nested_storage_type(field)}" if field.closes_cycle else "visitRepeatedMessage"
-            return [f"do {{ let list = a.list({slot}); if !list.isEmpty {{ try visitor.{method}(ArenaMessageList<{field.type_name}>(list), field: {n}) }} }}"]
-        return [f"do {{ let list = a.list({slot}); if !list.isEmpty {{ try visitor.visitRepeatedString(list, field: {n}) }} }}"]
-    if field.is_message:
-        if member:
-            return [f"try visitor.visitMessage(a.child({slot}, as: {field.type_name}.self), field: {n})"]
-        return [f"if let value = a.message({slot}, as: {field.type_name}.self) {{ try visitor.visitMessage(value, field: {n}) }}"]
-    if field.type in (FD.TYPE_STRING, FD.TYPE_BYTES):
-        method = "visitUTF8String" if field.type == FD.TYPE_STRING else "visitRawBytes"
-        call = f"try visitor.{method}(a.utf8({slot}), field: {n})"
-        return [call] if member else [f"if a.word({slot}) != 0 {{ {call} }}"]
-    value = arena_value(field, slot)
-    if field.is_enum:
-        call = f"try visitor.visitEnum(value, field: {n})"
-        test = "value.rawValue != 0"
-    else:
-        call = f"try visitor.visit{SCALARS[field.type][3]}(value, field: {n})"
-        test = {FD.TYPE_BOOL: "value", FD.TYPE_DOUBLE: "value.bitPattern != 0"}.get(field.type, "value != 0")
-    if member:
-        return [f"do {{ let value = {value}; {call} }}"]
-    return [f"do {{ let value = {value}; if {test} {{ {call} }} }}"]
-
-
-def visit_call(field, value=None):
-    v = value or field.swift
-    if field.map:
-        return f"try visitor.visitStringToBytesMap({v}, field: {field.number})"
+        return f"try visitor.visitStringToBytesMap({value}, field: {field.number})"
     if field.closes_cycle:
-        return f"try visitor.visit{nested_storage_type(field)}({v}, field: {field.number})"
+        return f"try visitor.visit{nested_storage_type(field)}({value}, field: {field.number})"
     if field.repeated:
         kind = "Message" if field.is_message else "String"
-        return f"try visitor.visitRepeated{kind}({v}, field: {field.number})"
+        return f"try visitor.visitRepeated{kind}({value}, field: {field.number})"
     if field.is_message:
-        return f"try visitor.visitMessage({v}, field: {field.number})"
+        return f"try visitor.visitMessage({value}, field: {field.number})"
     if field.is_enum:
-        return f"try visitor.visitEnum({v}, field: {field.number})"
-    return f"try visitor.visit{SCALARS[field.type][3]}({v}, field: {field.number})"
+        return f"try visitor.visitEnum({value}, field: {field.number})"
+    return f"try visitor.visit{SCALARS[field.type][3]}({value}, field: {field.number})"
+
+
+def field_groups(msg):
+    """The fields in number order as (field, None) or, for a oneof, once as (None, oneof)."""
+    done = set()
+    for f in msg.fields:
+        if f.oneof is None:
+            yield f, None
+        elif f.oneof not in done:
+            done.add(f.oneof)
+            yield None, msg.oneofs[f.oneof]
+
+
+def gen_traverse(msg):
+    out = ["    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {\n", body_prelude(msg, False)]
+    for f, oneof in field_groups(msg):
+        if oneof:
+            name, _, members, _, _ = oneof
+            out.append(f"        switch {oneof_value(msg, members, name)} {{\n")
+            for m in members:
+                out.append(f"        case .{m.swift}(let value)?: {visit_call(m, 'value')}\n")
+            out.append("        case nil: break\n        }\n")
+        elif f.is_message and not f.repeated:
+            out.append(f"        if {presence(msg, f)} {{ {visit_call(f, 'value')} }}\n")
+        else:
+            out.append(f"        if {presence(msg, f)} {{ {visit_call(f, value_of(msg, f))} }}\n")
+    out.append(f"        if {unknown_presence(msg)} {{ try visitor.visitUnknownFields({unknown_value(msg)}) }}\n    }}\n\n")
+    return "".join(out)
+
+
+WRITER_METHODS = {FD.TYPE_STRING: "string", FD.TYPE_BYTES: "bytes", FD.TYPE_UINT64: "uint64", FD.TYPE_UINT32: "uint32",
+                  FD.TYPE_INT32: "int32", FD.TYPE_BOOL: "bool", FD.TYPE_DOUBLE: "double"}
+
+
+def write_call(field, value):
+    """The BinaryWriter call that prepends `field` holding `value`."""
+    n = field.number
+    if field.map:
+        return f"writer.stringToBytesMap({value}, field: {n})"
+    if field.repeated:
+        if field.is_message:
+            return f"try writer.repeatedMessage({value}, field: {n})"
+        return f"writer.repeatedString({value}, field: {n})"
+    if field.is_message:
+        return f"try writer.message({value}, field: {n})"
+    if field.is_enum:
+        return f"writer.enumeration({value}, field: {n})"
+    return f"writer.{WRITER_METHODS[field.type]}({value}, field: {n})"
+
+
+def gen_write_binary(msg):
+    """_writeBinary: the fields, last first, for the back-to-front writer."""
+    out = ["    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).\n",
+           "    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {\n",
+           body_prelude(msg, False),
+           f"        if {unknown_presence(msg)} {{ writer.unknownFields({unknown_value(msg)}) }}\n"]
+    for f, oneof in reversed(list(field_groups(msg))):
+        if oneof:
+            name, _, members, _, _ = oneof
+            out.append(f"        switch {oneof_value(msg, members, name)} {{\n")
+            for m in members:
+                out.append(f"        case .{m.swift}(let value)?: {write_call(m, 'value')}\n")
+            out.append("        case nil: break\n        }\n")
+        elif f.is_message and not f.repeated:
+            out.append(f"        if {presence(msg, f)} {{ {write_call(f, 'value')} }}\n")
+        else:
+            out.append(f"        if {presence(msg, f)} {{ {write_call(f, value_of(msg, f))} }}\n")
+    out.append("    }\n\n")
+    return "".join(out)
+
+
+WIRE_TYPES = {FD.TYPE_STRING: 2, FD.TYPE_BYTES: 2, FD.TYPE_MESSAGE: 2, FD.TYPE_DOUBLE: 1, FD.TYPE_UINT64: 0,
+              FD.TYPE_UINT32: 0, FD.TYPE_INT32: 0, FD.TYPE_BOOL: 0, FD.TYPE_ENUM: 0}
+
+
+def field_tag(f):
+    """The tag a field is written with: its number and wire type."""
+    return f.number << 3 | (2 if (f.map or f.is_message) else WIRE_TYPES[f.type])
+
+
+def binary_scalar(field):
+    """The expression that reads one value of a scalar, string, bytes or enum field from `reader`."""
+    if field.is_enum:
+        return f"{field.type_name}(rawValue: Int32(truncatingIfNeeded: try reader.readVarint()))"
+    return {
+        FD.TYPE_STRING: "try reader.readString()",
+        FD.TYPE_BYTES: "try reader.readBytes()",
+        FD.TYPE_UINT64: "try reader.readVarint()",
+        FD.TYPE_UINT32: "UInt32(truncatingIfNeeded: try reader.readVarint())",
+        FD.TYPE_INT32: "Int32(truncatingIfNeeded: try reader.readVarint())",
+        FD.TYPE_BOOL: "try reader.readVarint() != 0",
+        FD.TYPE_DOUBLE: "Double(bitPattern: try reader.readFixed64())",
+    }[field.type]
+
+
+def write_target(msg, field):
+    """Where a decoder writes a field: its property (a cold one through its public accessor, which
+    makes the box), or its place in a class-backed type's storage."""
+    if field.closes_cycle:
+        return f"{owner(msg)}.{stored(field)}.messages"
+    if is_boxed(field):
+        return f"self.{stored(field)}"
+    return f"{owner(msg)}.{field.swift}"
+
+
+def binary_decode_lines(msg, f, oneof_prop=None):
+    """The statements that read one occurrence of `f` (a oneof member when `oneof_prop` is given)."""
+    if oneof_prop:
+        prop = f"{owner(msg)}.{oneof_prop}"
+        if f.is_message:
+            # A repeated occurrence of the same member merges into it, as any parser does.
+            return [f"var value: {f.type_name}",
+                    f"if case .{f.swift}(let existing)? = {prop} {{ value = existing; {prop} = nil }} else {{ value = {f.type_name}() }}",
+                    "try reader.readMessage(&value)",
+                    f"{prop} = .{f.swift}(value)"]
+        return [f"{prop} = .{f.swift}({binary_scalar(f)})"]
+    target = write_target(msg, f)
+    if f.map:
+        return [f"try reader.readMapEntry(into: &{target})"]
+    tag = field_tag(f)
+    if f.repeated:
+        if f.is_message:
+            return [f"try reader.appendMessage(to: &{target}, tag: {tag})"]
+        assert f.type == FD.TYPE_STRING, f"{msg.name}.{f.name}: only repeated strings and messages are supported"
+        return [f"try reader.appendString(to: &{target}, tag: {tag})"]
+    if f.is_message:
+        return [f"try reader.mergeMessage(into: &{target})"]
+    return [f"{target} = {binary_scalar(f)}"]
+
+
+def gen_decode_binary(msg):
+    """_decodeBinary: one switch over the tags the type knows (number and wire type: a known field with
+    another wire type, like a field the schema does not know, is kept as an unknown field). (Expecting
+    the fields in number order first, a compare each, was measured slower: Docs/architecture.md.)"""
+    out = ["    /// Reads the fields of one message body from `reader` (to the end of the message it is in),\n",
+           "    /// merging them into this value as protobuf's rules say.\n",
+           "    package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {\n",
+           body_prelude(msg, True),
+           "        var tag = try reader.nextTag()\n",
+           "        while tag != 0 {\n",
+           "            switch tag {\n"]
+    for f in msg.fields:
+        oneof_prop = camel(msg.oneofs[f.oneof][0]) if f.oneof is not None else None
+        lines = binary_decode_lines(msg, f, oneof_prop)
+        if len(lines) == 1:
+            out.append(f"            case {field_tag(f)}: {lines[0]}\n")
+        else:
+            out.append(f"            case {field_tag(f)}:\n")
+            out.extend(f"                {line}\n" for line in lines)
+    unknown = "storage.unknownFields" if msg.class_backed else "self.unknownFields"
+    out.append(f"            default: try reader.readUnknownField(tag, into: &{unknown})\n")
+    out.append("            }\n            tag = try reader.nextTag()\n        }\n")
+    for f in msg.fields:
+        if f.map:
+            # Entries come in wire order (and may repeat a key): ordered once, at the end.
+            out.append(f"        {write_target(msg, f)}.finishDecoding()\n")
+    out.append("    }\n\n")
+    return "".join(out)
+
+
+def json_scalar(field):
+    """The expression that reads one JSON value of a scalar, string or bytes field from `reader`."""
+    return {
+        FD.TYPE_STRING: "try reader.readString()",
+        FD.TYPE_BYTES: "try reader.readBytes()",
+        FD.TYPE_UINT64: "try reader.readUInt64()",
+        FD.TYPE_UINT32: "try reader.readUInt32()",
+        FD.TYPE_INT32: "try reader.readInt32()",
+        FD.TYPE_BOOL: "try reader.readBool()",
+        FD.TYPE_DOUBLE: "try reader.readDouble()",
+    }[field.type]
+
+
+def json_decode_line(msg, f):
+    """The statement that reads the JSON value of `f` (its key was just read: a field appears once)."""
+    if f.oneof is not None:
+        prop = f"{owner(msg)}.{camel(msg.oneofs[f.oneof][0])}"
+        if f.is_message:
+            return f"{prop} = .{f.swift}(try reader.readMessage({f.type_name}.self))"
+        if f.is_enum:
+            return f"if let value = try reader.readEnum({f.type_name}.self) {{ {prop} = .{f.swift}(value) }}"
+        return f"{prop} = .{f.swift}({json_scalar(f)})"
+    target = write_target(msg, f)
+    if f.map:
+        return f"try reader.readMap(into: &{target})"
+    if f.repeated:
+        if f.is_message:
+            return f"try reader.readRepeatedMessages(into: &{target})"
+        assert f.type == FD.TYPE_STRING, f"{msg.name}.{f.name}: only repeated strings and messages are supported"
+        return f"try reader.readRepeatedStrings(into: &{target})"
+    if f.is_message:
+        value = f"try reader.readMessage({f.type_name}.self)"
+        return f"{target} = .some({value})" if is_boxed(f) else f"{target} = {value}"
+    if f.is_enum:
+        # An enum name the schema does not know, when unknown names are ignored, leaves the field unset.
+        return f"if let value = try reader.readEnum({f.type_name}.self) {{ {target} = value }}"
+    return f"{target} = {json_scalar(f)}"
+
+
+def gen_decode_json(msg):
+    """_decodeJSON: the value of the member whose key named schema field `index`."""
+    out = ["    /// Reads the JSON value of schema field `index` (its key just read by `reader`) into this value.\n",
+           "    package mutating func _decodeJSON(field index: Int, _ reader: inout JSONReader) throws(IMWireError) {\n",
+           body_prelude(msg, True),
+           "        switch index {\n"]
+    for index, f in enumerate(msg.fields):
+        out.append(f"        case {index}: {json_decode_line(msg, f)}\n")
+    out.append("        default: break\n        }\n    }\n")
+    return "".join(out)
 
 
 def gen_fields(ctx, msg, type_index):
-    out = [ctx.header, "\n", f"extension {msg.name}: IMWireMessage, ProtoMessage {{\n",
+    out = [ctx.header, "\n", f"extension {msg.name}: IMWireMessage, ProtoMessage, JSONFieldReading {{\n",
            f"    public static let _imwireCodec = _IMWireMessageCodec<{msg.name}>()\n\n"]
     out.append(f"    package static let schema: MessageSchema = MessageSchema(\n        fullName: \"{msg.full_name}\",\n        fields: [\n")
     for f in msg.fields:
@@ -742,100 +1054,11 @@ def gen_fields(ctx, msg, type_index):
         for f in msg.fields:
             out.append(f"        package static let {f.swift} = {f.number}\n")
         out.append("    }\n\n")
-    out.append("    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {\n")
-    out.append("        if let a = _arena { return try _traverseArena(a, &visitor) }\n")
-    done = set()
-    for f in msg.fields:
-        if f.oneof is not None:
-            if f.oneof in done:
-                continue
-            done.add(f.oneof)
-            oneof_name, type_name, members, _, _ = msg.oneofs[f.oneof]
-            out.append(f"        switch _{camel(oneof_name)} {{\n")
-            for m in members:
-                out.append(f"        case .{m.swift}(let value)?: {visit_call(m, 'value')}\n")
-            out.append("        case nil: break\n        }\n")
-            continue
-        if f.is_message and not f.repeated:
-            out.append(f"        if let value = {stored(f)}.value {{ {visit_call(f, 'value')} }}\n")
-        elif f.closes_cycle:
-            out.append(f"        if {presence(f)} {{ {visit_call(f, stored(f) + '.messages')} }}\n")
-        else:
-            out.append(f"        if {presence(f)} {{ {visit_call(f, stored(f))} }}\n")
-    out.append("        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }\n    }\n\n")
+    out.append(gen_traverse(msg))
     out.append(gen_write_binary(msg))
-    out.append("    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the\n")
-    out.append("    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.\n")
-    out.append("    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)\n")
-    out.append("    @inline(never)\n")
-    out.append("    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {\n")
-    done = set()
-    for f in msg.fields:
-        if f.oneof is not None:
-            if f.oneof in done:
-                continue
-            done.add(f.oneof)
-            _, _, members, _, _ = msg.oneofs[f.oneof]
-            out.append(f"        switch a.oneofCase({f.slot}) {{\n")
-            for m in members:
-                for line in arena_visit(m, f.slot + 1, member=True):
-                    out.append(f"        case {m.number}: {line}\n")
-            out.append("        default: break\n        }\n")
-            continue
-        for line in arena_visit(f, f.slot):
-            out.append(f"        {line}\n")
-    out.append("        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }\n")
-    out.append("    }\n}\n")
-    return "".join(out)
-
-
-WRITER_METHODS = {FD.TYPE_STRING: "string", FD.TYPE_BYTES: "bytes", FD.TYPE_UINT64: "uint64", FD.TYPE_UINT32: "uint32",
-                  FD.TYPE_INT32: "int32", FD.TYPE_BOOL: "bool", FD.TYPE_DOUBLE: "double"}
-
-
-def write_call(field, value):
-    """The BinaryWriter call that prepends `field` holding `value` (a value built in code)."""
-    n = field.number
-    if field.map:
-        return f"writer.stringToBytesMap({value}, field: {n})"
-    if field.repeated:
-        if field.is_message:
-            return f"try writer.repeatedMessage({value}, field: {n})"
-        return f"writer.repeatedString({value}, field: {n})"
-    if field.is_message:
-        return f"try writer.message({value}, field: {n})"
-    if field.is_enum:
-        return f"writer.enumeration({value}, field: {n})"
-    return f"writer.{WRITER_METHODS[field.type]}({value}, field: {n})"
-
-
-def gen_write_binary(msg):
-    """_writeBinary: the fields of a value built in code, last first, for the back-to-front writer."""
-    out = ["    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;\n",
-           "    /// a decoded value from its arena node).\n",
-           "    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {\n",
-           "        if let a = _arena {\n",
-           "            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)\n",
-           "        }\n",
-           "        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }\n"]
-    done = set()
-    for f in reversed(msg.fields):
-        if f.oneof is not None:
-            if f.oneof in done:
-                continue
-            done.add(f.oneof)
-            oneof_name, type_name, members, _, _ = msg.oneofs[f.oneof]
-            out.append(f"        switch _{camel(oneof_name)} {{\n")
-            for m in members:
-                out.append(f"        case .{m.swift}(let value)?: {write_call(m, 'value')}\n")
-            out.append("        case nil: break\n        }\n")
-        elif f.is_message and not f.repeated:
-            out.append(f"        if let value = {stored(f)}.value {{ {write_call(f, 'value')} }}\n")
-        elif f.closes_cycle:
-            out.append(f"        if {presence(f)} {{ {write_call(f, stored(f) + '.messages')} }}\n")
-        else:
-            out.append(f"        if {presence(f)} {{ {write_call(f, stored(f))} }}\n")
-    out.append("    }\n\n")
+    out.append(gen_decode_binary(msg))
+    out.append(gen_decode_json(msg))
+    out.append("}\n")
     return "".join(out)
 
 
@@ -886,6 +1109,11 @@ def check_config(config, file, messages, enums):
     oneof_members = {m.type_name for msg in messages for _, _, members, _, _ in msg.oneofs for m in members}
     for name in config.inline_oneof_messages:
         assert name in oneof_members, f"inline_oneof_messages: {name} is not a oneof member in {config.proto}"
+    for type_name, names in config.cold_fields.items():
+        fields = {f.name for msg in messages if msg.name == type_name for f in msg.fields}
+        assert fields, f"cold_fields: no message {type_name} in {config.proto}"
+        for name in names:
+            assert name in fields, f"cold_fields: {type_name} has no field {name}"
     oneofs = {(msg.name, oneof[0]) for msg in messages for oneof in msg.oneofs}
     for key in config.oneof_kinds:
         assert key in oneofs, f"oneof_kinds: no oneof {key[1]} in message {key[0]} of {config.proto}"
@@ -921,6 +1149,7 @@ def main():
     messages = [MessageType(ctx, m, [4, i], comments, maps) for i, m in enumerate(file.message_type)]
     check_config(config, file, messages, enums)
     mark_cycle_closing_fields(messages)
+    mark_class_backed_types(messages, config)
     outputs = {}
     model_dir, schema_dir = config.model_dir, config.schema_dir
     for enum in enums.values():

@@ -39,15 +39,17 @@ extension IMWireMessage {
     @inlinable
     public init<Bytes: Collection>(serializedBytes bytes: Bytes, options: BinaryDecodingOptions = .init()) throws(IMWireError)
     where Bytes.Element == UInt8 {
-        self = try withContiguousBytes(bytes) { (buffer) throws(IMWireError) in
-            try Self._imwireCodec.decodeBinary(buffer, options)
+        self.init()
+        try withContiguousBytes(bytes) { (buffer) throws(IMWireError) in
+            try Self._imwireCodec.decodeBinaryInto(&self, buffer, options)
         }
     }
 
     /// Decodes a message from borrowed bytes; see ``init(serializedBytes:options:)-(Bytes,_)``.
     @inlinable
     public init(serializedBytes bytes: UnsafeRawBufferPointer, options: BinaryDecodingOptions = .init()) throws(IMWireError) {
-        self = try Self._imwireCodec.decodeBinary(bytes.assumingMemoryBound(to: UInt8.self), options)
+        self.init()
+        try Self._imwireCodec.decodeBinaryInto(&self, bytes.assumingMemoryBound(to: UInt8.self), options)
     }
 
     #if compiler(>=6.2)

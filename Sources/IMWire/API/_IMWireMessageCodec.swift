@@ -1,7 +1,9 @@
 /// Implementation detail of ``IMWireMessage``: the codecs of one message type, specialised for it.
 /// It has no public members and no public initialiser.
 public struct _IMWireMessageCodec<M: IMWireMessage>: Sendable {
-    @usableFromInline let decodeBinary: @Sendable (UnsafeBufferPointer<UInt8>, BinaryDecodingOptions) throws(IMWireError) -> M
+    /// Decodes into the value given (a new, empty one), so that a large message is built where it
+    /// stays rather than moved out of the decoder.
+    @usableFromInline let decodeBinaryInto: @Sendable (inout M, UnsafeBufferPointer<UInt8>, BinaryDecodingOptions) throws(IMWireError) -> Void
     /// Encodes and hands the bytes (valid during the call) to the closure.
     @usableFromInline let encodeBinary: @Sendable (M, BinaryEncodingOptions, (UnsafeBufferPointer<UInt8>) -> Void) throws(IMWireError) -> Void
     @usableFromInline let decodeJSON: @Sendable (UnsafeBufferPointer<UInt8>, JSONDecodingOptions) throws(IMWireError) -> M
@@ -10,9 +12,11 @@ public struct _IMWireMessageCodec<M: IMWireMessage>: Sendable {
     @usableFromInline let describe: @Sendable (M) -> String
 }
 
-extension _IMWireMessageCodec where M: ProtoMessage {
+extension _IMWireMessageCodec where M: JSONFieldReading {
     package init() {
-        decodeBinary = { (bytes, options) throws(IMWireError) in try ArenaDecoder.decode(M.self, from: bytes, options: options) }
+        decodeBinaryInto = { (message, bytes, options) throws(IMWireError) in
+            try BinaryReader.decode(into: &message, from: bytes, options: options)
+        }
         encodeBinary = { (message, options, body) throws(IMWireError) in
             try BinaryEncoder.withEncoding(message, options: options, body)
         }
@@ -22,5 +26,15 @@ extension _IMWireMessageCodec where M: ProtoMessage {
         }
         encodeJSON = { (message, options) throws(IMWireError) in try JSONWriter.encode(message, options: options) }
         describe = { message in DebugDescription.of(message) }
+    }
+}
+
+extension _IMWireMessageCodec {
+    /// A new value decoded from `bytes` (``decodeBinaryInto``).
+    @inlinable
+    func decodeBinary(_ bytes: UnsafeBufferPointer<UInt8>, _ options: BinaryDecodingOptions) throws(IMWireError) -> M {
+        var message = M()
+        try decodeBinaryInto(&message, bytes, options)
+        return message
     }
 }

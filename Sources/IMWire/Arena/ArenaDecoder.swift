@@ -35,10 +35,10 @@ package struct ArenaDecoder {
         self.layouts = layouts
     }
 
-    /// Decodes `buffer` as a message of type `M`.
+    /// Decodes `buffer` as a message of type `M`: its node in a new storage.
     package static func decode<M: ProtoMessage>(
         _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions
-    ) throws(IMWireError) -> M {
+    ) throws(IMWireError) -> ArenaRef {
         try BinaryDecoder.checkLimits(inputCount: buffer.count, options: options)
         guard buffer.count <= Int(UInt32.max) else {
             throw .inputBeyondFourGiB(size: buffer.count)
@@ -52,7 +52,7 @@ package struct ArenaDecoder {
             decoder.arena.discard()
             throw error
         }
-        return M(_arena: ArenaRef(decoder.arena.finish(bytes: buffer), root))
+        return ArenaRef(decoder.arena.finish(bytes: buffer), root)
     }
 
     /// Appends to a repeated field's list an entry with `valueWords` value words; returns the first.

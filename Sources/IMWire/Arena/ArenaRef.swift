@@ -49,21 +49,6 @@ package struct ArenaRef: @unchecked Sendable {
     @inline(__always)
     package func utf8(_ slot: Int) -> UnsafeBufferPointer<UInt8> { storage.buffer(word(slot)) }
 
-    // MARK: - Messages
-
-    /// The child node of a singular message field, or `nil` when the field is absent.
-    @inline(__always)
-    package func message<M: ProtoMessage>(_ slot: Int, as type: M.Type = M.self) -> M? {
-        let child = Int(truncatingIfNeeded: word(slot))
-        return child == 0 ? nil : M(_arena: ArenaRef(storage, child))
-    }
-
-    /// The node a message member of a oneof points at (the oneof's value word).
-    @inline(__always)
-    package func child<M: ProtoMessage>(_ slot: Int, as type: M.Type = M.self) -> M {
-        M(_arena: ArenaRef(storage, Int(truncatingIfNeeded: word(slot))))
-    }
-
     // MARK: - Oneofs
 
     /// The field number of the member of the oneof at `slot` that is set, or 0.
@@ -76,10 +61,6 @@ package struct ArenaRef: @unchecked Sendable {
     package func list(_ slot: Int) -> ArenaList { ArenaList(storage, links: word(slot)) }
 
     package func strings(_ slot: Int) -> [String] { list(slot).strings }
-
-    package func messages<M: ProtoMessage>(_ slot: Int, as type: M.Type = M.self) -> [M] {
-        ArenaMessageList<M>(list(slot)).array
-    }
 
     /// A map's entries; for a key given twice, the last value (as on the wire).
     package func stringToBytesMap(_ slot: Int) -> StringBytesMap {
@@ -167,32 +148,6 @@ package struct ArenaList {
         result.reserveCapacity(count)
         let words = storage.words
         forEachEntry { entry in result.append(storage.string(words[entry])) }
-        return result
-    }
-}
-
-/// A repeated message field in an ``ArenaStorage``, as values of `M` read from it: each entry's value
-/// is the element's node.
-package struct ArenaMessageList<M: ProtoMessage> {
-    package let list: ArenaList
-
-    @inline(__always)
-    package init(_ list: ArenaList) { self.list = list }
-
-    @inline(__always)
-    package var isEmpty: Bool { list.isEmpty }
-
-    /// Calls `body` with each message, in order.
-    @inline(__always)
-    package func forEach<E: Error>(_ body: (M) throws(E) -> Void) throws(E) {
-        let storage = list.storage
-        try list.forEachEntry { (node) throws(E) in try body(M(_arena: ArenaRef(storage, node))) }
-    }
-
-    package var array: [M] {
-        var result: [M] = []
-        result.reserveCapacity(list.count)
-        forEach { result.append($0) }
         return result
     }
 }

@@ -25,9 +25,8 @@ package enum BinaryEncoder {
 }
 
 /// The back-to-front writer behind ``BinaryEncoder``: each method prepends one whole field to what
-/// is written so far. A value built in code writes itself field by field (its generated
-/// `_writeBinary`, last field first); a decoded value's node is written from its arena layout
-/// (``arenaNode(_:_:_:_:)``), with no `String` or array made on the way.
+/// is written so far. A value writes itself field by field (its generated `_writeBinary`, last field
+/// first).
 package struct BinaryWriter {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
@@ -36,6 +35,8 @@ package struct BinaryWriter {
     private var depth = 1
     private let maxDepth: Int
     private var stackGuard = StackGuard()
+    /// ``SmallString/isAvailable``, read once per encode.
+    private let smallStrings = SmallString.isAvailable
 
     package init(maxDepth: Int) {
         (base, capacity) = Scratch.bytes.take()
@@ -135,45 +136,100 @@ package struct BinaryWriter {
         writeTag(field, WireType.lengthDelimited)
     }
 
-    // MARK: - Fields of a value built in code
+    // MARK: - Fields
 
+    // Each is inlined into the generated `_writeBinary`, where `field` is a constant: the tag's bytes
+    // are then known when the code is compiled.
+
+    @inline(__always)
     package mutating func string(_ value: String, field: Int) {
-        if let done: Void = value.utf8.withContiguousStorageIfAvailable({ writeLengthDelimited($0, field: field) }) {
+        if smallStrings {
+            let (low, high) = SmallString.words(of: value)
+            if SmallString.isSmall(high) {
+                writeSmallString(low, high)
+                writeTag(field, WireType.lengthDelimited)
+                return
+            }
+        }
+        writeLargeString(value)
+        writeTag(field, WireType.lengthDelimited)
+    }
+
+    /// A string kept in the `String` value itself (``SmallString``): its bytes and length written with
+    /// two stores and a shift, no copy loop. Bytes below the string's first, in the free part of the
+    /// buffer, are overwritten by what is written next.
+    @inline(__always)
+    private mutating func writeSmallString(_ low: UInt64, _ high: UInt64) {
+        let count = SmallString.count(high)
+        reserve(16)
+        // The string's bytes as a 128-bit little-endian number, shifted so that they end at `position`.
+        let bytes = high & 0x00FF_FFFF_FFFF_FFFF
+        let shift = UInt64(truncatingIfNeeded: (16 &- count) &* 8)  // 8...128
+        let top: UInt64, bottom: UInt64
+        if shift >= 64 {
+            (top, bottom) = (shift == 128 ? 0 : low &<< (shift &- 64), 0)
+        } else {
+            (top, bottom) = (bytes &<< shift | low &>> (64 &- shift), low &<< shift)
+        }
+        let window = UnsafeMutableRawPointer(base + (position &- 16))
+        window.storeBytes(of: bottom.littleEndian, as: UInt64.self)
+        window.storeBytes(of: top.littleEndian, toByteOffset: 8, as: UInt64.self)
+        position &-= count
+        base[position &- 1] = UInt8(truncatingIfNeeded: count)  // the length: one byte
+        position &-= 1
+    }
+
+    @inline(never)
+    private mutating func writeLargeString(_ value: String) {
+        if let done: Void = value.utf8.withContiguousStorageIfAvailable({ buffer in
+            writeRaw(buffer)
+            writeVarint(UInt64(truncatingIfNeeded: buffer.count))
+        }) {
             return done
         }
         var copy = value
-        copy.withUTF8 { writeLengthDelimited($0, field: field) }
+        copy.withUTF8 { buffer in
+            writeRaw(buffer)
+            writeVarint(UInt64(truncatingIfNeeded: buffer.count))
+        }
     }
 
+    @inline(__always)
     package mutating func bytes(_ value: [UInt8], field: Int) {
         value.withUnsafeBufferPointer { writeLengthDelimited($0, field: field) }
     }
 
+    @inline(__always)
     package mutating func uint64(_ value: UInt64, field: Int) {
         writeVarint(value)
         writeTag(field, WireType.varint)
     }
 
+    @inline(__always)
     package mutating func uint32(_ value: UInt32, field: Int) {
         writeVarint(UInt64(value))
         writeTag(field, WireType.varint)
     }
 
     /// Negative values are sign-extended to 64 bits on the wire: 10 bytes.
+    @inline(__always)
     package mutating func int32(_ value: Int32, field: Int) {
         writeVarint(UInt64(bitPattern: Int64(value)))
         writeTag(field, WireType.varint)
     }
 
+    @inline(__always)
     package mutating func bool(_ value: Bool, field: Int) {
         writeVarint(value ? 1 : 0)
         writeTag(field, WireType.varint)
     }
 
+    @inline(__always)
     package mutating func double(_ value: Double, field: Int) {
         writeFixed64(value.bitPattern, field: field)
     }
 
+    @inline(__always)
     package mutating func enumeration<E: ProtoEnum>(_ value: E, field: Int) {
         int32(value.rawValue, field: field)
     }
@@ -219,84 +275,5 @@ package struct BinaryWriter {
 
     package mutating func unknownFields(_ value: UnknownFields) {
         value.bytes.withUnsafeBufferPointer { writeRaw($0) }
-    }
-
-    // MARK: - A decoded value's node
-
-    /// Writes the node `node` of `storage`, laid out by `layouts[layoutIndex]`: its unknown fields,
-    /// then its fields by descending number, each as the canonical form of what the node holds.
-    package mutating func arenaNode(
-        _ storage: ArenaStorage, _ node: Int, _ layouts: UnsafeMutablePointer<ArenaLayout>, _ layoutIndex: Int
-    ) throws(IMWireError) {
-        let layout = layouts[layoutIndex]
-        let words = storage.words
-        let unknown = words[node]
-        if unknown != 0 {
-            ArenaList(storage, links: unknown).forEachEntryReversed { entry in
-                writeRaw(storage.buffer(words[entry]))
-            }
-        }
-        // The fields the decoder wrote, from the highest index (the highest number) down.
-        var present = words[node &+ 1]
-        while present != 0 {
-            let index = 63 &- present.leadingZeroBitCount
-            present &= ~(1 &<< UInt64(index))
-            let (number, field) = layout.byIndex[index]
-            let slot = node &+ Int(field.slot)
-            switch field.container {
-            case .single, .bits:
-                try arenaValue(field, number: number, field.load(words[slot]), storage, layouts, always: false)
-            case .oneof:
-                if words[slot] == UInt64(truncatingIfNeeded: number) {
-                    try arenaValue(field, number: number, words[slot &+ 1], storage, layouts, always: true)
-                }
-            case .repeated:
-                if words[slot] != 0 {
-                    if field.kind == .stringToBytesMap {
-                        // Sorted and with one entry per key (the last one), like a map built in code.
-                        stringToBytesMap(ArenaRef(storage, node).stringToBytesMap(Int(field.slot)), field: number)
-                    } else {
-                        // A message entry's value is the element's node; any other's is a word.
-                        let isMessage = field.kind == .message
-                        try ArenaList(storage, links: words[slot]).forEachEntryReversed { (entry) throws(IMWireError) in
-                            let value = isMessage ? UInt64(truncatingIfNeeded: entry) : words[entry]
-                            try arenaValue(field, number: number, value, storage, layouts, always: true)
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// One value of field `number` from its word: written unless it is the default and `always` is
-    /// false (a oneof member and a list element are written whatever they hold).
-    @inline(__always)
-    private mutating func arenaValue(
-        _ field: ArenaField, number: Int, _ word: UInt64, _ storage: ArenaStorage,
-        _ layouts: UnsafeMutablePointer<ArenaLayout>, always: Bool
-    ) throws(IMWireError) {
-        switch field.kind {
-        case .uint64:
-            if always || word != 0 { uint64(word, field: number) }
-        case .uint32:
-            let value = UInt32(truncatingIfNeeded: word)
-            if always || value != 0 { uint32(value, field: number) }
-        case .int32, .enumeration:
-            let value = Int32(truncatingIfNeeded: word)
-            if always || value != 0 { int32(value, field: number) }
-        case .bool:
-            if always || word != 0 { bool(word != 0, field: number) }
-        case .fixed64:
-            if always || word != 0 { writeFixed64(word, field: number) }
-        case .string, .bytes:
-            if always || word != 0 { writeLengthDelimited(storage.buffer(word), field: number) }
-        case .message:
-            guard word != 0 else { return }
-            let start = try enter()
-            try arenaNode(storage, Int(truncatingIfNeeded: word), layouts, Int(field.sub))
-            leave(start, field: number)
-        case .stringToBytesMap, .unknown:
-            break
-        }
     }
 }

@@ -165,6 +165,8 @@ package struct JSONScanner {
         package let start: Int
         package let end: Int
         package let isUnescaped: Bool
+        /// Whether every byte is ASCII, where the scan knows it (a string without escapes).
+        package var isASCII = false
     }
 
     /// Scans a string at `position` (which holds `"`), checking escapes and UTF-8.
@@ -199,7 +201,7 @@ package struct JSONScanner {
             if byte == UInt8(ascii: "\"") {
                 position = at + 1
                 if nonASCII != 0 { try validateUTF8(from: start, to: at) }
-                return ScannedString(start: start, end: at, isUnescaped: false)
+                return ScannedString(start: start, end: at, isUnescaped: false, isASCII: nonASCII == 0)
             }
             if byte == UInt8(ascii: "\\") {
                 position = at

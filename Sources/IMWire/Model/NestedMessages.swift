@@ -29,6 +29,7 @@ import Darwin
 ///
 /// An empty field holds no box (no allocation); a non-empty one holds a box shared by copies and
 /// copied on write (`isKnownUniquelyReferenced`), as an array's buffer is.
+@usableFromInline
 package struct NestedMessages: Sendable {
     private var box: Box?
 
@@ -67,7 +68,7 @@ package struct NestedMessages: Sendable {
 
     /// The box, emptied, when this value holds the only reference to it: the messages are moved out
     /// (for ``Box/deinit``). A shared box is never changed.
-    fileprivate mutating func takeMessagesIfUnique() -> [Message]? {
+    mutating func takeMessagesIfUnique() -> [Message]? {
         guard box != nil, isKnownUniquelyReferenced(&box) else { return nil }
         var taken: [Message] = []
         swap(&taken, &box!.messages)
@@ -77,7 +78,7 @@ package struct NestedMessages: Sendable {
     /// Whether any message in the box holds a non-empty merger (so freeing it would go one more
     /// level deep).
     fileprivate static func nestsFurther(_ messages: [Message]) -> Bool {
-        for message in messages where message._arena == nil {  // a decoded message frees flat
+        for message in messages {
             for elem in message.elems {
                 if case .merger(let merger)? = elem.content, !merger._messages.isEmpty { return true }
             }
@@ -105,21 +106,20 @@ package struct NestedMessages: Sendable {
         /// Frees the messages level by level with an explicit stack: each nested box this one
         /// holds the only reference to is emptied here (its messages moved onto the stack) before it
         /// is released, so releasing it does not recurse. A box still referenced elsewhere is only
-        /// released; its last owner frees it the same way. Messages without nested mergers (every
-        /// decoded message of ordinary depth) are left to the ordinary release.
+        /// released; its last owner frees it the same way. Messages without nested mergers are left to
+        /// the ordinary release.
         deinit {
             guard NestedMessages.nestsFurther(messages) else { return }
             var stack: [[Message]] = [[]]
             swap(&stack[0], &messages)
             while var list = stack.popLast() {
                 while var message = list.popLast() {
-                    if message._arena != nil { continue }  // a decoded message frees flat
                     var elems: [Elem] = []
                     swap(&elems, &message.elems)
                     while var elem = elems.popLast() {
                         guard case .merger(var merger)? = elem.content else { continue }
                         elem.content = nil  // `merger` is now the only owner of its fields, if nothing else is
-                        if let nested = merger._messages.takeMessagesIfUnique(), !nested.isEmpty { stack.append(nested) }
+                        if let nested = merger._takeMessagesIfUnique(), !nested.isEmpty { stack.append(nested) }
                     }
                 }
             }
@@ -130,6 +130,7 @@ package struct NestedMessages: Sendable {
 // MARK: - Equality and hashing without recursion
 
 extension NestedMessages: Hashable {
+    @usableFromInline
     package static func == (lhs: NestedMessages, rhs: NestedMessages) -> Bool {
         if lhs.box === rhs.box { return true }
         guard let left = lhs.box, let right = rhs.box else { return lhs.isEmpty && rhs.isEmpty }
@@ -151,6 +152,7 @@ extension NestedMessages: Hashable {
         }
     }
 
+    @usableFromInline
     package func hash(into hasher: inout Hasher) {
         guard let box, !box.messages.isEmpty else {
             hasher.combine(0)
@@ -202,6 +204,7 @@ private enum DeferredWork {
 /// `dump(_:)` and debuggers show the messages as an array, as they did when the field was one, not
 /// the box. (Reflection recurses: dumping a value nested thousands of levels deep still overflows.)
 extension NestedMessages: CustomReflectable {
+    @usableFromInline
     package var customMirror: Mirror {
         Mirror(self, unlabeledChildren: messages, displayStyle: .collection)
     }

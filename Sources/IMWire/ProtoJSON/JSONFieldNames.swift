@@ -3,6 +3,12 @@
 /// key read from the input (lowerCamelCase or original name) to a field index. Plain values behind
 /// pointers, so the reader's and the writer's loops do no reference counting.
 package struct JSONFieldNames {
+    /// The type's schema (names for errors; the schemas live as long as the program).
+    package unowned(unsafe) let schema: MessageSchema
+    /// How many fields the type has.
+    package let fieldCount: Int
+    /// `oneofIDs[i]`: the oneof of field i as a small integer, -1 for none (``MessageSchema/oneofIDs``).
+    package let oneofIDs: UnsafeMutablePointer<Int>
     /// `keys[i]`: `"jsonName":` of field i as UTF-8 — what the writer writes and what the reader
     /// compares the input with when it predicts the next key.
     package let keys: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
@@ -25,6 +31,10 @@ package struct JSONFieldNames {
             schema.fields.count <= FieldIndexSet.capacity,
             "\(schema.fullName) has \(counted(schema.fields.count, "field")); the JSON reader tracks at most \(FieldIndexSet.capacity)")
         let fields = schema.fields
+        self.schema = schema
+        fieldCount = fields.count
+        oneofIDs = .allocate(capacity: max(1, fields.count))
+        oneofIDs.initialize(from: schema.oneofIDs, count: fields.count)
         keys = .allocate(capacity: max(1, fields.count))
         numberLimit = schema.indexByNumber.count
         keyByNumber = .allocate(capacity: max(1, numberLimit))

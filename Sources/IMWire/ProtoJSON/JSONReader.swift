@@ -1,8 +1,9 @@
-/// Reads proto3 JSON straight from UTF-8 bytes into an ``ArenaStorage`` in one pass — no Foundation,
-/// no Codable, no intermediate tree, no `String` or array per field — with the same arena layouts as
-/// the binary decoder (``ArenaDecoder``), on the lexical layer both JSON dialects share
-/// (``JSONScanner``). String values are copied, unescaped, into the storage's bytes; numbers, enums
-/// and nested objects go into the nodes' words.
+/// Reads proto3 JSON straight from UTF-8 bytes into the model's values in one pass — no Foundation,
+/// no Codable, no intermediate tree — on the lexical layer both JSON dialects share
+/// (``JSONScanner``). Each generated type reads its own members (`_decodeJSON`: one `switch` over
+/// its field indices) with the reads below; this reader finds the keys, checks duplicates and
+/// oneofs, and reads each value. A string is made once, from the input's bytes when it has no escape
+/// (its UTF-8 already checked by the scanner), from its unescaped bytes otherwise.
 ///
 /// Accepts lowerCamelCase and original field names, 64-bit integers as numbers or strings (any
 /// integer as a string, exponent forms when integral), enums by name or number, standard and
@@ -21,21 +22,15 @@ package struct JSONReader {
     private var fieldIndex = 0
     private var fieldName: String { fieldSchema?.fields[fieldIndex].name ?? "" }
     private var stackGuard = StackGuard()
-    private let layouts: UnsafeMutablePointer<ArenaLayout>
-    /// The JSON names of the same types, indexed like `layouts`.
+    /// The JSON names of every type of the schema file, indexed by ``ProtoMessage/_arenaLayoutIndex``.
     private let names: UnsafeMutablePointer<JSONFieldNames>
     /// Where skipped keys go when the caller asked for a report (``decode(_:from:options:report:)``);
     /// `nil` otherwise. Touched only on the skip path.
     private let skips: UnsafeMutablePointer<[JSONSkip]>?
+    /// ``SmallString/isAvailable``, read once per decode.
+    private let smallStrings = SmallString.isAvailable
 
-    /// The nodes' words (as ``ArenaDecoder`` builds them) and the string and bytes values.
-    private var arena = ArenaWords()
-    private var words: UnsafeMutablePointer<UInt64> { arena.words }
-    private var text: UnsafeMutablePointer<UInt8>
-    private var textCapacity: Int
-    private var textCount = 0
-
-    package static func decode<M: ProtoMessage>(
+    package static func decode<M: JSONFieldReading>(
         _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions
     ) throws(IMWireError) -> M {
         try decode(type, from: buffer, options: options, skips: nil)
@@ -44,7 +39,7 @@ package struct JSONReader {
     /// Decodes as ``decode(_:from:options:)`` and replaces `report`'s content with the keys and enum
     /// names skipped (only with ``JSONDecodingOptions/ignoreUnknownFields``), their paths found by
     /// a second walk of the input that runs only when something was skipped.
-    package static func decode<M: ProtoMessage>(
+    package static func decode<M: JSONFieldReading>(
         _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions, report: inout DecodingReport
     ) throws(IMWireError) -> M {
         var skips: [JSONSkip] = []
@@ -55,32 +50,19 @@ package struct JSONReader {
         return message
     }
 
-    private static func decode<M: ProtoMessage>(
+    private static func decode<M: JSONFieldReading>(
         _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions,
         skips: UnsafeMutablePointer<[JSONSkip]>?
     ) throws(IMWireError) -> M {
         guard buffer.count <= options.maxInputSize else {
             throw .inputTooLarge(size: buffer.count, limit: options.maxInputSize)
         }
-        guard buffer.count <= Int(UInt32.max) else {
-            throw .inputBeyondFourGiB(size: buffer.count)
-        }
-        var reader = JSONReader(
-            buffer, options: options, layouts: M._arenaTable.layouts, names: JSONNameTable.of(M.self).types, skips: skips)
-        do {
-            let root = try reader.readDocument(M._arenaLayoutIndex)
-            let storage = reader.arena.finish(bytes: UnsafeBufferPointer(start: reader.text, count: reader.textCount))
-            reader.releaseText()
-            return M(_arena: ArenaRef(storage, root))
-        } catch {
-            reader.arena.discard()
-            reader.releaseText()
-            throw error
-        }
+        var reader = JSONReader(buffer, options: options, names: JSONNameTable.of(M.self).types, skips: skips)
+        return try reader.readDocument(M.self)
     }
 
-    /// The whole input: one object, and nothing after it but whitespace. Returns the root node.
-    private mutating func readDocument(_ layout: Int) throws(IMWireError) -> Int {
+    /// The whole input: one object, and nothing after it but whitespace.
+    private mutating func readDocument<M: JSONFieldReading>(_ type: M.Type) throws(IMWireError) -> M {
         scanner.skipWhitespace()
         guard scanner.peek() == UInt8(ascii: "{") else {
             guard scanner.count > 0 else {
@@ -88,58 +70,24 @@ package struct JSONReader {
             }
             throw scanner.notAnObjectError()
         }
-        let root = arena.allocate(layouts[layout].slotCount)
-        try readObject(layout, root)
+        var message = M()
+        try readObject(&message)
         scanner.skipWhitespace()
         guard scanner.position == scanner.count else {
             throw scanner.syntaxError("unexpected data after the JSON object")
         }
-        return root
+        return message
     }
 
     private init(
-        _ buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions, layouts: UnsafeMutablePointer<ArenaLayout>,
-        names: UnsafeMutablePointer<JSONFieldNames>, skips: UnsafeMutablePointer<[JSONSkip]>?
+        _ buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions, names: UnsafeMutablePointer<JSONFieldNames>,
+        skips: UnsafeMutablePointer<[JSONSkip]>?
     ) {
         self.skips = skips
         scanner = JSONScanner(buffer)
         maxDepth = options.maxDepth
         ignoreUnknownFields = options.ignoreUnknownFields
-        self.layouts = layouts
         self.names = names
-        (text, textCapacity) = Scratch.bytes.take()
-    }
-
-    private func releaseText() {
-        Scratch.bytes.giveBack(text, capacity: textCapacity)
-    }
-
-    // MARK: - Words and text
-
-    /// Appends to a repeated field's list an entry with `valueWords` value words; returns the first.
-    @inline(__always)
-    private mutating func appendRepeated(slot: Int, valueWords: Int = 1) -> Int {
-        arena.appendEntry(links: slot, valueWords: valueWords)
-    }
-
-    /// Copies `bytes` to the text and returns them as an ``ArenaString`` word.
-    @inline(__always)
-    private mutating func appendText(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool = false) -> UInt64 {
-        let count = bytes.count
-        guard count > 0 else { return 0 }
-        if count > textCapacity &- textCount { growText(count) }
-        (text + textCount).initialize(from: bytes.baseAddress!, count: count)
-        let word = ArenaString.word(offset: textCount, count: count, isASCII: isASCII)
-        textCount &+= count
-        return word
-    }
-
-    @inline(never)
-    private mutating func growText(_ count: Int) {
-        var newCapacity = textCapacity * 2
-        while newCapacity - textCount < count { newCapacity *= 2 }
-        text = ScratchMemory.resize(text, to: newCapacity)
-        textCapacity = newCapacity
     }
 
     // MARK: - Errors
@@ -166,7 +114,7 @@ package struct JSONReader {
 
     // MARK: - Objects
 
-    /// What ``readObject(_:_:)`` remembers about the members it has read.
+    /// What ``readObject(_:)`` remembers about the members it has read.
     private struct ObjectState {
         /// Field indices given (a key, possibly `null`).
         var seen = FieldIndexSet()
@@ -178,42 +126,44 @@ package struct JSONReader {
         var next = 0
     }
 
-    /// Reads an object at `position` into `node`, a node of layout `layoutIndex`. This frame sits on
-    /// the recursive path (one per message level), so the work per member lives in non-inlined
-    /// helpers.
-    private mutating func readObject(_ layoutIndex: Int, _ node: Int) throws(IMWireError) {
+    /// Reads an object at `position` into `message`, member by member (the type reads each value:
+    /// `_decodeJSON`). This frame sits on the recursive path (one per message level), so the work
+    /// per key lives in non-inlined helpers.
+    private mutating func readObject<M: JSONFieldReading>(_ message: inout M) throws(IMWireError) {
         var state = ObjectState()
+        let names = names + M._arenaLayoutIndex
         guard try scanner.openContainer() else { return }
         repeat {
-            let index = try readMemberKey(layoutIndex, state: &state)
-            if index >= 0 { try readField(layoutIndex, node, index) }
+            let index = try readMemberKey(names, state: &state)
+            if index >= 0 { try message._decodeJSON(field: index, &self) }
         } while try scanner.nextMember(closing: UInt8(ascii: "}"))
     }
 
     /// Reads a member's key and `:`, checks duplicates and oneofs, and handles `null` and ignored
     /// unknown fields (returning -1); returns the field index of a member with a value to read.
     @inline(never)
-    private mutating func readMemberKey(_ layoutIndex: Int, state: inout ObjectState) throws(IMWireError) -> Int {
+    private mutating func readMemberKey(_ names: UnsafeMutablePointer<JSONFieldNames>, state: inout ObjectState) throws(IMWireError) -> Int {
         scanner.skipWhitespace()
         let keyOffset = scanner.position
         let fieldIndex: Int
-        if let predicted = predictedKey(layoutIndex, from: state.next) {
+        if let predicted = predictedKey(names, from: state.next) {
             fieldIndex = predicted
         } else {
-            fieldIndex = try scanMemberKey(layoutIndex, state: &state)
+            fieldIndex = try scanMemberKey(names, state: &state)
             if fieldIndex < 0 { return -1 }
         }
         state.next = fieldIndex &+ 1
+        let schema = names.pointee.schema
         guard state.seen.insert(fieldIndex) else {
-            throw .duplicateKey(layouts[layoutIndex].schema.fields[fieldIndex].name, .field, offset: keyOffset)
+            throw .duplicateKey(schema.fields[fieldIndex].name, .field, offset: keyOffset)
         }
         // `null` leaves a field unset, a oneof member too: `{"receiver": null, "groupId": "g"}`
         // sets only the group (Google's Required OneofFieldNullFirst / NullSecond).
         if try scanner.consumeNull() { return -1 }
-        if layouts[layoutIndex].byIndex[fieldIndex].field.container == .oneof {
-            try checkOneof(layoutIndex, fieldIndex, at: keyOffset, state: &state)
+        if names.pointee.oneofIDs[fieldIndex] >= 0 {
+            try checkOneof(names, fieldIndex, at: keyOffset, state: &state)
         }
-        fieldSchema = layouts[layoutIndex].schema
+        fieldSchema = schema
         self.fieldIndex = fieldIndex
         return fieldIndex
     }
@@ -224,9 +174,9 @@ package struct JSONReader {
     /// (nothing consumed) for any other key — a proto name, an escape, whitespace before the `:`,
     /// another order, an unknown key — which ``scanMemberKey(_:state:)`` then reads.
     @inline(__always)
-    private mutating func predictedKey(_ layoutIndex: Int, from: Int) -> Int? {
-        let fieldCount = layouts[layoutIndex].fieldCount
-        let keys = names[layoutIndex].keys
+    private mutating func predictedKey(_ names: UnsafeMutablePointer<JSONFieldNames>, from: Int) -> Int? {
+        let fieldCount = names.pointee.fieldCount
+        let keys = names.pointee.keys
         let input = scanner.base + scanner.position
         let left = scanner.count &- scanner.position
         guard left > 2, input[0] == UInt8(ascii: "\"") else { return nil }
@@ -249,12 +199,10 @@ package struct JSONReader {
     /// A key the prediction missed: scanned as any string and looked up by name. Returns its field
     /// index, or -1 for an unknown key skipped (with ``JSONDecodingOptions/ignoreUnknownFields``).
     @inline(never)
-    private mutating func scanMemberKey(_ layoutIndex: Int, state: inout ObjectState) throws(IMWireError) -> Int {
+    private mutating func scanMemberKey(_ names: UnsafeMutablePointer<JSONFieldNames>, state: inout ObjectState) throws(IMWireError) -> Int {
         let (key, keyOffset) = try scanner.scanKey()
-        let schema = layouts[layoutIndex].schema
-        let names = names[layoutIndex]
-        guard let fieldIndex = scanner.withBytes(key, { bytes in names.fieldIndex(named: bytes) }) else {
-            try skipUnknownMember(key, at: keyOffset, of: schema, state: &state)
+        guard let fieldIndex = scanner.withBytes(key, { bytes in names.pointee.fieldIndex(named: bytes) }) else {
+            try skipUnknownMember(key, at: keyOffset, of: names.pointee.schema, state: &state)
             return -1
         }
         return fieldIndex
@@ -283,8 +231,10 @@ package struct JSONReader {
 
     /// A oneof member with a value: an error if another member of its oneof has one.
     @inline(never)
-    private func checkOneof(_ layoutIndex: Int, _ fieldIndex: Int, at keyOffset: Int, state: inout ObjectState) throws(IMWireError) {
-        let schema = layouts[layoutIndex].schema
+    private func checkOneof(
+        _ names: UnsafeMutablePointer<JSONFieldNames>, _ fieldIndex: Int, at keyOffset: Int, state: inout ObjectState
+    ) throws(IMWireError) {
+        let schema = names.pointee.schema
         let oneof = schema.oneofIDs[fieldIndex]
         for otherIndex in state.oneofMembers where schema.oneofIDs[otherIndex] == oneof {
             let (field, other) = (schema.fields[fieldIndex], schema.fields[otherIndex])
@@ -293,88 +243,61 @@ package struct JSONReader {
         _ = state.oneofMembers.insert(fieldIndex)
     }
 
-    /// Reads the value of field `index` of a node of layout `layoutIndex` into the node.
-    @inline(never)
-    private mutating func readField(_ layoutIndex: Int, _ node: Int, _ index: Int) throws(IMWireError) {
-        let layout = layouts[layoutIndex]
-        let (number, field) = layout.byIndex[index]
-        let slot = node &+ Int(field.slot)
-        words[node &+ 1] |= 1 << UInt64(index)
-        switch field.container {
-        case .single, .bits:
-            if let value = try readValue(field, layoutIndex: layoutIndex, index: index) {
-                field.store(value, in: words, at: slot)
-            }
-        case .oneof:
-            if let value = try readValue(field, layoutIndex: layoutIndex, index: index) {
-                words[slot] = UInt64(truncatingIfNeeded: number)
-                words[slot &+ 1] = value
-            }
-        case .repeated:
-            if field.kind == .stringToBytesMap {
-                try readMap(slot: slot)
-                return
-            }
-            try readArray { (reader) throws(IMWireError) in
-                if field.kind == .message {
-                    // The element's node is the entry's value.
-                    try reader.readObject(field, into: reader.appendRepeated(slot: slot, valueWords: reader.layouts[Int(field.sub)].slotCount))
-                } else if let value = try reader.readValue(field, layoutIndex: layoutIndex, index: index) {
-                    // (An unknown enum name, ignored, leaves no element, as it leaves a single field unset.)
-                    let entry = reader.appendRepeated(slot: slot)
-                    reader.words[entry] = value
-                }
-            }
-        }
-    }
-
-    /// A message value: an object read into `node`.
-    private mutating func readObject(_ field: ArenaField, into node: Int) throws(IMWireError) {
+    /// A message value: an object, read into a new value.
+    package mutating func readMessage<M: JSONFieldReading>(_ type: M.Type) throws(IMWireError) -> M {
         guard scanner.peek() == UInt8(ascii: "{") else { throw wrongType("an object") }
         try enter()
-        try readObject(Int(field.sub), node)
+        var message = M()
+        try readObject(&message)
         depth -= 1
-    }
-
-    /// One value of `field` as its word (see ``ArenaLayout``); `nil` for an enum name this schema does
-    /// not know when unknown names are ignored. A message is read into a new node.
-    private mutating func readValue(_ field: ArenaField, layoutIndex: Int, index: Int) throws(IMWireError) -> UInt64? {
-        switch field.kind {
-        case .string: return try readString()
-        case .bytes: return try readBytes()
-        case .uint64: return try readUInt64()
-        case .uint32: return UInt64(try readUInt32())
-        case .int32: return UInt64(bitPattern: Int64(try readInt32()))
-        case .enumeration:
-            guard case .enumeration(let schema) = layouts[layoutIndex].schema.fields[index].kind else { return nil }
-            return try readEnum(schema).map { UInt64(bitPattern: Int64($0)) }
-        case .bool: return try readBool() ? 1 : 0
-        case .fixed64: return try readDouble().bitPattern
-        case .message:
-            let child = arena.allocate(layouts[Int(field.sub)].slotCount)
-            try readObject(field, into: child)
-            return UInt64(truncatingIfNeeded: child)
-        case .stringToBytesMap, .unknown:
-            preconditionFailure("a map is read by readMap, and an unknown field has no value")
-        }
+        return message
     }
 
     // MARK: - Arrays and maps
 
-    private mutating func readArray(_ element: (inout JSONReader) throws(IMWireError) -> Void) throws(IMWireError) {
+    /// Opens an array at `position`; `false` when it is empty (and closed).
+    private mutating func openArray() throws(IMWireError) -> Bool {
         guard scanner.peek() == UInt8(ascii: "[") else { throw wrongType("an array") }
-        guard try scanner.openContainer() else { return }
-        repeat {
-            scanner.skipWhitespace()
-            if scanner.peek() == UInt8(ascii: "n") {
-                throw valueError(.invalidValue, "null is not allowed inside an array", at: scanner.position)
-            }
-            try element(&self)
-        } while try scanner.nextMember(closing: UInt8(ascii: "]"))
+        guard try scanner.openContainer() else { return false }
+        try checkElement()
+        return true
     }
 
+    /// After an element: `true` when another one follows (checked not to be `null`).
+    @inline(__always)
+    private mutating func nextElement() throws(IMWireError) -> Bool {
+        guard try scanner.nextMember(closing: UInt8(ascii: "]")) else { return false }
+        try checkElement()
+        return true
+    }
+
+    @inline(__always)
+    private mutating func checkElement() throws(IMWireError) {
+        scanner.skipWhitespace()
+        if scanner.peek() == UInt8(ascii: "n") {
+            throw valueError(.invalidValue, "null is not allowed inside an array", at: scanner.position)
+        }
+    }
+
+    /// A repeated message field: an array of objects, appended to `messages`.
+    package mutating func readRepeatedMessages<M: JSONFieldReading>(into messages: inout [M]) throws(IMWireError) {
+        guard try openArray() else { return }
+        repeat {
+            messages.append(try readMessage(M.self))
+        } while try nextElement()
+    }
+
+    /// A repeated string field: an array of strings, appended to `strings`.
+    package mutating func readRepeatedStrings(into strings: inout [String]) throws(IMWireError) {
+        guard try openArray() else { return }
+        repeat {
+            strings.append(try readString())
+        } while try nextElement()
+    }
+
+    /// A `map<string, bytes>`: an object of base64 strings.
     @inline(never)
-    private mutating func readMap(slot: Int) throws(IMWireError) {
+    package mutating func readMap(into map: inout StringBytesMap) throws(IMWireError) {
         guard scanner.peek() == UInt8(ascii: "{") else { throw wrongType("an object") }
         guard try scanner.openContainer() else { return }
         var keys: Set<[UInt8]> = []
@@ -392,12 +315,10 @@ package struct JSONReader {
             if scanner.peek() == UInt8(ascii: "n") {
                 throw valueError(.invalidValue, "a map value cannot be null", at: scanner.position)
             }
-            let keyWord = appendScanned(key)
-            let value = try readBytes()
-            let entry = appendRepeated(slot: slot, valueWords: 2)
-            words[entry] = keyWord
-            words[entry &+ 1] = value
+            let keyString = string(key)
+            map.appendDecoded(key: keyString, value: try readBytes())
         } while try scanner.nextMember(closing: UInt8(ascii: "}"))
+        map.finishDecoding()
     }
 
     // MARK: - Values
@@ -416,38 +337,38 @@ package struct JSONReader {
     }
 
     @inline(never)
-    private mutating func readString() throws(IMWireError) -> UInt64 {
+    package mutating func readString() throws(IMWireError) -> String {
         guard scanner.peek() == UInt8(ascii: "\"") else { throw wrongType("a string") }
-        return appendScanned(try scanner.scanString())
+        // Scanned first: `string(_:)` reads the unescaped bytes the scan may add to.
+        let scanned = try scanner.scanString()
+        return string(scanned)
     }
 
-    /// Copies a scanned string's value to the text and returns it as an ``ArenaString`` word. Not
-    /// through `scanner.withBytes`: a closure that changes `self` while the scanner lends its bytes
-    /// makes Swift copy the scanner (and retain its arrays) on every string.
+    /// A scanned string's value as a `String`: its bytes were checked as UTF-8 by the scanner, so
+    /// they are copied once and not checked again.
     @inline(__always)
-    private mutating func appendScanned(_ scanned: JSONScanner.ScannedString) -> UInt64 {
+    private func string(_ scanned: JSONScanner.ScannedString) -> String {
+        if scanned.end == scanned.start { return "" }
         if !scanned.isUnescaped {
-            return appendText(UnsafeBufferPointer(start: scanner.base + scanned.start, count: scanned.end &- scanned.start))
+            return UTF8Validation.string(
+                validated: UnsafeBufferPointer(start: scanner.base + scanned.start, count: scanned.end &- scanned.start),
+                isASCII: scanned.isASCII, smallStrings: smallStrings)
         }
-        let unescaped = scanner.unescaped
-        return unescaped.withUnsafeBufferPointer { all in appendText(UnsafeBufferPointer(rebasing: all[scanned.start..<scanned.end])) }
+        return scanner.unescaped.withUnsafeBufferPointer { all in
+            UTF8Validation.string(
+                validated: UnsafeBufferPointer(rebasing: all[scanned.start..<scanned.end]), isASCII: false, smallStrings: smallStrings)
+        }
     }
 
     @inline(never)
-    private mutating func readBytes() throws(IMWireError) -> UInt64 {
+    package mutating func readBytes() throws(IMWireError) -> [UInt8] {
         guard scanner.peek() == UInt8(ascii: "\"") else { throw wrongType("a base64 string") }
         let start = scanner.position
         let scanned = try scanner.scanString()
-        // Decoded straight into the text: no array in between.
-        let room = Base64.maxDecodedCount(scanned.end &- scanned.start)
-        if room > textCapacity &- textCount { growText(room) }
-        guard let count = scanner.withBytes(scanned, { Base64.decode($0, into: text + textCount) }) else {
+        guard let bytes = scanner.withBytes(scanned, { Base64.decode($0) }) else {
             throw .invalidBase64(field: fieldName, offset: start)
         }
-        guard count > 0 else { return 0 }
-        let word = ArenaString.word(offset: textCount, count: count, isASCII: false)
-        textCount &+= count
-        return word
+        return bytes
     }
 
     /// A number written inside a string: the whole string must be one JSON number (escapes
@@ -492,7 +413,7 @@ package struct JSONReader {
     }
 
     @inline(never)
-    private mutating func readUInt64() throws(IMWireError) -> UInt64 {
+    package mutating func readUInt64() throws(IMWireError) -> UInt64 {
         let number = try readInteger()
         if number.negative, number.magnitude != 0 {
             throw valueError(.numberOutOfRange, "uint64 cannot be negative", at: number.offset)
@@ -501,7 +422,7 @@ package struct JSONReader {
     }
 
     @inline(never)
-    private mutating func readUInt32() throws(IMWireError) -> UInt32 {
+    package mutating func readUInt32() throws(IMWireError) -> UInt32 {
         let number = try readInteger()
         guard !number.negative || number.magnitude == 0, number.magnitude <= UInt64(UInt32.max) else {
             throw valueError(.numberOutOfRange, "value is out of the range of uint32", at: number.offset)
@@ -510,7 +431,7 @@ package struct JSONReader {
     }
 
     @inline(never)
-    private mutating func readInt32() throws(IMWireError) -> Int32 {
+    package mutating func readInt32() throws(IMWireError) -> Int32 {
         let number = try readInteger()
         return try int32(number.magnitude, negative: number.negative, offset: number.offset)
     }
@@ -529,7 +450,7 @@ package struct JSONReader {
     }
 
     @inline(never)
-    private mutating func readBool() throws(IMWireError) -> Bool {
+    package mutating func readBool() throws(IMWireError) -> Bool {
         switch scanner.peek() {
         case UInt8(ascii: "t"):
             try scanner.expectLiteral("true")
@@ -543,7 +464,7 @@ package struct JSONReader {
     }
 
     @inline(never)
-    private mutating func readDouble() throws(IMWireError) -> Double {
+    package mutating func readDouble() throws(IMWireError) -> Double {
         let offset = scanner.position
         if scanner.peek() == UInt8(ascii: "\"") {
             let scanned = try scanner.scanString()
@@ -571,6 +492,11 @@ package struct JSONReader {
 
     /// An enum by name, or by number (a JSON number, or a string holding one, as Python accepts: a
     /// Recommended leniency); `nil` for a name the schema does not know when unknown names are ignored.
+    @inline(__always)
+    package mutating func readEnum<E: ProtoEnum>(_ type: E.Type) throws(IMWireError) -> E? {
+        try readEnum(E.schema).map(E.init(rawValue:))
+    }
+
     @inline(never)
     private mutating func readEnum(_ schema: EnumSchema) throws(IMWireError) -> Int32? {
         guard scanner.peek() == UInt8(ascii: "\"") else { return try readInt32() }

@@ -19,13 +19,9 @@ package struct JSONWriter: FieldVisitor {
     package static func encode<M: ProtoMessage>(_ message: M, options: JSONEncodingOptions) throws(IMWireError) -> [UInt8] {
         var writer = JSONWriter(names: JSONNameTable.of(M.self).types, M._arenaLayoutIndex, options: options)
         defer { writer.text.output.deallocate() }
-        if let arena = message._arena {
-            try writer.writeArenaObject(arena.storage, arena.node, M._arenaTable.layouts, M._arenaLayoutIndex, checkDepth: false)
-        } else {
-            writer.text.beginObject()
-            try message.traverse(&writer)
-            writer.text.endObject()
-        }
+        writer.text.beginObject()
+        try message.traverse(&writer)
+        writer.text.endObject()
         return writer.text.output.bytes()
     }
 
@@ -45,9 +41,6 @@ package struct JSONWriter: FieldVisitor {
     }
 
     private mutating func writeObject<M: ProtoMessage>(_ message: M) throws(IMWireError) {
-        if let arena = message._arena {
-            return try writeArenaObject(arena.storage, arena.node, M._arenaTable.layouts, M._arenaLayoutIndex, checkDepth: true)
-        }
         guard depth < maxDepth else {
             throw .depthLimitExceeded(.encodedMessages, limit: maxDepth)
         }
@@ -181,102 +174,5 @@ package struct JSONWriter: FieldVisitor {
 
     package mutating func visitUnknownFields(_ value: UnknownFields) {
         // Unknown fields have no JSON representation (proto3 JSON mapping); they are left out.
-    }
-
-    // MARK: - A decoded value's node
-
-    /// Writes the object of a decoded value from its arena node, by its layout: keys from the
-    /// JSON names, strings and bytes from the storage's bytes — no model value made on the way.
-    private mutating func writeArenaObject(
-        _ storage: ArenaStorage, _ node: Int, _ layouts: UnsafeMutablePointer<ArenaLayout>, _ layoutIndex: Int,
-        checkDepth: Bool
-    ) throws(IMWireError) {
-        if checkDepth {
-            guard depth < maxDepth else {
-                throw .depthLimitExceeded(.encodedMessages, limit: maxDepth)
-            }
-            depth += 1
-            try stackGuard.check(depth: depth)
-        }
-        let layout = layouts[layoutIndex]
-        let words = storage.words
-        let outerNames = names
-        names = nameTable + layoutIndex
-        text.beginObject()
-        // The fields the decoder wrote, in field-number order (bit i is the schema's field i).
-        var present = words[node &+ 1]
-        while present != 0 {
-            let index = present.trailingZeroBitCount
-            present &= present &- 1
-            let (number, field) = layout.byIndex[index]
-            let slot = node &+ Int(field.slot)
-            switch field.container {
-            case .single, .bits:
-                let value = field.load(words[slot])
-                guard Self.isPresent(value, field.kind) else { continue }
-                key(number)
-                try writeArenaValue(value, field, index: index, storage, layouts, layout)
-            case .oneof:
-                guard words[slot] == UInt64(truncatingIfNeeded: number) else { continue }
-                key(number)
-                try writeArenaValue(words[slot &+ 1], field, index: index, storage, layouts, layout)
-            case .repeated:
-                guard words[slot] != 0 else { continue }
-                if field.kind == .stringToBytesMap {
-                    visitStringToBytesMap(ArenaRef(storage, node).stringToBytesMap(Int(field.slot)), field: number)
-                    continue
-                }
-                key(number)
-                // A message entry's value is the element's node; any other's is a word.
-                let isMessage = field.kind == .message
-                try writeArray(ArenaList(storage, links: words[slot])) { (writer, entry) throws(IMWireError) in
-                    let value = isMessage ? UInt64(truncatingIfNeeded: entry) : words[entry]
-                    try writer.writeArenaValue(value, field, index: index, storage, layouts, layout)
-                }
-            }
-        }
-        text.endObject()
-        names = outerNames
-        if checkDepth { depth -= 1 }
-    }
-
-    /// Whether a singular field holding `value` is present (proto3: not its default).
-    @inline(__always)
-    private static func isPresent(_ value: UInt64, _ kind: ArenaField.Kind) -> Bool {
-        switch kind {
-        case .uint32, .int32, .enumeration: value & 0xFFFF_FFFF != 0
-        default: value != 0
-        }
-    }
-
-    /// One value of `field` (schema field `index` of `layout`) from its word.
-    private mutating func writeArenaValue(
-        _ value: UInt64, _ field: ArenaField, index: Int, _ storage: ArenaStorage,
-        _ layouts: UnsafeMutablePointer<ArenaLayout>, _ layout: ArenaLayout
-    ) throws(IMWireError) {
-        switch field.kind {
-        case .string: text.string(utf8: storage.buffer(value))
-        case .bytes: writeBytes(storage.buffer(value))
-        case .uint64: text.quotedInteger(value)
-        case .uint32: text.integer(UInt64(UInt32(truncatingIfNeeded: value)))
-        case .int32: text.integer(Int64(Int32(truncatingIfNeeded: value)))
-        case .enumeration: writeEnum(number: Int32(truncatingIfNeeded: value), layout.enums[index]?.takeUnretainedValue())
-        case .bool: text.bool(value != 0)
-        case .fixed64: writeDouble(Double(bitPattern: value))
-        case .message:
-            try writeArenaObject(storage, Int(truncatingIfNeeded: value), layouts, Int(field.sub), checkDepth: true)
-        case .stringToBytesMap, .unknown:
-            break
-        }
-    }
-
-    /// ``writeArray(_:_:)`` over the entries of an arena list.
-    private mutating func writeArray(_ list: ArenaList, _ element: (inout JSONWriter, Int) throws(IMWireError) -> Void) throws(IMWireError) {
-        text.beginArray()
-        try list.forEachEntry { (entry) throws(IMWireError) in
-            text.element()
-            try element(&self, entry)
-        }
-        text.endArray()
     }
 }

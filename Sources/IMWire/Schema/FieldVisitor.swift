@@ -22,51 +22,12 @@ package protocol FieldVisitor {
     mutating func visitNestedMessages<M: ProtoMessage>(_ value: [M], field: Int) throws(Failure)
     mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) throws(Failure)
     mutating func visitUnknownFields(_ value: UnknownFields) throws(Failure)
-
-    // A decoded value's fields, as its arena node holds them (defaults below build the values).
-    /// A string field's UTF-8 bytes, already validated.
-    mutating func visitUTF8String(_ value: UnsafeBufferPointer<UInt8>, field: Int) throws(Failure)
-    mutating func visitRawBytes(_ value: UnsafeBufferPointer<UInt8>, field: Int) throws(Failure)
-    mutating func visitRepeatedString(_ value: ArenaList, field: Int) throws(Failure)
-    mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: ArenaMessageList<M>, field: Int) throws(Failure)
-    mutating func visitNestedMessages<M: ProtoMessage>(_ value: ArenaMessageList<M>, field: Int) throws(Failure)
-    mutating func visitUnknownFields(_ value: ArenaUnknownFields) throws(Failure)
 }
 
 extension FieldVisitor {
     @inline(__always)
     package mutating func visitNestedMessages<M: ProtoMessage>(_ value: [M], field: Int) throws(Failure) {
         try visitRepeatedMessage(value, field: field)
-    }
-}
-
-/// What a value read from an arena node hands a visitor (``ProtoMessage/traverse(_:)`` of a decoded
-/// value): strings and bytes as the validated bytes in the storage, repeated fields and unknown
-/// fields as the storage's lists. The defaults build the `String`s and arrays and call the methods
-/// above, so a visitor need implement these only to avoid that (the encoders do).
-extension FieldVisitor {
-    package mutating func visitUTF8String(_ value: UnsafeBufferPointer<UInt8>, field: Int) throws(Failure) {
-        try visitString(UTF8Validation.string(validated: value, isASCII: false), field: field)
-    }
-
-    package mutating func visitRawBytes(_ value: UnsafeBufferPointer<UInt8>, field: Int) throws(Failure) {
-        try visitBytes(Array(value), field: field)
-    }
-
-    package mutating func visitRepeatedString(_ value: ArenaList, field: Int) throws(Failure) {
-        try visitRepeatedString(value.strings, field: field)
-    }
-
-    package mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: ArenaMessageList<M>, field: Int) throws(Failure) {
-        try visitRepeatedMessage(value.array, field: field)
-    }
-
-    package mutating func visitNestedMessages<M: ProtoMessage>(_ value: ArenaMessageList<M>, field: Int) throws(Failure) {
-        try visitNestedMessages(value.array, field: field)
-    }
-
-    package mutating func visitUnknownFields(_ value: ArenaUnknownFields) throws(Failure) {
-        try visitUnknownFields(value.unknownFields)
     }
 }
 

@@ -8,31 +8,40 @@ package enum UTF8Validation {
         case ascii, valid, invalid
     }
 
-    /// Whether `bytes` are valid UTF-8 (Unicode's table 3-7), and whether they are all ASCII: short
-    /// strings here, eight bytes at a time; longer ones by the vectorised validator of the
-    /// `CIMWireUTF8` target (the lookup algorithm of Keiser and Lemire, on AVX2, SSSE3 or NEON, chosen
-    /// once per process), at well under an instruction per byte.
+    /// Whether `bytes` are valid UTF-8 (Unicode's table 3-7), and whether they are all ASCII: ASCII
+    /// strings of up to 64 bytes here, eight bytes at a time; the others by the vectorised validator
+    /// of the `CIMWireUTF8` target (the lookup algorithm of Keiser and Lemire, on AVX-512, AVX2, SSSE3
+    /// or NEON, chosen once per process), at well under an instruction per byte.
     @inline(__always)
     package static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress else { return .ascii }
-        if count < 16 {
+        if count < 8 {
             var index = 0
-            if count >= 8 {
-                let word = UnsafeRawPointer(base).loadUnaligned(as: UInt64.self)
-                    | UnsafeRawPointer(base + count - 8).loadUnaligned(as: UInt64.self)
-                if word & 0x8080_8080_8080_8080 == 0 { return .ascii }
-            } else {
-                while index < count, base[index] < 0x80 { index += 1 }
-                if index == count { return .ascii }
+            while index < count, base[index] < 0x80 { index += 1 }
+            if index == count { return .ascii }
+        } else if count <= shortString {
+            // IDs, URLs and short texts: ASCII eight bytes at a time (the last word overlapping the
+            // one before), without the call into the vectorised validator and its setup.
+            let raw = UnsafeRawPointer(base)
+            var high = raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            var offset = 0
+            while offset &+ 8 < count {
+                high |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                offset &+= 8
             }
+            if high & 0x8080_8080_8080_8080 == 0 { return .ascii }
         }
         return Result(imwire_utf8_check(base, count))
     }
 
+    /// Up to this many bytes, ``check(_:)`` tests for ASCII in Swift before calling the vectorised
+    /// validator, which pays for itself on longer strings.
+    private static var shortString: Int { 64 }
+
     /// The implementations of ``check(_:)``, for tests and benchmarks that compare them.
     package enum Implementation: Int32, CaseIterable, Sendable {
-        case scalar = 0, ssse3 = 1, avx2 = 2, neon = 3
+        case scalar = 0, ssse3 = 1, avx2 = 2, neon = 3, avx512 = 4
 
         /// Whether this processor (and build) has it.
         package var isAvailable: Bool { imwire_utf8_check_with(rawValue, nil, 0) >= 0 }
@@ -48,8 +57,14 @@ package enum UTF8Validation {
 
     /// A `String` of bytes that are known to be valid UTF-8 (checked by ``check(_:)``): built without
     /// checking them again where the standard library offers it.
+    /// `smallStrings`: ``SmallString/isAvailable``, which a decoder reads once, not per string.
     @inline(__always)
-    package static func string(validated bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
+    package static func string(
+        validated bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool, smallStrings: Bool = SmallString.isAvailable
+    ) -> String {
+        if bytes.count <= SmallString.capacity, smallStrings {
+            return SmallString.make(bytes, isASCII: isASCII)
+        }
         if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
             return String(copying: UTF8Span(unchecked: Span(_unsafeElements: bytes), isKnownASCII: isASCII))
         }

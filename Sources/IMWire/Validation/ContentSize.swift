@@ -57,7 +57,7 @@ enum ContentSize {
         }
 
         mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {
-            value.forEachUnordered { key, data in bytes += UInt64(key.utf8.count) + UInt64(data.count) }
+            for entry in value { bytes += UInt64(entry.key.utf8.count) + UInt64(entry.value.count) }
         }
 
         mutating func visitUnknownFields(_ value: UnknownFields) {}

@@ -3,7 +3,7 @@
 
 import IMWire
 
-extension ConformanceRequest: IMWireMessage, ProtoMessage {
+extension ConformanceRequest: IMWireMessage, ProtoMessage, JSONFieldReading {
     public static let _imwireCodec = _IMWireMessageCodec<ConformanceRequest>()
 
     package static let schema: MessageSchema = MessageSchema(
@@ -22,54 +22,64 @@ extension ConformanceRequest: IMWireMessage, ProtoMessage {
     package static var _arenaLayoutIndex: Int { 0 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if let a = _arena { return try _traverseArena(a, &visitor) }
-        if !_testName.isEmpty { try visitor.visitString(_testName, field: 1) }
-        switch _payload {
+        if !self.testName.isEmpty { try visitor.visitString(self.testName, field: 1) }
+        switch self.payload {
         case .binaryPayload(let value)?: try visitor.visitBytes(value, field: 2)
         case .jsonPayload(let value)?: try visitor.visitBytes(value, field: 3)
         case .timRestPayload(let value)?: try visitor.visitBytes(value, field: 4)
         case nil: break
         }
-        if _requestedOutputFormat.rawValue != 0 { try visitor.visitEnum(_requestedOutputFormat, field: 5) }
-        if !_validationProfile.isEmpty { try visitor.visitString(_validationProfile, field: 6) }
-        if _jsonIgnoreUnknownFields { try visitor.visitBool(_jsonIgnoreUnknownFields, field: 7) }
-        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
+        if self.requestedOutputFormat.rawValue != 0 { try visitor.visitEnum(self.requestedOutputFormat, field: 5) }
+        if !self.validationProfile.isEmpty { try visitor.visitString(self.validationProfile, field: 6) }
+        if self.jsonIgnoreUnknownFields { try visitor.visitBool(self.jsonIgnoreUnknownFields, field: 7) }
+        if !self.unknownFields.isEmpty { try visitor.visitUnknownFields(self.unknownFields) }
     }
 
-    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
-    /// a decoded value from its arena node).
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
     package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
-        if let a = _arena {
-            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
-        }
-        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
-        if _jsonIgnoreUnknownFields { writer.bool(_jsonIgnoreUnknownFields, field: 7) }
-        if !_validationProfile.isEmpty { writer.string(_validationProfile, field: 6) }
-        if _requestedOutputFormat.rawValue != 0 { writer.enumeration(_requestedOutputFormat, field: 5) }
-        switch _payload {
+        if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
+        if self.jsonIgnoreUnknownFields { writer.bool(self.jsonIgnoreUnknownFields, field: 7) }
+        if !self.validationProfile.isEmpty { writer.string(self.validationProfile, field: 6) }
+        if self.requestedOutputFormat.rawValue != 0 { writer.enumeration(self.requestedOutputFormat, field: 5) }
+        switch self.payload {
         case .binaryPayload(let value)?: writer.bytes(value, field: 2)
         case .jsonPayload(let value)?: writer.bytes(value, field: 3)
         case .timRestPayload(let value)?: writer.bytes(value, field: 4)
         case nil: break
         }
-        if !_testName.isEmpty { writer.string(_testName, field: 1) }
+        if !self.testName.isEmpty { writer.string(self.testName, field: 1) }
     }
 
-    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
-    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
-    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
-    @inline(never)
-    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
-        if a.word(2) != 0 { try visitor.visitUTF8String(a.utf8(2), field: 1) }
-        switch a.oneofCase(3) {
-        case 2: try visitor.visitRawBytes(a.utf8(4), field: 2)
-        case 3: try visitor.visitRawBytes(a.utf8(4), field: 3)
-        case 4: try visitor.visitRawBytes(a.utf8(4), field: 4)
+    /// Reads the fields of one message body from `reader` (to the end of the message it is in),
+    /// merging them into this value as protobuf's rules say.
+    package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
+        var tag = try reader.nextTag()
+        while tag != 0 {
+            switch tag {
+            case 10: self.testName = try reader.readString()
+            case 18: self.payload = .binaryPayload(try reader.readBytes())
+            case 26: self.payload = .jsonPayload(try reader.readBytes())
+            case 34: self.payload = .timRestPayload(try reader.readBytes())
+            case 40: self.requestedOutputFormat = WireFormat(rawValue: Int32(truncatingIfNeeded: try reader.readVarint()))
+            case 50: self.validationProfile = try reader.readString()
+            case 56: self.jsonIgnoreUnknownFields = try reader.readVarint() != 0
+            default: try reader.readUnknownField(tag, into: &self.unknownFields)
+            }
+            tag = try reader.nextTag()
+        }
+    }
+
+    /// Reads the JSON value of schema field `index` (its key just read by `reader`) into this value.
+    package mutating func _decodeJSON(field index: Int, _ reader: inout JSONReader) throws(IMWireError) {
+        switch index {
+        case 0: self.testName = try reader.readString()
+        case 1: self.payload = .binaryPayload(try reader.readBytes())
+        case 2: self.payload = .jsonPayload(try reader.readBytes())
+        case 3: self.payload = .timRestPayload(try reader.readBytes())
+        case 4: if let value = try reader.readEnum(WireFormat.self) { self.requestedOutputFormat = value }
+        case 5: self.validationProfile = try reader.readString()
+        case 6: self.jsonIgnoreUnknownFields = try reader.readBool()
         default: break
         }
-        do { let value = a.enumeration(6, 0) as WireFormat; if value.rawValue != 0 { try visitor.visitEnum(value, field: 5) } }
-        if a.word(5) != 0 { try visitor.visitUTF8String(a.utf8(5), field: 6) }
-        do { let value = a.bool(6, 32); if value { try visitor.visitBool(value, field: 7) } }
-        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

@@ -8,113 +8,21 @@ import IMWire
 public struct ConformanceRequest: Sendable {
     /// The case's name, `Required|Recommended.<Input>.<Case>.<Output>`, for the testee's logs. A testee
     /// must not change its behaviour based on it.
-    public var testName: String {
-        get {
-            guard let a = _arena else { return _testName }
-            return a.string(2)
-        }
-        set { _thaw(); _testName = newValue }
-        _modify { _thaw(); yield &_testName }
-    }
+    public var testName: String = ""
     /// The input message, in the format named by the member.
-    public var payload: Payload? {
-        get {
-            guard let a = _arena else { return _payload }
-            switch a.oneofCase(3) {
-            case 2: return .binaryPayload(a.bytes(4))
-            case 3: return .jsonPayload(a.bytes(4))
-            case 4: return .timRestPayload(a.bytes(4))
-            default: return nil
-            }
-        }
-        set { _thaw(); _payload = newValue }
-        _modify { _thaw(); yield &_payload }
-    }
+    public var payload: Payload? = nil
     /// The format to answer in: the matching payload member of ConformanceResponse.result.
-    public var requestedOutputFormat: WireFormat {
-        get {
-            guard let a = _arena else { return _requestedOutputFormat }
-            return a.enumeration(6, 0) as WireFormat
-        }
-        set { _thaw(); _requestedOutputFormat = newValue }
-        _modify { _thaw(); yield &_requestedOutputFormat }
-    }
+    public var requestedOutputFormat: WireFormat = .unspecified
     /// Empty: no validation. Otherwise the validation profile to check the decoded message against
     /// before encoding it ("tencent", "tencent-sdk", "tuikit", "zim", or "none" for the rules every
     /// profile has).
-    public var validationProfile: String {
-        get {
-            guard let a = _arena else { return _validationProfile }
-            return a.string(5)
-        }
-        set { _thaw(); _validationProfile = newValue }
-        _modify { _thaw(); yield &_validationProfile }
-    }
+    public var validationProfile: String = ""
     /// For json_payload: skip JSON keys that name no field of the message (and enum names the schema
     /// does not know), as proto3 JSON parsers offer as an option ("ignore unknown fields"), instead of
     /// rejecting them. A testee without that option answers `skipped`.
-    public var jsonIgnoreUnknownFields: Bool {
-        get {
-            guard let a = _arena else { return _jsonIgnoreUnknownFields }
-            return a.bool(6, 32)
-        }
-        set { _thaw(); _jsonIgnoreUnknownFields = newValue }
-        _modify { _thaw(); yield &_jsonIgnoreUnknownFields }
-    }
+    public var jsonIgnoreUnknownFields: Bool = false
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
-    }
-
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _testName: String = ""
-        var _payload: Payload? = nil
-        var _requestedOutputFormat: WireFormat = .unspecified
-        var _validationProfile: String = ""
-        var _jsonIgnoreUnknownFields: Bool = false
-        var _unknownFields: UnknownFields = UnknownFields()
-    }
-    var _stored: _Stored? = nil
-    var _testName: String {
-        get { _stored?._testName ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._testName = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._testName }
-    }
-    var _payload: Payload? {
-        get { _stored?._payload ?? nil }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._payload = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._payload }
-    }
-    var _requestedOutputFormat: WireFormat {
-        get { _stored?._requestedOutputFormat ?? .unspecified }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._requestedOutputFormat = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._requestedOutputFormat }
-    }
-    var _validationProfile: String {
-        get { _stored?._validationProfile ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._validationProfile = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._validationProfile }
-    }
-    var _jsonIgnoreUnknownFields: Bool {
-        get { _stored?._jsonIgnoreUnknownFields ?? false }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._jsonIgnoreUnknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._jsonIgnoreUnknownFields }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
+    public var unknownFields = UnknownFields()
 
     /// The members of the `payload` oneof.
     public enum Payload: Hashable, Sendable {
@@ -136,40 +44,16 @@ public struct ConformanceRequest: Sendable {
         validationProfile: String = "",
         jsonIgnoreUnknownFields: Bool = false
     ) {
-        self._testName = testName
-        self._payload = payload
-        self._requestedOutputFormat = requestedOutputFormat
-        self._validationProfile = validationProfile
-        self._jsonIgnoreUnknownFields = jsonIgnoreUnknownFields
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _testName = source.testName
-        _payload = source.payload
-        _requestedOutputFormat = source.requestedOutputFormat
-        _validationProfile = source.validationProfile
-        _jsonIgnoreUnknownFields = source.jsonIgnoreUnknownFields
-        _unknownFields = source.unknownFields
+        self.testName = testName
+        self.payload = payload
+        self.requestedOutputFormat = requestedOutputFormat
+        self.validationProfile = validationProfile
+        self.jsonIgnoreUnknownFields = jsonIgnoreUnknownFields
     }
 }
 
 extension ConformanceRequest: Hashable {
     public static func == (lhs: ConformanceRequest, rhs: ConformanceRequest) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
         return lhs.testName == rhs.testName
             && lhs.payload == rhs.payload
             && lhs.requestedOutputFormat == rhs.requestedOutputFormat

@@ -3,7 +3,7 @@
 
 import IMWire
 
-extension ConformanceResponse: IMWireMessage, ProtoMessage {
+extension ConformanceResponse: IMWireMessage, ProtoMessage, JSONFieldReading {
     public static let _imwireCodec = _IMWireMessageCodec<ConformanceResponse>()
 
     package static let schema: MessageSchema = MessageSchema(
@@ -23,8 +23,7 @@ extension ConformanceResponse: IMWireMessage, ProtoMessage {
     package static var _arenaLayoutIndex: Int { 1 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        if let a = _arena { return try _traverseArena(a, &visitor) }
-        switch _result {
+        switch self.result {
         case .parseError(let value)?: try visitor.visitString(value, field: 1)
         case .serializeError(let value)?: try visitor.visitString(value, field: 2)
         case .validationError(let value)?: try visitor.visitString(value, field: 3)
@@ -35,17 +34,13 @@ extension ConformanceResponse: IMWireMessage, ProtoMessage {
         case .skipped(let value)?: try visitor.visitString(value, field: 8)
         case nil: break
         }
-        if !_unknownFields.isEmpty { try visitor.visitUnknownFields(_unknownFields) }
+        if !self.unknownFields.isEmpty { try visitor.visitUnknownFields(self.unknownFields) }
     }
 
-    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first;
-    /// a decoded value from its arena node).
+    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
     package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
-        if let a = _arena {
-            return try writer.arenaNode(a.storage, a.node, Self._arenaTable.layouts, Self._arenaLayoutIndex)
-        }
-        if !_unknownFields.isEmpty { writer.unknownFields(_unknownFields) }
-        switch _result {
+        if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
+        switch self.result {
         case .parseError(let value)?: writer.string(value, field: 1)
         case .serializeError(let value)?: writer.string(value, field: 2)
         case .validationError(let value)?: writer.string(value, field: 3)
@@ -58,22 +53,38 @@ extension ConformanceResponse: IMWireMessage, ProtoMessage {
         }
     }
 
-    /// ``traverse(_:)`` of a value that reads an arena node: strings and bytes are handed over as the
-    /// bytes in the storage, lists as lists, so a visitor that writes them needs no `String` or array.
-    /// (Out of line: inlined, its locals would enlarge `traverse`'s frame on every recursive path.)
-    @inline(never)
-    func _traverseArena<V: FieldVisitor>(_ a: ArenaRef, _ visitor: inout V) throws(V.Failure) {
-        switch a.oneofCase(2) {
-        case 1: try visitor.visitUTF8String(a.utf8(3), field: 1)
-        case 2: try visitor.visitUTF8String(a.utf8(3), field: 2)
-        case 3: try visitor.visitUTF8String(a.utf8(3), field: 3)
-        case 4: try visitor.visitUTF8String(a.utf8(3), field: 4)
-        case 5: try visitor.visitRawBytes(a.utf8(3), field: 5)
-        case 6: try visitor.visitRawBytes(a.utf8(3), field: 6)
-        case 7: try visitor.visitRawBytes(a.utf8(3), field: 7)
-        case 8: try visitor.visitUTF8String(a.utf8(3), field: 8)
+    /// Reads the fields of one message body from `reader` (to the end of the message it is in),
+    /// merging them into this value as protobuf's rules say.
+    package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
+        var tag = try reader.nextTag()
+        while tag != 0 {
+            switch tag {
+            case 10: self.result = .parseError(try reader.readString())
+            case 18: self.result = .serializeError(try reader.readString())
+            case 26: self.result = .validationError(try reader.readString())
+            case 34: self.result = .runtimeError(try reader.readString())
+            case 42: self.result = .binaryPayload(try reader.readBytes())
+            case 50: self.result = .jsonPayload(try reader.readBytes())
+            case 58: self.result = .timRestPayload(try reader.readBytes())
+            case 66: self.result = .skipped(try reader.readString())
+            default: try reader.readUnknownField(tag, into: &self.unknownFields)
+            }
+            tag = try reader.nextTag()
+        }
+    }
+
+    /// Reads the JSON value of schema field `index` (its key just read by `reader`) into this value.
+    package mutating func _decodeJSON(field index: Int, _ reader: inout JSONReader) throws(IMWireError) {
+        switch index {
+        case 0: self.result = .parseError(try reader.readString())
+        case 1: self.result = .serializeError(try reader.readString())
+        case 2: self.result = .validationError(try reader.readString())
+        case 3: self.result = .runtimeError(try reader.readString())
+        case 4: self.result = .binaryPayload(try reader.readBytes())
+        case 5: self.result = .jsonPayload(try reader.readBytes())
+        case 6: self.result = .timRestPayload(try reader.readBytes())
+        case 7: self.result = .skipped(try reader.readString())
         default: break
         }
-        do { let unknown = a.unknownFieldList; if !unknown.isEmpty { try visitor.visitUnknownFields(unknown) } }
     }
 }

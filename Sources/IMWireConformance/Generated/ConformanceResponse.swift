@@ -12,54 +12,9 @@ import IMWire
 /// the kind of result only, the Recommended ParseErrorCode tests the code.
 public struct ConformanceResponse: Sendable {
     /// The `result` oneof: at most one member is set.
-    public var result: Result? {
-        get {
-            guard let a = _arena else { return _result }
-            switch a.oneofCase(2) {
-            case 1: return .parseError(a.string(3))
-            case 2: return .serializeError(a.string(3))
-            case 3: return .validationError(a.string(3))
-            case 4: return .runtimeError(a.string(3))
-            case 5: return .binaryPayload(a.bytes(3))
-            case 6: return .jsonPayload(a.bytes(3))
-            case 7: return .timRestPayload(a.bytes(3))
-            case 8: return .skipped(a.string(3))
-            default: return nil
-            }
-        }
-        set { _thaw(); _result = newValue }
-        _modify { _thaw(); yield &_result }
-    }
+    public var result: Result? = nil
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
-    }
-
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _result: Result? = nil
-        var _unknownFields: UnknownFields = UnknownFields()
-    }
-    var _stored: _Stored? = nil
-    var _result: Result? {
-        get { _stored?._result ?? nil }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._result = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._result }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
+    public var unknownFields = UnknownFields()
 
     /// The members of the `result` oneof.
     public enum Result: Hashable, Sendable {
@@ -89,32 +44,12 @@ public struct ConformanceResponse: Sendable {
     public init(
         result: Result? = nil
     ) {
-        self._result = result
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _result = source.result
-        _unknownFields = source.unknownFields
+        self.result = result
     }
 }
 
 extension ConformanceResponse: Hashable {
     public static func == (lhs: ConformanceResponse, rhs: ConformanceResponse) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
         return lhs.result == rhs.result
             && lhs.unknownFields == rhs.unknownFields
     }

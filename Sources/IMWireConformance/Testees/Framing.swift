@@ -30,7 +30,7 @@ public enum Framing {
     /// Decodes a framing message with IMWire's own binary codec.
     package static func decode<M: ProtoMessage>(_ type: M.Type, from bytes: [UInt8]) throws(IMWireError) -> M {
         try bytes.withUnsafeBufferPointer { (buffer) throws(IMWireError) in
-            try ArenaDecoder.decode(M.self, from: buffer, options: BinaryDecodingOptions(maxInputSize: maxFrameSize))
+            try BinaryReader.decode(M.self, from: buffer, options: BinaryDecodingOptions(maxInputSize: maxFrameSize))
         }
     }
 }

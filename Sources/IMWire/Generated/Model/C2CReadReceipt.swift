@@ -6,96 +6,74 @@
 /// not later than read_timestamp_ms has been read.
 public struct C2CReadReceipt: Sendable {
     /// The peer who read the conversation (V2TIM userID).
+    @inlinable
     public var userID: String {
-        get {
-            guard let a = _arena else { return _userID }
-            return a.string(2)
-        }
-        set { _thaw(); _userID = newValue }
-        _modify { _thaw(); yield &_userID }
+        get { _storage.userID }
+        set { _uniqueStorage().userID = newValue }
+        _modify { yield &_uniqueStorage().userID }
     }
     /// Unix time in milliseconds up to which the peer has read, comparable with Message.timestamp_ms
     /// (V2TIM timestamp is in seconds: multiply by 1000).
+    @inlinable
     public var readTimestampMs: UInt64 {
-        get {
-            guard let a = _arena else { return _readTimestampMs }
-            return a.uint64(3)
-        }
-        set { _thaw(); _readTimestampMs = newValue }
-        _modify { _thaw(); yield &_readTimestampMs }
+        get { _storage.readTimestampMs }
+        set { _uniqueStorage().readTimestampMs = newValue }
+        _modify { yield &_uniqueStorage().readTimestampMs }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
+    @inlinable
     public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
+        get { _storage.unknownFields }
+        set { _uniqueStorage().unknownFields = newValue }
+        _modify { yield &_uniqueStorage().unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _userID: String = ""
-        var _readTimestampMs: UInt64 = 0
-        var _unknownFields: UnknownFields = UnknownFields()
+    /// The fields, in one object: the model keeps a value of this type behind a pointer anyway (a
+    /// oneof member or a singular field of another message), so that pointer is this storage, and
+    /// copying the value (reading it out of an elem, say) is one retain, not one per field.
+    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more
+    /// than one value is never written, so its fields need no run-time exclusivity check;
+    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
+    /// caller's module is a load, not a call).
+    @usableFromInline final class _Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var userID: String = ""
+        @usableFromInline @exclusivity(unchecked) var readTimestampMs: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) var unknownFields = UnknownFields()
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(copying other: _Storage) {
+            userID = other.userID
+            readTimestampMs = other.readTimestampMs
+            unknownFields = other.unknownFields
+        }
     }
-    var _stored: _Stored? = nil
-    var _userID: String {
-        get { _stored?._userID ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._userID = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._userID }
+
+    @usableFromInline var _storage: _Storage
+
+    /// The storage, copied first when another value shares it.
+    @inlinable
+    mutating func _uniqueStorage() -> _Storage {
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _Storage(copying: _storage) }
+        return _storage
     }
-    var _readTimestampMs: UInt64 {
-        get { _stored?._readTimestampMs ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._readTimestampMs = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._readTimestampMs }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
-    public init() {}
+    public init() { _storage = _Storage() }
 
     public init(
         userID: String = "",
         readTimestampMs: UInt64 = 0
     ) {
-        self._userID = userID
-        self._readTimestampMs = readTimestampMs
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _userID = source.userID
-        _readTimestampMs = source.readTimestampMs
-        _unknownFields = source.unknownFields
+        _storage = _Storage()
+        self.userID = userID
+        self.readTimestampMs = readTimestampMs
     }
 }
 
 extension C2CReadReceipt: Hashable {
     public static func == (lhs: C2CReadReceipt, rhs: C2CReadReceipt) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        if lhs._storage === rhs._storage { return true }
         return lhs.userID == rhs.userID
             && lhs.readTimestampMs == rhs.readTimestampMs
             && lhs.unknownFields == rhs.unknownFields

@@ -2,91 +2,76 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct CustomElem: Sendable {
+    @inlinable
     public var data: [UInt8] {
-        get {
-            guard let a = _arena else { return _data }
-            return a.bytes(2)
-        }
-        set { _thaw(); _data = newValue }
-        _modify { _thaw(); yield &_data }
+        get { _storage.data }
+        set { _uniqueStorage().data = newValue }
+        _modify { yield &_uniqueStorage().data }
     }
+    @inlinable
     public var desc: String {
-        get {
-            guard let a = _arena else { return _desc }
-            return a.string(3)
-        }
-        set { _thaw(); _desc = newValue }
-        _modify { _thaw(); yield &_desc }
+        get { _storage.desc }
+        set { _uniqueStorage().desc = newValue }
+        _modify { yield &_uniqueStorage().desc }
     }
     /// V2TIM `extension`.
+    @inlinable
     public var ext: String {
-        get {
-            guard let a = _arena else { return _ext }
-            return a.string(4)
-        }
-        set { _thaw(); _ext = newValue }
-        _modify { _thaw(); yield &_ext }
+        get { _storage.ext }
+        set { _uniqueStorage().ext = newValue }
+        _modify { yield &_uniqueStorage().ext }
     }
     /// APNs sound name.
+    @inlinable
     public var sound: String {
-        get {
-            guard let a = _arena else { return _sound }
-            return a.string(5)
-        }
-        set { _thaw(); _sound = newValue }
-        _modify { _thaw(); yield &_sound }
+        get { _storage.sound }
+        set { _uniqueStorage().sound = newValue }
+        _modify { yield &_uniqueStorage().sound }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
+    @inlinable
     public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
+        get { _storage.unknownFields }
+        set { _uniqueStorage().unknownFields = newValue }
+        _modify { yield &_uniqueStorage().unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _data: [UInt8] = []
-        var _desc: String = ""
-        var _ext: String = ""
-        var _sound: String = ""
-        var _unknownFields: UnknownFields = UnknownFields()
+    /// The fields, in one object: the model keeps a value of this type behind a pointer anyway (a
+    /// oneof member or a singular field of another message), so that pointer is this storage, and
+    /// copying the value (reading it out of an elem, say) is one retain, not one per field.
+    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more
+    /// than one value is never written, so its fields need no run-time exclusivity check;
+    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
+    /// caller's module is a load, not a call).
+    @usableFromInline final class _Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var data: [UInt8] = []
+        @usableFromInline @exclusivity(unchecked) var desc: String = ""
+        @usableFromInline @exclusivity(unchecked) var ext: String = ""
+        @usableFromInline @exclusivity(unchecked) var sound: String = ""
+        @usableFromInline @exclusivity(unchecked) var unknownFields = UnknownFields()
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(copying other: _Storage) {
+            data = other.data
+            desc = other.desc
+            ext = other.ext
+            sound = other.sound
+            unknownFields = other.unknownFields
+        }
     }
-    var _stored: _Stored? = nil
-    var _data: [UInt8] {
-        get { _stored?._data ?? [] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._data = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._data }
+
+    @usableFromInline var _storage: _Storage
+
+    /// The storage, copied first when another value shares it.
+    @inlinable
+    mutating func _uniqueStorage() -> _Storage {
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _Storage(copying: _storage) }
+        return _storage
     }
-    var _desc: String {
-        get { _stored?._desc ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._desc = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._desc }
-    }
-    var _ext: String {
-        get { _stored?._ext ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._ext = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._ext }
-    }
-    var _sound: String {
-        get { _stored?._sound ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._sound = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._sound }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
-    public init() {}
+    public init() { _storage = _Storage() }
 
     public init(
         data: [UInt8] = [],
@@ -94,38 +79,17 @@ public struct CustomElem: Sendable {
         ext: String = "",
         sound: String = ""
     ) {
-        self._data = data
-        self._desc = desc
-        self._ext = ext
-        self._sound = sound
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _data = source.data
-        _desc = source.desc
-        _ext = source.ext
-        _sound = source.sound
-        _unknownFields = source.unknownFields
+        _storage = _Storage()
+        self.data = data
+        self.desc = desc
+        self.ext = ext
+        self.sound = sound
     }
 }
 
 extension CustomElem: Hashable {
     public static func == (lhs: CustomElem, rhs: CustomElem) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        if lhs._storage === rhs._storage { return true }
         return lhs.data == rhs.data
             && lhs.desc == rhs.desc
             && lhs.ext == rhs.ext

@@ -4,82 +4,34 @@
 /// One element of the chain. The oneof field numbers are V2TIMElemType values.
 public struct Elem: Sendable {
     /// The `content` oneof: at most one member is set.
-    public var content: Content? {
-        get {
-            guard let a = _arena else { return _content }
-            switch a.oneofCase(2) {
-            case 1: return .text(a.child(3, as: TextElem.self))
-            case 2: return .custom(a.child(3, as: CustomElem.self))
-            case 3: return .image(a.child(3, as: ImageElem.self))
-            case 4: return .sound(a.child(3, as: SoundElem.self))
-            case 5: return .video(a.child(3, as: VideoElem.self))
-            case 6: return .file(a.child(3, as: FileElem.self))
-            case 7: return .location(a.child(3, as: LocationElem.self))
-            case 8: return .face(a.child(3, as: FaceElem.self))
-            case 9: return .groupTips(a.child(3, as: GroupTipsElem.self))
-            case 10: return .merger(a.child(3, as: MergerElem.self))
-            case 12: return .groupSystem(a.child(3, as: GroupSystemElem.self))
-            default: return nil
-            }
-        }
-        set { _thaw(); _content = newValue }
-        _modify { _thaw(); yield &_content }
-    }
+    public var content: Content? = nil
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
-    }
-
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _content: Content? = nil
-        var _unknownFields: UnknownFields = UnknownFields()
-    }
-    var _stored: _Stored? = nil
-    var _content: Content? {
-        get { _stored?._content ?? nil }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._content = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._content }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
+    public var unknownFields = UnknownFields()
 
     /// The members of the `content` oneof.
     public enum Content: Hashable, Sendable {
         /// Text (V2TIM_ELEM_TYPE_TEXT 1, REST TIMTextElem, ZIM Text / Barrage).
         case text(TextElem)
         /// Custom data (V2TIM_ELEM_TYPE_CUSTOM 2, REST TIMCustomElem, ZIM Command).
-        indirect case custom(CustomElem)
+        case custom(CustomElem)
         /// Image (V2TIM_ELEM_TYPE_IMAGE 3, REST TIMImageElem, ZIM Image).
         case image(ImageElem)
         /// Voice (V2TIM_ELEM_TYPE_SOUND 4, REST TIMSoundElem, ZIM Audio).
-        indirect case sound(SoundElem)
+        case sound(SoundElem)
         /// Video (V2TIM_ELEM_TYPE_VIDEO 5, REST TIMVideoFileElem, ZIM Video).
-        indirect case video(VideoElem)
+        case video(VideoElem)
         /// File (V2TIM_ELEM_TYPE_FILE 6, REST TIMFileElem, ZIM File).
-        indirect case file(FileElem)
+        case file(FileElem)
         /// Location (V2TIM_ELEM_TYPE_LOCATION 7, REST TIMLocationElem).
-        indirect case location(LocationElem)
+        case location(LocationElem)
         /// Face / sticker (V2TIM_ELEM_TYPE_FACE 8, REST TIMFaceElem).
         case face(FaceElem)
         /// Group tips (V2TIM_ELEM_TYPE_GROUP_TIPS 9).
-        indirect case groupTips(GroupTipsElem)
+        case groupTips(GroupTipsElem)
         /// Merged ("combined and forwarded") messages (V2TIM_ELEM_TYPE_MERGER 10, REST TIMRelayElem).
-        indirect case merger(MergerElem)
+        case merger(MergerElem)
         /// Group system notification (legacy TIM TIMGroupSystemElem; oneof field 12).
-        indirect case groupSystem(GroupSystemElem)
+        case groupSystem(GroupSystemElem)
     }
 
     /// An empty value: every field at its proto3 default.
@@ -88,26 +40,7 @@ public struct Elem: Sendable {
     public init(
         content: Content? = nil
     ) {
-        self._content = content
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _content = source.content
-        _unknownFields = source.unknownFields
+        self.content = content
     }
 
     /// An elem holding `text` content.
@@ -136,7 +69,6 @@ public struct Elem: Sendable {
 
 extension Elem: Hashable {
     public static func == (lhs: Elem, rhs: Elem) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
         return lhs.content == rhs.content
             && lhs.unknownFields == rhs.unknownFields
     }

@@ -74,9 +74,7 @@ extension Elem {
     /// Which `content` member is set; `nil` when none is (for example a member from a newer
     /// schema, kept only as unknown fields).
     public var kind: ElemKind? {
-        // A decoded value answers from the oneof's field number, without building the member.
-        if let a = _arena { return ElemKind(v2timElemType: a.oneofCase(2)) }
-        switch _content {
+        switch content {
         case .text?: return .text
         case .custom?: return .custom
         case .image?: return .image

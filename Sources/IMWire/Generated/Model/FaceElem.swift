@@ -2,58 +2,10 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct FaceElem: Sendable {
-    public var index: Int32 {
-        get {
-            guard let a = _arena else { return _index }
-            return a.int32(3, 0)
-        }
-        set { _thaw(); _index = newValue }
-        _modify { _thaw(); yield &_index }
-    }
-    public var data: [UInt8] {
-        get {
-            guard let a = _arena else { return _data }
-            return a.bytes(2)
-        }
-        set { _thaw(); _data = newValue }
-        _modify { _thaw(); yield &_data }
-    }
+    public var index: Int32 = 0
+    public var data: [UInt8] = []
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
-    }
-
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _index: Int32 = 0
-        var _data: [UInt8] = []
-        var _unknownFields: UnknownFields = UnknownFields()
-    }
-    var _stored: _Stored? = nil
-    var _index: Int32 {
-        get { _stored?._index ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._index = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._index }
-    }
-    var _data: [UInt8] {
-        get { _stored?._data ?? [] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._data = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._data }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
+    public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -62,34 +14,13 @@ public struct FaceElem: Sendable {
         index: Int32 = 0,
         data: [UInt8] = []
     ) {
-        self._index = index
-        self._data = data
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _index = source.index
-        _data = source.data
-        _unknownFields = source.unknownFields
+        self.index = index
+        self.data = data
     }
 }
 
 extension FaceElem: Hashable {
     public static func == (lhs: FaceElem, rhs: FaceElem) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
         return lhs.index == rhs.index
             && lhs.data == rhs.data
             && lhs.unknownFields == rhs.unknownFields

@@ -2,90 +2,75 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct FileElem: Sendable {
+    @inlinable
     public var uuid: String {
-        get {
-            guard let a = _arena else { return _uuid }
-            return a.string(2)
-        }
-        set { _thaw(); _uuid = newValue }
-        _modify { _thaw(); yield &_uuid }
+        get { _storage.uuid }
+        set { _uniqueStorage().uuid = newValue }
+        _modify { yield &_uniqueStorage().uuid }
     }
+    @inlinable
     public var url: String {
-        get {
-            guard let a = _arena else { return _url }
-            return a.string(3)
-        }
-        set { _thaw(); _url = newValue }
-        _modify { _thaw(); yield &_url }
+        get { _storage.url }
+        set { _uniqueStorage().url = newValue }
+        _modify { yield &_uniqueStorage().url }
     }
+    @inlinable
     public var fileName: String {
-        get {
-            guard let a = _arena else { return _fileName }
-            return a.string(4)
-        }
-        set { _thaw(); _fileName = newValue }
-        _modify { _thaw(); yield &_fileName }
+        get { _storage.fileName }
+        set { _uniqueStorage().fileName = newValue }
+        _modify { yield &_uniqueStorage().fileName }
     }
     /// Bytes.
+    @inlinable
     public var fileSize: UInt64 {
-        get {
-            guard let a = _arena else { return _fileSize }
-            return a.uint64(5)
-        }
-        set { _thaw(); _fileSize = newValue }
-        _modify { _thaw(); yield &_fileSize }
+        get { _storage.fileSize }
+        set { _uniqueStorage().fileSize = newValue }
+        _modify { yield &_uniqueStorage().fileSize }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
+    @inlinable
     public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
+        get { _storage.unknownFields }
+        set { _uniqueStorage().unknownFields = newValue }
+        _modify { yield &_uniqueStorage().unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _uuid: String = ""
-        var _url: String = ""
-        var _fileName: String = ""
-        var _fileSize: UInt64 = 0
-        var _unknownFields: UnknownFields = UnknownFields()
+    /// The fields, in one object: the model keeps a value of this type behind a pointer anyway (a
+    /// oneof member or a singular field of another message), so that pointer is this storage, and
+    /// copying the value (reading it out of an elem, say) is one retain, not one per field.
+    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more
+    /// than one value is never written, so its fields need no run-time exclusivity check;
+    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
+    /// caller's module is a load, not a call).
+    @usableFromInline final class _Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var uuid: String = ""
+        @usableFromInline @exclusivity(unchecked) var url: String = ""
+        @usableFromInline @exclusivity(unchecked) var fileName: String = ""
+        @usableFromInline @exclusivity(unchecked) var fileSize: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) var unknownFields = UnknownFields()
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(copying other: _Storage) {
+            uuid = other.uuid
+            url = other.url
+            fileName = other.fileName
+            fileSize = other.fileSize
+            unknownFields = other.unknownFields
+        }
     }
-    var _stored: _Stored? = nil
-    var _uuid: String {
-        get { _stored?._uuid ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._uuid = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._uuid }
+
+    @usableFromInline var _storage: _Storage
+
+    /// The storage, copied first when another value shares it.
+    @inlinable
+    mutating func _uniqueStorage() -> _Storage {
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _Storage(copying: _storage) }
+        return _storage
     }
-    var _url: String {
-        get { _stored?._url ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._url = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._url }
-    }
-    var _fileName: String {
-        get { _stored?._fileName ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._fileName = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._fileName }
-    }
-    var _fileSize: UInt64 {
-        get { _stored?._fileSize ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._fileSize = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._fileSize }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
-    public init() {}
+    public init() { _storage = _Storage() }
 
     public init(
         uuid: String = "",
@@ -93,38 +78,17 @@ public struct FileElem: Sendable {
         fileName: String = "",
         fileSize: UInt64 = 0
     ) {
-        self._uuid = uuid
-        self._url = url
-        self._fileName = fileName
-        self._fileSize = fileSize
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _uuid = source.uuid
-        _url = source.url
-        _fileName = source.fileName
-        _fileSize = source.fileSize
-        _unknownFields = source.unknownFields
+        _storage = _Storage()
+        self.uuid = uuid
+        self.url = url
+        self.fileName = fileName
+        self.fileSize = fileSize
     }
 }
 
 extension FileElem: Hashable {
     public static func == (lhs: FileElem, rhs: FileElem) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        if lhs._storage === rhs._storage { return true }
         return lhs.uuid == rhs.uuid
             && lhs.url == rhs.url
             && lhs.fileName == rhs.fileName

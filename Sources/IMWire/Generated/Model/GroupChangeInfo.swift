@@ -3,115 +3,15 @@
 
 /// V2TIMGroupChangeInfo.
 public struct GroupChangeInfo: Sendable {
-    public var `type`: GroupInfoChangeType {
-        get {
-            guard let a = _arena else { return _type }
-            return a.enumeration(5, 0) as GroupInfoChangeType
-        }
-        set { _thaw(); _type = newValue }
-        _modify { _thaw(); yield &_type }
-    }
-    public var value: String {
-        get {
-            guard let a = _arena else { return _value }
-            return a.string(2)
-        }
-        set { _thaw(); _value = newValue }
-        _modify { _thaw(); yield &_value }
-    }
+    public var `type`: GroupInfoChangeType = .unspecified
+    public var value: String = ""
     /// Only for GROUP_INFO_CHANGE_TYPE_CUSTOM.
-    public var key: String {
-        get {
-            guard let a = _arena else { return _key }
-            return a.string(3)
-        }
-        set { _thaw(); _key = newValue }
-        _modify { _thaw(); yield &_key }
-    }
-    public var boolValue: Bool {
-        get {
-            guard let a = _arena else { return _boolValue }
-            return a.bool(6, 0)
-        }
-        set { _thaw(); _boolValue = newValue }
-        _modify { _thaw(); yield &_boolValue }
-    }
-    public var intValue: UInt32 {
-        get {
-            guard let a = _arena else { return _intValue }
-            return a.uint32(5, 32)
-        }
-        set { _thaw(); _intValue = newValue }
-        _modify { _thaw(); yield &_intValue }
-    }
-    public var uint64Value: UInt64 {
-        get {
-            guard let a = _arena else { return _uint64Value }
-            return a.uint64(4)
-        }
-        set { _thaw(); _uint64Value = newValue }
-        _modify { _thaw(); yield &_uint64Value }
-    }
+    public var key: String = ""
+    public var boolValue: Bool = false
+    public var intValue: UInt32 = 0
+    public var uint64Value: UInt64 = 0
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
-    }
-
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _type: GroupInfoChangeType = .unspecified
-        var _value: String = ""
-        var _key: String = ""
-        var _boolValue: Bool = false
-        var _intValue: UInt32 = 0
-        var _uint64Value: UInt64 = 0
-        var _unknownFields: UnknownFields = UnknownFields()
-    }
-    var _stored: _Stored? = nil
-    var _type: GroupInfoChangeType {
-        get { _stored?._type ?? .unspecified }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._type = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._type }
-    }
-    var _value: String {
-        get { _stored?._value ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._value = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._value }
-    }
-    var _key: String {
-        get { _stored?._key ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._key = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._key }
-    }
-    var _boolValue: Bool {
-        get { _stored?._boolValue ?? false }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._boolValue = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._boolValue }
-    }
-    var _intValue: UInt32 {
-        get { _stored?._intValue ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._intValue = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._intValue }
-    }
-    var _uint64Value: UInt64 {
-        get { _stored?._uint64Value ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._uint64Value = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._uint64Value }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
+    public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -124,42 +24,17 @@ public struct GroupChangeInfo: Sendable {
         intValue: UInt32 = 0,
         uint64Value: UInt64 = 0
     ) {
-        self._type = `type`
-        self._value = value
-        self._key = key
-        self._boolValue = boolValue
-        self._intValue = intValue
-        self._uint64Value = uint64Value
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _type = source.`type`
-        _value = source.value
-        _key = source.key
-        _boolValue = source.boolValue
-        _intValue = source.intValue
-        _uint64Value = source.uint64Value
-        _unknownFields = source.unknownFields
+        self.`type` = `type`
+        self.value = value
+        self.key = key
+        self.boolValue = boolValue
+        self.intValue = intValue
+        self.uint64Value = uint64Value
     }
 }
 
 extension GroupChangeInfo: Hashable {
     public static func == (lhs: GroupChangeInfo, rhs: GroupChangeInfo) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
         return lhs.`type` == rhs.`type`
             && lhs.value == rhs.value
             && lhs.key == rhs.key

@@ -3,160 +3,21 @@
 
 /// V2TIMGroupMemberFullInfo.
 public struct GroupMemberInfo: Sendable {
-    public var userID: String {
-        get {
-            guard let a = _arena else { return _userID }
-            return a.string(2)
-        }
-        set { _thaw(); _userID = newValue }
-        _modify { _thaw(); yield &_userID }
-    }
-    public var nickName: String {
-        get {
-            guard let a = _arena else { return _nickName }
-            return a.string(3)
-        }
-        set { _thaw(); _nickName = newValue }
-        _modify { _thaw(); yield &_nickName }
-    }
-    public var friendRemark: String {
-        get {
-            guard let a = _arena else { return _friendRemark }
-            return a.string(4)
-        }
-        set { _thaw(); _friendRemark = newValue }
-        _modify { _thaw(); yield &_friendRemark }
-    }
-    public var nameCard: String {
-        get {
-            guard let a = _arena else { return _nameCard }
-            return a.string(5)
-        }
-        set { _thaw(); _nameCard = newValue }
-        _modify { _thaw(); yield &_nameCard }
-    }
-    public var faceURL: String {
-        get {
-            guard let a = _arena else { return _faceURL }
-            return a.string(6)
-        }
-        set { _thaw(); _faceURL = newValue }
-        _modify { _thaw(); yield &_faceURL }
-    }
-    public var role: GroupMemberRole {
-        get {
-            guard let a = _arena else { return _role }
-            return a.enumeration(10, 0) as GroupMemberRole
-        }
-        set { _thaw(); _role = newValue }
-        _modify { _thaw(); yield &_role }
-    }
+    public var userID: String = ""
+    public var nickName: String = ""
+    public var friendRemark: String = ""
+    public var nameCard: String = ""
+    public var faceURL: String = ""
+    public var role: GroupMemberRole = .unspecified
     /// Unix seconds.
-    public var joinTime: UInt64 {
-        get {
-            guard let a = _arena else { return _joinTime }
-            return a.uint64(7)
-        }
-        set { _thaw(); _joinTime = newValue }
-        _modify { _thaw(); yield &_joinTime }
-    }
+    public var joinTime: UInt64 = 0
     /// Unix seconds when the member's mute ends (V2TIM muteUntil); 0 when not muted. Legacy TIM's
     /// silentUntil is a duration instead, the seconds of mute remaining when it was read: mute_until
     /// is that time plus silentUntil.
-    public var muteUntil: UInt64 {
-        get {
-            guard let a = _arena else { return _muteUntil }
-            return a.uint64(8)
-        }
-        set { _thaw(); _muteUntil = newValue }
-        _modify { _thaw(); yield &_muteUntil }
-    }
-    public var customInfo: StringBytesMap {
-        get {
-            guard let a = _arena else { return _customInfo }
-            return a.stringToBytesMap(9)
-        }
-        set { _thaw(); _customInfo = newValue }
-        _modify { _thaw(); yield &_customInfo }
-    }
+    public var muteUntil: UInt64 = 0
+    public var customInfo: StringBytesMap = [:]
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
-    }
-
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _userID: String = ""
-        var _nickName: String = ""
-        var _friendRemark: String = ""
-        var _nameCard: String = ""
-        var _faceURL: String = ""
-        var _role: GroupMemberRole = .unspecified
-        var _joinTime: UInt64 = 0
-        var _muteUntil: UInt64 = 0
-        var _customInfo: StringBytesMap = [:]
-        var _unknownFields: UnknownFields = UnknownFields()
-    }
-    var _stored: _Stored? = nil
-    var _userID: String {
-        get { _stored?._userID ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._userID = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._userID }
-    }
-    var _nickName: String {
-        get { _stored?._nickName ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._nickName = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._nickName }
-    }
-    var _friendRemark: String {
-        get { _stored?._friendRemark ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._friendRemark = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._friendRemark }
-    }
-    var _nameCard: String {
-        get { _stored?._nameCard ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._nameCard = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._nameCard }
-    }
-    var _faceURL: String {
-        get { _stored?._faceURL ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._faceURL = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._faceURL }
-    }
-    var _role: GroupMemberRole {
-        get { _stored?._role ?? .unspecified }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._role = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._role }
-    }
-    var _joinTime: UInt64 {
-        get { _stored?._joinTime ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._joinTime = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._joinTime }
-    }
-    var _muteUntil: UInt64 {
-        get { _stored?._muteUntil ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._muteUntil = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._muteUntil }
-    }
-    var _customInfo: StringBytesMap {
-        get { _stored?._customInfo ?? [:] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._customInfo = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._customInfo }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
+    public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -172,48 +33,20 @@ public struct GroupMemberInfo: Sendable {
         muteUntil: UInt64 = 0,
         customInfo: StringBytesMap = [:]
     ) {
-        self._userID = userID
-        self._nickName = nickName
-        self._friendRemark = friendRemark
-        self._nameCard = nameCard
-        self._faceURL = faceURL
-        self._role = role
-        self._joinTime = joinTime
-        self._muteUntil = muteUntil
-        self._customInfo = customInfo
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _userID = source.userID
-        _nickName = source.nickName
-        _friendRemark = source.friendRemark
-        _nameCard = source.nameCard
-        _faceURL = source.faceURL
-        _role = source.role
-        _joinTime = source.joinTime
-        _muteUntil = source.muteUntil
-        _customInfo = source.customInfo
-        _unknownFields = source.unknownFields
+        self.userID = userID
+        self.nickName = nickName
+        self.friendRemark = friendRemark
+        self.nameCard = nameCard
+        self.faceURL = faceURL
+        self.role = role
+        self.joinTime = joinTime
+        self.muteUntil = muteUntil
+        self.customInfo = customInfo
     }
 }
 
 extension GroupMemberInfo: Hashable {
     public static func == (lhs: GroupMemberInfo, rhs: GroupMemberInfo) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
         return lhs.userID == rhs.userID
             && lhs.nickName == rhs.nickName
             && lhs.friendRemark == rhs.friendRemark

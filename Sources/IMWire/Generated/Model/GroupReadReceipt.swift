@@ -5,113 +5,84 @@
 /// getMessageReadReceipts give it): a receipt per message, sent to the message's sender.
 public struct GroupReadReceipt: Sendable {
     /// The group message the counts are for (V2TIM msgID).
+    @inlinable
     public var msgID: String {
-        get {
-            guard let a = _arena else { return _msgID }
-            return a.string(2)
-        }
-        set { _thaw(); _msgID = newValue }
-        _modify { _thaw(); yield &_msgID }
+        get { _storage.msgID }
+        set { _uniqueStorage().msgID = newValue }
+        _modify { yield &_uniqueStorage().msgID }
     }
     /// Members who have read it (V2TIM readCount).
+    @inlinable
     public var readCount: UInt64 {
-        get {
-            guard let a = _arena else { return _readCount }
-            return a.uint64(3)
-        }
-        set { _thaw(); _readCount = newValue }
-        _modify { _thaw(); yield &_readCount }
+        get { _storage.readCount }
+        set { _uniqueStorage().readCount = newValue }
+        _modify { yield &_uniqueStorage().readCount }
     }
     /// Members who have not read it yet (V2TIM unreadCount).
+    @inlinable
     public var unreadCount: UInt64 {
-        get {
-            guard let a = _arena else { return _unreadCount }
-            return a.uint64(4)
-        }
-        set { _thaw(); _unreadCount = newValue }
-        _modify { _thaw(); yield &_unreadCount }
+        get { _storage.unreadCount }
+        set { _uniqueStorage().unreadCount = newValue }
+        _modify { yield &_uniqueStorage().unreadCount }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
+    @inlinable
     public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
+        get { _storage.unknownFields }
+        set { _uniqueStorage().unknownFields = newValue }
+        _modify { yield &_uniqueStorage().unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _msgID: String = ""
-        var _readCount: UInt64 = 0
-        var _unreadCount: UInt64 = 0
-        var _unknownFields: UnknownFields = UnknownFields()
+    /// The fields, in one object: the model keeps a value of this type behind a pointer anyway (a
+    /// oneof member or a singular field of another message), so that pointer is this storage, and
+    /// copying the value (reading it out of an elem, say) is one retain, not one per field.
+    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more
+    /// than one value is never written, so its fields need no run-time exclusivity check;
+    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
+    /// caller's module is a load, not a call).
+    @usableFromInline final class _Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var msgID: String = ""
+        @usableFromInline @exclusivity(unchecked) var readCount: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) var unreadCount: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) var unknownFields = UnknownFields()
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(copying other: _Storage) {
+            msgID = other.msgID
+            readCount = other.readCount
+            unreadCount = other.unreadCount
+            unknownFields = other.unknownFields
+        }
     }
-    var _stored: _Stored? = nil
-    var _msgID: String {
-        get { _stored?._msgID ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._msgID = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._msgID }
+
+    @usableFromInline var _storage: _Storage
+
+    /// The storage, copied first when another value shares it.
+    @inlinable
+    mutating func _uniqueStorage() -> _Storage {
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _Storage(copying: _storage) }
+        return _storage
     }
-    var _readCount: UInt64 {
-        get { _stored?._readCount ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._readCount = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._readCount }
-    }
-    var _unreadCount: UInt64 {
-        get { _stored?._unreadCount ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unreadCount = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unreadCount }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
-    public init() {}
+    public init() { _storage = _Storage() }
 
     public init(
         msgID: String = "",
         readCount: UInt64 = 0,
         unreadCount: UInt64 = 0
     ) {
-        self._msgID = msgID
-        self._readCount = readCount
-        self._unreadCount = unreadCount
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _msgID = source.msgID
-        _readCount = source.readCount
-        _unreadCount = source.unreadCount
-        _unknownFields = source.unknownFields
+        _storage = _Storage()
+        self.msgID = msgID
+        self.readCount = readCount
+        self.unreadCount = unreadCount
     }
 }
 
 extension GroupReadReceipt: Hashable {
     public static func == (lhs: GroupReadReceipt, rhs: GroupReadReceipt) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        if lhs._storage === rhs._storage { return true }
         return lhs.msgID == rhs.msgID
             && lhs.readCount == rhs.readCount
             && lhs.unreadCount == rhs.unreadCount

@@ -2,177 +2,128 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct GroupSystemElem: Sendable {
+    @inlinable
     public var `type`: GroupSystemType {
-        get {
-            guard let a = _arena else { return _type }
-            return a.enumeration(11, 0) as GroupSystemType
-        }
-        set { _thaw(); _type = newValue }
-        _modify { _thaw(); yield &_type }
+        get { _storage.`type` }
+        set { _uniqueStorage().`type` = newValue }
+        _modify { yield &_uniqueStorage().`type` }
     }
+    @inlinable
     public var groupID: String {
-        get {
-            guard let a = _arena else { return _groupID }
-            return a.string(2)
-        }
-        set { _thaw(); _groupID = newValue }
-        _modify { _thaw(); yield &_groupID }
+        get { _storage.groupID }
+        set { _uniqueStorage().groupID = newValue }
+        _modify { yield &_uniqueStorage().groupID }
     }
     /// The operator's user ID.
+    @inlinable
     public var opUser: String {
-        get {
-            guard let a = _arena else { return _opUser }
-            return a.string(3)
-        }
-        set { _thaw(); _opUser = newValue }
-        _modify { _thaw(); yield &_opUser }
+        get { _storage.opUser }
+        set { _uniqueStorage().opUser = newValue }
+        _modify { yield &_uniqueStorage().opUser }
     }
     /// The reason for the operation (legacy TIM `msg`).
+    @inlinable
     public var reason: String {
-        get {
-            guard let a = _arena else { return _reason }
-            return a.string(4)
-        }
-        set { _thaw(); _reason = newValue }
-        _modify { _thaw(); yield &_reason }
+        get { _storage.reason }
+        set { _uniqueStorage().reason = newValue }
+        _modify { yield &_uniqueStorage().reason }
     }
+    @inlinable
     public var msgKey: UInt64 {
-        get {
-            guard let a = _arena else { return _msgKey }
-            return a.uint64(5)
-        }
-        set { _thaw(); _msgKey = newValue }
-        _modify { _thaw(); yield &_msgKey }
+        get { _storage.msgKey }
+        set { _uniqueStorage().msgKey = newValue }
+        _modify { yield &_uniqueStorage().msgKey }
     }
+    @inlinable
     public var authKey: [UInt8] {
-        get {
-            guard let a = _arena else { return _authKey }
-            return a.bytes(6)
-        }
-        set { _thaw(); _authKey = newValue }
-        _modify { _thaw(); yield &_authKey }
+        get { _storage.authKey }
+        set { _uniqueStorage().authKey = newValue }
+        _modify { yield &_uniqueStorage().authKey }
     }
     /// For GROUP_SYSTEM_TYPE_CUSTOM_INFO.
+    @inlinable
     public var userData: [UInt8] {
-        get {
-            guard let a = _arena else { return _userData }
-            return a.bytes(7)
-        }
-        set { _thaw(); _userData = newValue }
-        _modify { _thaw(); yield &_userData }
+        get { _storage.userData }
+        set { _uniqueStorage().userData = newValue }
+        _modify { yield &_uniqueStorage().userData }
     }
     /// The operator's member profile in the group (legacy TIM opGroupMemberInfo).
+    @inlinable
     public var opMember: GroupMemberInfo? {
-        get {
-            guard let a = _arena else { return _opMember.value }
-            return a.message(8, as: GroupMemberInfo.self)
-        }
-        set { _thaw(); _opMember = Indirect(newValue) }
+        get { _storage.opMember }
+        set { _uniqueStorage().opMember = newValue }
+        _modify { yield &_uniqueStorage().opMember }
     }
     /// Operator's platform, as in GroupTipsElem.platform.
+    @inlinable
     public var platform: String {
-        get {
-            guard let a = _arena else { return _platform }
-            return a.string(9)
-        }
-        set { _thaw(); _platform = newValue }
-        _modify { _thaw(); yield &_platform }
+        get { _storage.platform }
+        set { _uniqueStorage().platform = newValue }
+        _modify { yield &_uniqueStorage().platform }
     }
     /// The operator's user profile (legacy TIM opUserInfo).
+    @inlinable
     public var opUserInfo: UserProfile? {
-        get {
-            guard let a = _arena else { return _opUserInfo.value }
-            return a.message(10, as: UserProfile.self)
-        }
-        set { _thaw(); _opUserInfo = Indirect(newValue) }
+        get { _storage.opUserInfo }
+        set { _uniqueStorage().opUserInfo = newValue }
+        _modify { yield &_uniqueStorage().opUserInfo }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
+    @inlinable
     public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
+        get { _storage.unknownFields }
+        set { _uniqueStorage().unknownFields = newValue }
+        _modify { yield &_uniqueStorage().unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _type: GroupSystemType = .unspecified
-        var _groupID: String = ""
-        var _opUser: String = ""
-        var _reason: String = ""
-        var _msgKey: UInt64 = 0
-        var _authKey: [UInt8] = []
-        var _userData: [UInt8] = []
-        var _opMember: Indirect<GroupMemberInfo> = Indirect<GroupMemberInfo>.none
-        var _platform: String = ""
-        var _opUserInfo: Indirect<UserProfile> = Indirect<UserProfile>.none
-        var _unknownFields: UnknownFields = UnknownFields()
+    /// The fields, in one object: the model keeps a value of this type behind a pointer anyway (a
+    /// oneof member or a singular field of another message), so that pointer is this storage, and
+    /// copying the value (reading it out of an elem, say) is one retain, not one per field.
+    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more
+    /// than one value is never written, so its fields need no run-time exclusivity check;
+    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
+    /// caller's module is a load, not a call).
+    @usableFromInline final class _Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var `type`: GroupSystemType = .unspecified
+        @usableFromInline @exclusivity(unchecked) var groupID: String = ""
+        @usableFromInline @exclusivity(unchecked) var opUser: String = ""
+        @usableFromInline @exclusivity(unchecked) var reason: String = ""
+        @usableFromInline @exclusivity(unchecked) var msgKey: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) var authKey: [UInt8] = []
+        @usableFromInline @exclusivity(unchecked) var userData: [UInt8] = []
+        @usableFromInline @exclusivity(unchecked) var opMember: GroupMemberInfo? = nil
+        @usableFromInline @exclusivity(unchecked) var platform: String = ""
+        @usableFromInline @exclusivity(unchecked) var opUserInfo: UserProfile? = nil
+        @usableFromInline @exclusivity(unchecked) var unknownFields = UnknownFields()
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(copying other: _Storage) {
+            `type` = other.`type`
+            groupID = other.groupID
+            opUser = other.opUser
+            reason = other.reason
+            msgKey = other.msgKey
+            authKey = other.authKey
+            userData = other.userData
+            opMember = other.opMember
+            platform = other.platform
+            opUserInfo = other.opUserInfo
+            unknownFields = other.unknownFields
+        }
     }
-    var _stored: _Stored? = nil
-    var _type: GroupSystemType {
-        get { _stored?._type ?? .unspecified }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._type = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._type }
+
+    @usableFromInline var _storage: _Storage
+
+    /// The storage, copied first when another value shares it.
+    @inlinable
+    mutating func _uniqueStorage() -> _Storage {
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _Storage(copying: _storage) }
+        return _storage
     }
-    var _groupID: String {
-        get { _stored?._groupID ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._groupID = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._groupID }
-    }
-    var _opUser: String {
-        get { _stored?._opUser ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._opUser = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._opUser }
-    }
-    var _reason: String {
-        get { _stored?._reason ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._reason = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._reason }
-    }
-    var _msgKey: UInt64 {
-        get { _stored?._msgKey ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._msgKey = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._msgKey }
-    }
-    var _authKey: [UInt8] {
-        get { _stored?._authKey ?? [] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._authKey = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._authKey }
-    }
-    var _userData: [UInt8] {
-        get { _stored?._userData ?? [] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._userData = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._userData }
-    }
-    var _opMember: Indirect<GroupMemberInfo> {
-        get { _stored?._opMember ?? Indirect<GroupMemberInfo>.none }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._opMember = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._opMember }
-    }
-    var _platform: String {
-        get { _stored?._platform ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._platform = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._platform }
-    }
-    var _opUserInfo: Indirect<UserProfile> {
-        get { _stored?._opUserInfo ?? Indirect<UserProfile>.none }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._opUserInfo = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._opUserInfo }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
-    public init() {}
+    public init() { _storage = _Storage() }
 
     public init(
         `type`: GroupSystemType = .unspecified,
@@ -186,50 +137,23 @@ public struct GroupSystemElem: Sendable {
         platform: String = "",
         opUserInfo: UserProfile? = nil
     ) {
-        self._type = `type`
-        self._groupID = groupID
-        self._opUser = opUser
-        self._reason = reason
-        self._msgKey = msgKey
-        self._authKey = authKey
-        self._userData = userData
-        self._opMember = Indirect(opMember)
-        self._platform = platform
-        self._opUserInfo = Indirect(opUserInfo)
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _type = source.`type`
-        _groupID = source.groupID
-        _opUser = source.opUser
-        _reason = source.reason
-        _msgKey = source.msgKey
-        _authKey = source.authKey
-        _userData = source.userData
-        _opMember = Indirect(source.opMember)
-        _platform = source.platform
-        _opUserInfo = Indirect(source.opUserInfo)
-        _unknownFields = source.unknownFields
+        _storage = _Storage()
+        self.`type` = `type`
+        self.groupID = groupID
+        self.opUser = opUser
+        self.reason = reason
+        self.msgKey = msgKey
+        self.authKey = authKey
+        self.userData = userData
+        self.opMember = opMember
+        self.platform = platform
+        self.opUserInfo = opUserInfo
     }
 }
 
 extension GroupSystemElem: Hashable {
     public static func == (lhs: GroupSystemElem, rhs: GroupSystemElem) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        if lhs._storage === rhs._storage { return true }
         return lhs.`type` == rhs.`type`
             && lhs.groupID == rhs.groupID
             && lhs.opUser == rhs.opUser

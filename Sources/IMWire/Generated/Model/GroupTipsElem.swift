@@ -2,210 +2,149 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct GroupTipsElem: Sendable {
+    @inlinable
     public var groupID: String {
-        get {
-            guard let a = _arena else { return _groupID }
-            return a.string(2)
-        }
-        set { _thaw(); _groupID = newValue }
-        _modify { _thaw(); yield &_groupID }
+        get { _storage.groupID }
+        set { _uniqueStorage().groupID = newValue }
+        _modify { yield &_uniqueStorage().groupID }
     }
+    @inlinable
     public var `type`: GroupTipsType {
-        get {
-            guard let a = _arena else { return _type }
-            return a.enumeration(12, 0) as GroupTipsType
-        }
-        set { _thaw(); _type = newValue }
-        _modify { _thaw(); yield &_type }
+        get { _storage.`type` }
+        set { _uniqueStorage().`type` = newValue }
+        _modify { yield &_uniqueStorage().`type` }
     }
+    @inlinable
     public var opMember: GroupMemberInfo? {
-        get {
-            guard let a = _arena else { return _opMember.value }
-            return a.message(3, as: GroupMemberInfo.self)
-        }
-        set { _thaw(); _opMember = Indirect(newValue) }
+        get { _storage.opMember }
+        set { _uniqueStorage().opMember = newValue }
+        _modify { yield &_uniqueStorage().opMember }
     }
+    @inlinable
     public var memberList: [GroupMemberInfo] {
-        get {
-            guard let a = _arena else { return _memberList }
-            return a.messages(4, as: GroupMemberInfo.self)
-        }
-        set { _thaw(); _memberList = newValue }
-        _modify { _thaw(); yield &_memberList }
+        get { _storage.memberList }
+        set { _uniqueStorage().memberList = newValue }
+        _modify { yield &_uniqueStorage().memberList }
     }
     /// For GROUP_TIPS_TYPE_GROUP_INFO_CHANGE.
+    @inlinable
     public var groupChangeList: [GroupChangeInfo] {
-        get {
-            guard let a = _arena else { return _groupChangeList }
-            return a.messages(5, as: GroupChangeInfo.self)
-        }
-        set { _thaw(); _groupChangeList = newValue }
-        _modify { _thaw(); yield &_groupChangeList }
+        get { _storage.groupChangeList }
+        set { _uniqueStorage().groupChangeList = newValue }
+        _modify { yield &_uniqueStorage().groupChangeList }
     }
     /// For GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE.
+    @inlinable
     public var memberChangeList: [MemberChangeInfo] {
-        get {
-            guard let a = _arena else { return _memberChangeList }
-            return a.messages(6, as: MemberChangeInfo.self)
-        }
-        set { _thaw(); _memberChangeList = newValue }
-        _modify { _thaw(); yield &_memberChangeList }
+        get { _storage.memberChangeList }
+        set { _uniqueStorage().memberChangeList = newValue }
+        _modify { yield &_uniqueStorage().memberChangeList }
     }
     /// For INVITE / QUIT / KICKED.
+    @inlinable
     public var memberCount: UInt32 {
-        get {
-            guard let a = _arena else { return _memberCount }
-            return a.uint32(12, 32)
-        }
-        set { _thaw(); _memberCount = newValue }
-        _modify { _thaw(); yield &_memberCount }
+        get { _storage.memberCount }
+        set { _uniqueStorage().memberCount = newValue }
+        _modify { yield &_uniqueStorage().memberCount }
     }
+    @inlinable
     public var groupName: String {
-        get {
-            guard let a = _arena else { return _groupName }
-            return a.string(7)
-        }
-        set { _thaw(); _groupName = newValue }
-        _modify { _thaw(); yield &_groupName }
+        get { _storage.groupName }
+        set { _uniqueStorage().groupName = newValue }
+        _modify { yield &_uniqueStorage().groupName }
     }
     /// Operator's platform, one of legacy TIM's values: "iOS", "Android", "Windows", "Mac", "Web",
     /// "RESTful API", "Unknown".
+    @inlinable
     public var platform: String {
-        get {
-            guard let a = _arena else { return _platform }
-            return a.string(8)
-        }
-        set { _thaw(); _platform = newValue }
-        _modify { _thaw(); yield &_platform }
+        get { _storage.platform }
+        set { _uniqueStorage().platform = newValue }
+        _modify { yield &_uniqueStorage().platform }
     }
     /// The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
     /// profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
+    @inlinable
     public var opUserInfo: UserProfile? {
-        get {
-            guard let a = _arena else { return _opUserInfo.value }
-            return a.message(9, as: UserProfile.self)
-        }
-        set { _thaw(); _opUserInfo = Indirect(newValue) }
+        get { _storage.opUserInfo }
+        set { _uniqueStorage().opUserInfo = newValue }
+        _modify { yield &_uniqueStorage().opUserInfo }
     }
     /// User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
     /// by user ID: the key is the entry's user_id).
+    @inlinable
     public var changedUserInfoList: [UserProfile] {
-        get {
-            guard let a = _arena else { return _changedUserInfoList }
-            return a.messages(10, as: UserProfile.self)
-        }
-        set { _thaw(); _changedUserInfoList = newValue }
-        _modify { _thaw(); yield &_changedUserInfoList }
+        get { _storage.changedUserInfoList }
+        set { _uniqueStorage().changedUserInfoList = newValue }
+        _modify { yield &_uniqueStorage().changedUserInfoList }
     }
     /// Member profiles in the group that changed, one entry per user (legacy TIM
     /// changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
+    @inlinable
     public var changedGroupMemberInfoList: [GroupMemberInfo] {
-        get {
-            guard let a = _arena else { return _changedGroupMemberInfoList }
-            return a.messages(11, as: GroupMemberInfo.self)
-        }
-        set { _thaw(); _changedGroupMemberInfoList = newValue }
-        _modify { _thaw(); yield &_changedGroupMemberInfoList }
+        get { _storage.changedGroupMemberInfoList }
+        set { _uniqueStorage().changedGroupMemberInfoList = newValue }
+        _modify { yield &_uniqueStorage().changedGroupMemberInfoList }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
+    @inlinable
     public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
+        get { _storage.unknownFields }
+        set { _uniqueStorage().unknownFields = newValue }
+        _modify { yield &_uniqueStorage().unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _groupID: String = ""
-        var _type: GroupTipsType = .unspecified
-        var _opMember: Indirect<GroupMemberInfo> = Indirect<GroupMemberInfo>.none
-        var _memberList: [GroupMemberInfo] = []
-        var _groupChangeList: [GroupChangeInfo] = []
-        var _memberChangeList: [MemberChangeInfo] = []
-        var _memberCount: UInt32 = 0
-        var _groupName: String = ""
-        var _platform: String = ""
-        var _opUserInfo: Indirect<UserProfile> = Indirect<UserProfile>.none
-        var _changedUserInfoList: [UserProfile] = []
-        var _changedGroupMemberInfoList: [GroupMemberInfo] = []
-        var _unknownFields: UnknownFields = UnknownFields()
+    /// The fields, in one object: the model keeps a value of this type behind a pointer anyway (a
+    /// oneof member or a singular field of another message), so that pointer is this storage, and
+    /// copying the value (reading it out of an elem, say) is one retain, not one per field.
+    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more
+    /// than one value is never written, so its fields need no run-time exclusivity check;
+    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
+    /// caller's module is a load, not a call).
+    @usableFromInline final class _Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var groupID: String = ""
+        @usableFromInline @exclusivity(unchecked) var `type`: GroupTipsType = .unspecified
+        @usableFromInline @exclusivity(unchecked) var opMember: GroupMemberInfo? = nil
+        @usableFromInline @exclusivity(unchecked) var memberList: [GroupMemberInfo] = []
+        @usableFromInline @exclusivity(unchecked) var groupChangeList: [GroupChangeInfo] = []
+        @usableFromInline @exclusivity(unchecked) var memberChangeList: [MemberChangeInfo] = []
+        @usableFromInline @exclusivity(unchecked) var memberCount: UInt32 = 0
+        @usableFromInline @exclusivity(unchecked) var groupName: String = ""
+        @usableFromInline @exclusivity(unchecked) var platform: String = ""
+        @usableFromInline @exclusivity(unchecked) var opUserInfo: UserProfile? = nil
+        @usableFromInline @exclusivity(unchecked) var changedUserInfoList: [UserProfile] = []
+        @usableFromInline @exclusivity(unchecked) var changedGroupMemberInfoList: [GroupMemberInfo] = []
+        @usableFromInline @exclusivity(unchecked) var unknownFields = UnknownFields()
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(copying other: _Storage) {
+            groupID = other.groupID
+            `type` = other.`type`
+            opMember = other.opMember
+            memberList = other.memberList
+            groupChangeList = other.groupChangeList
+            memberChangeList = other.memberChangeList
+            memberCount = other.memberCount
+            groupName = other.groupName
+            platform = other.platform
+            opUserInfo = other.opUserInfo
+            changedUserInfoList = other.changedUserInfoList
+            changedGroupMemberInfoList = other.changedGroupMemberInfoList
+            unknownFields = other.unknownFields
+        }
     }
-    var _stored: _Stored? = nil
-    var _groupID: String {
-        get { _stored?._groupID ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._groupID = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._groupID }
+
+    @usableFromInline var _storage: _Storage
+
+    /// The storage, copied first when another value shares it.
+    @inlinable
+    mutating func _uniqueStorage() -> _Storage {
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _Storage(copying: _storage) }
+        return _storage
     }
-    var _type: GroupTipsType {
-        get { _stored?._type ?? .unspecified }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._type = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._type }
-    }
-    var _opMember: Indirect<GroupMemberInfo> {
-        get { _stored?._opMember ?? Indirect<GroupMemberInfo>.none }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._opMember = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._opMember }
-    }
-    var _memberList: [GroupMemberInfo] {
-        get { _stored?._memberList ?? [] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._memberList = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._memberList }
-    }
-    var _groupChangeList: [GroupChangeInfo] {
-        get { _stored?._groupChangeList ?? [] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._groupChangeList = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._groupChangeList }
-    }
-    var _memberChangeList: [MemberChangeInfo] {
-        get { _stored?._memberChangeList ?? [] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._memberChangeList = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._memberChangeList }
-    }
-    var _memberCount: UInt32 {
-        get { _stored?._memberCount ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._memberCount = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._memberCount }
-    }
-    var _groupName: String {
-        get { _stored?._groupName ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._groupName = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._groupName }
-    }
-    var _platform: String {
-        get { _stored?._platform ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._platform = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._platform }
-    }
-    var _opUserInfo: Indirect<UserProfile> {
-        get { _stored?._opUserInfo ?? Indirect<UserProfile>.none }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._opUserInfo = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._opUserInfo }
-    }
-    var _changedUserInfoList: [UserProfile] {
-        get { _stored?._changedUserInfoList ?? [] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._changedUserInfoList = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._changedUserInfoList }
-    }
-    var _changedGroupMemberInfoList: [GroupMemberInfo] {
-        get { _stored?._changedGroupMemberInfoList ?? [] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._changedGroupMemberInfoList = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._changedGroupMemberInfoList }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
-    public init() {}
+    public init() { _storage = _Storage() }
 
     public init(
         groupID: String = "",
@@ -221,54 +160,25 @@ public struct GroupTipsElem: Sendable {
         changedUserInfoList: [UserProfile] = [],
         changedGroupMemberInfoList: [GroupMemberInfo] = []
     ) {
-        self._groupID = groupID
-        self._type = `type`
-        self._opMember = Indirect(opMember)
-        self._memberList = memberList
-        self._groupChangeList = groupChangeList
-        self._memberChangeList = memberChangeList
-        self._memberCount = memberCount
-        self._groupName = groupName
-        self._platform = platform
-        self._opUserInfo = Indirect(opUserInfo)
-        self._changedUserInfoList = changedUserInfoList
-        self._changedGroupMemberInfoList = changedGroupMemberInfoList
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _groupID = source.groupID
-        _type = source.`type`
-        _opMember = Indirect(source.opMember)
-        _memberList = source.memberList
-        _groupChangeList = source.groupChangeList
-        _memberChangeList = source.memberChangeList
-        _memberCount = source.memberCount
-        _groupName = source.groupName
-        _platform = source.platform
-        _opUserInfo = Indirect(source.opUserInfo)
-        _changedUserInfoList = source.changedUserInfoList
-        _changedGroupMemberInfoList = source.changedGroupMemberInfoList
-        _unknownFields = source.unknownFields
+        _storage = _Storage()
+        self.groupID = groupID
+        self.`type` = `type`
+        self.opMember = opMember
+        self.memberList = memberList
+        self.groupChangeList = groupChangeList
+        self.memberChangeList = memberChangeList
+        self.memberCount = memberCount
+        self.groupName = groupName
+        self.platform = platform
+        self.opUserInfo = opUserInfo
+        self.changedUserInfoList = changedUserInfoList
+        self.changedGroupMemberInfoList = changedGroupMemberInfoList
     }
 }
 
 extension GroupTipsElem: Hashable {
     public static func == (lhs: GroupTipsElem, rhs: GroupTipsElem) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        if lhs._storage === rhs._storage { return true }
         return lhs.groupID == rhs.groupID
             && lhs.`type` == rhs.`type`
             && lhs.opMember == rhs.opMember

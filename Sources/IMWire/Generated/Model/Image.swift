@@ -2,116 +2,16 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct Image: Sendable {
-    public var `type`: ImageType {
-        get {
-            guard let a = _arena else { return _type }
-            return a.enumeration(5, 0) as ImageType
-        }
-        set { _thaw(); _type = newValue }
-        _modify { _thaw(); yield &_type }
-    }
-    public var uuid: String {
-        get {
-            guard let a = _arena else { return _uuid }
-            return a.string(2)
-        }
-        set { _thaw(); _uuid = newValue }
-        _modify { _thaw(); yield &_uuid }
-    }
+    public var `type`: ImageType = .unspecified
+    public var uuid: String = ""
     /// Bytes.
-    public var size: UInt64 {
-        get {
-            guard let a = _arena else { return _size }
-            return a.uint64(3)
-        }
-        set { _thaw(); _size = newValue }
-        _modify { _thaw(); yield &_size }
-    }
+    public var size: UInt64 = 0
     /// Pixels.
-    public var width: UInt32 {
-        get {
-            guard let a = _arena else { return _width }
-            return a.uint32(5, 32)
-        }
-        set { _thaw(); _width = newValue }
-        _modify { _thaw(); yield &_width }
-    }
-    public var height: UInt32 {
-        get {
-            guard let a = _arena else { return _height }
-            return a.uint32(6, 0)
-        }
-        set { _thaw(); _height = newValue }
-        _modify { _thaw(); yield &_height }
-    }
-    public var url: String {
-        get {
-            guard let a = _arena else { return _url }
-            return a.string(4)
-        }
-        set { _thaw(); _url = newValue }
-        _modify { _thaw(); yield &_url }
-    }
+    public var width: UInt32 = 0
+    public var height: UInt32 = 0
+    public var url: String = ""
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
-    }
-
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _type: ImageType = .unspecified
-        var _uuid: String = ""
-        var _size: UInt64 = 0
-        var _width: UInt32 = 0
-        var _height: UInt32 = 0
-        var _url: String = ""
-        var _unknownFields: UnknownFields = UnknownFields()
-    }
-    var _stored: _Stored? = nil
-    var _type: ImageType {
-        get { _stored?._type ?? .unspecified }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._type = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._type }
-    }
-    var _uuid: String {
-        get { _stored?._uuid ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._uuid = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._uuid }
-    }
-    var _size: UInt64 {
-        get { _stored?._size ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._size = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._size }
-    }
-    var _width: UInt32 {
-        get { _stored?._width ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._width = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._width }
-    }
-    var _height: UInt32 {
-        get { _stored?._height ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._height = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._height }
-    }
-    var _url: String {
-        get { _stored?._url ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._url = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._url }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
+    public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -124,42 +24,17 @@ public struct Image: Sendable {
         height: UInt32 = 0,
         url: String = ""
     ) {
-        self._type = `type`
-        self._uuid = uuid
-        self._size = size
-        self._width = width
-        self._height = height
-        self._url = url
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _type = source.`type`
-        _uuid = source.uuid
-        _size = source.size
-        _width = source.width
-        _height = source.height
-        _url = source.url
-        _unknownFields = source.unknownFields
+        self.`type` = `type`
+        self.uuid = uuid
+        self.size = size
+        self.width = width
+        self.height = height
+        self.url = url
     }
 }
 
 extension Image: Hashable {
     public static func == (lhs: Image, rhs: Image) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
         return lhs.`type` == rhs.`type`
             && lhs.uuid == rhs.uuid
             && lhs.size == rhs.size

@@ -2,59 +2,11 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct ImageElem: Sendable {
-    public var format: ImageFormat {
-        get {
-            guard let a = _arena else { return _format }
-            return a.enumeration(3, 0) as ImageFormat
-        }
-        set { _thaw(); _format = newValue }
-        _modify { _thaw(); yield &_format }
-    }
+    public var format: ImageFormat = .unspecified
     /// At most one Image per ImageType.
-    public var images: [Image] {
-        get {
-            guard let a = _arena else { return _images }
-            return a.messages(2, as: Image.self)
-        }
-        set { _thaw(); _images = newValue }
-        _modify { _thaw(); yield &_images }
-    }
+    public var images: [Image] = []
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
-    }
-
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _format: ImageFormat = .unspecified
-        var _images: [Image] = []
-        var _unknownFields: UnknownFields = UnknownFields()
-    }
-    var _stored: _Stored? = nil
-    var _format: ImageFormat {
-        get { _stored?._format ?? .unspecified }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._format = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._format }
-    }
-    var _images: [Image] {
-        get { _stored?._images ?? [] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._images = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._images }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
+    public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -63,34 +15,13 @@ public struct ImageElem: Sendable {
         format: ImageFormat = .unspecified,
         images: [Image] = []
     ) {
-        self._format = format
-        self._images = images
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _format = source.format
-        _images = source.images
-        _unknownFields = source.unknownFields
+        self.format = format
+        self.images = images
     }
 }
 
 extension ImageElem: Hashable {
     public static func == (lhs: ImageElem, rhs: ImageElem) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
         return lhs.format == rhs.format
             && lhs.images == rhs.images
             && lhs.unknownFields == rhs.unknownFields

@@ -2,107 +2,78 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct LocationElem: Sendable {
+    @inlinable
     public var desc: String {
-        get {
-            guard let a = _arena else { return _desc }
-            return a.string(2)
-        }
-        set { _thaw(); _desc = newValue }
-        _modify { _thaw(); yield &_desc }
+        get { _storage.desc }
+        set { _uniqueStorage().desc = newValue }
+        _modify { yield &_uniqueStorage().desc }
     }
     /// Degrees, [-180, 180].
+    @inlinable
     public var longitude: Double {
-        get {
-            guard let a = _arena else { return _longitude }
-            return a.double(3)
-        }
-        set { _thaw(); _longitude = newValue }
-        _modify { _thaw(); yield &_longitude }
+        get { _storage.longitude }
+        set { _uniqueStorage().longitude = newValue }
+        _modify { yield &_uniqueStorage().longitude }
     }
     /// Degrees, [-90, 90].
+    @inlinable
     public var latitude: Double {
-        get {
-            guard let a = _arena else { return _latitude }
-            return a.double(4)
-        }
-        set { _thaw(); _latitude = newValue }
-        _modify { _thaw(); yield &_latitude }
+        get { _storage.latitude }
+        set { _uniqueStorage().latitude = newValue }
+        _modify { yield &_uniqueStorage().latitude }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
+    @inlinable
     public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
+        get { _storage.unknownFields }
+        set { _uniqueStorage().unknownFields = newValue }
+        _modify { yield &_uniqueStorage().unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _desc: String = ""
-        var _longitude: Double = 0
-        var _latitude: Double = 0
-        var _unknownFields: UnknownFields = UnknownFields()
+    /// The fields, in one object: the model keeps a value of this type behind a pointer anyway (a
+    /// oneof member or a singular field of another message), so that pointer is this storage, and
+    /// copying the value (reading it out of an elem, say) is one retain, not one per field.
+    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more
+    /// than one value is never written, so its fields need no run-time exclusivity check;
+    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
+    /// caller's module is a load, not a call).
+    @usableFromInline final class _Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var desc: String = ""
+        @usableFromInline @exclusivity(unchecked) var longitude: Double = 0
+        @usableFromInline @exclusivity(unchecked) var latitude: Double = 0
+        @usableFromInline @exclusivity(unchecked) var unknownFields = UnknownFields()
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(copying other: _Storage) {
+            desc = other.desc
+            longitude = other.longitude
+            latitude = other.latitude
+            unknownFields = other.unknownFields
+        }
     }
-    var _stored: _Stored? = nil
-    var _desc: String {
-        get { _stored?._desc ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._desc = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._desc }
+
+    @usableFromInline var _storage: _Storage
+
+    /// The storage, copied first when another value shares it.
+    @inlinable
+    mutating func _uniqueStorage() -> _Storage {
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _Storage(copying: _storage) }
+        return _storage
     }
-    var _longitude: Double {
-        get { _stored?._longitude ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._longitude = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._longitude }
-    }
-    var _latitude: Double {
-        get { _stored?._latitude ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._latitude = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._latitude }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
-    public init() {}
+    public init() { _storage = _Storage() }
 
     public init(
         desc: String = "",
         longitude: Double = 0,
         latitude: Double = 0
     ) {
-        self._desc = desc
-        self._longitude = longitude
-        self._latitude = latitude
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _desc = source.desc
-        _longitude = source.longitude
-        _latitude = source.latitude
-        _unknownFields = source.unknownFields
+        _storage = _Storage()
+        self.desc = desc
+        self.longitude = longitude
+        self.latitude = latitude
     }
 }
 
@@ -110,7 +81,7 @@ public struct LocationElem: Sendable {
 // that every NaN equals every NaN: equality is reflexive, and JSON, which has one "NaN", round-trips.
 extension LocationElem: Hashable {
     public static func == (lhs: LocationElem, rhs: LocationElem) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        if lhs._storage === rhs._storage { return true }
         return lhs.desc == rhs.desc
             && sameDouble(lhs.longitude, rhs.longitude)
             && sameDouble(lhs.latitude, rhs.latitude)

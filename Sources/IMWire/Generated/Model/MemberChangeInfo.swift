@@ -3,59 +3,11 @@
 
 /// V2TIMGroupMemberChangeInfo.
 public struct MemberChangeInfo: Sendable {
-    public var userID: String {
-        get {
-            guard let a = _arena else { return _userID }
-            return a.string(2)
-        }
-        set { _thaw(); _userID = newValue }
-        _modify { _thaw(); yield &_userID }
-    }
+    public var userID: String = ""
     /// Seconds of mute remaining.
-    public var muteTime: UInt32 {
-        get {
-            guard let a = _arena else { return _muteTime }
-            return a.uint32(3, 0)
-        }
-        set { _thaw(); _muteTime = newValue }
-        _modify { _thaw(); yield &_muteTime }
-    }
+    public var muteTime: UInt32 = 0
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
-    }
-
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _userID: String = ""
-        var _muteTime: UInt32 = 0
-        var _unknownFields: UnknownFields = UnknownFields()
-    }
-    var _stored: _Stored? = nil
-    var _userID: String {
-        get { _stored?._userID ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._userID = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._userID }
-    }
-    var _muteTime: UInt32 {
-        get { _stored?._muteTime ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._muteTime = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._muteTime }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
+    public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -64,34 +16,13 @@ public struct MemberChangeInfo: Sendable {
         userID: String = "",
         muteTime: UInt32 = 0
     ) {
-        self._userID = userID
-        self._muteTime = muteTime
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _userID = source.userID
-        _muteTime = source.muteTime
-        _unknownFields = source.unknownFields
+        self.userID = userID
+        self.muteTime = muteTime
     }
 }
 
 extension MemberChangeInfo: Hashable {
     public static func == (lhs: MemberChangeInfo, rhs: MemberChangeInfo) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
         return lhs.userID == rhs.userID
             && lhs.muteTime == rhs.muteTime
             && lhs.unknownFields == rhs.unknownFields

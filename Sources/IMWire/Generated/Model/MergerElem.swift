@@ -3,141 +3,109 @@
 
 /// A merged ("forwarded chat history") message; the messages are carried inline, recursively.
 public struct MergerElem: Sendable {
+    @inlinable
     public var title: String {
-        get {
-            guard let a = _arena else { return _title }
-            return a.string(2)
-        }
-        set { _thaw(); _title = newValue }
-        _modify { _thaw(); yield &_title }
+        get { _storage.title }
+        set { _uniqueStorage().title = newValue }
+        _modify { yield &_uniqueStorage().title }
     }
+    @inlinable
     public var abstractList: [String] {
-        get {
-            guard let a = _arena else { return _abstractList }
-            return a.strings(3)
-        }
-        set { _thaw(); _abstractList = newValue }
-        _modify { _thaw(); yield &_abstractList }
+        get { _storage.abstractList }
+        set { _uniqueStorage().abstractList = newValue }
+        _modify { yield &_uniqueStorage().abstractList }
     }
+    @inlinable
     public var compatibleText: String {
-        get {
-            guard let a = _arena else { return _compatibleText }
-            return a.string(4)
-        }
-        set { _thaw(); _compatibleText = newValue }
-        _modify { _thaw(); yield &_compatibleText }
+        get { _storage.compatibleText }
+        set { _uniqueStorage().compatibleText = newValue }
+        _modify { yield &_uniqueStorage().compatibleText }
     }
+    @inlinable
     public var layersOverLimit: Bool {
-        get {
-            guard let a = _arena else { return _layersOverLimit }
-            return a.bool(7, 32)
-        }
-        set { _thaw(); _layersOverLimit = newValue }
-        _modify { _thaw(); yield &_layersOverLimit }
+        get { _storage.layersOverLimit }
+        set { _uniqueStorage().layersOverLimit = newValue }
+        _modify { yield &_uniqueStorage().layersOverLimit }
     }
     public var messages: [Message] {
-        get {
-            guard let a = _arena else { return _messages.messages }
-            return a.messages(5, as: Message.self)
-        }
-        set { _thaw(); _messages.messages = newValue }
-        _modify { _thaw(); yield &_messages.messages }
+        get { _storage._messages.messages }
+        set { _uniqueStorage()._messages.messages = newValue }
+        _modify { yield &_uniqueStorage()._messages.messages }
     }
     /// The download key Tencent sends instead of inline messages when the merged messages total more
     /// than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
+    @inlinable
     public var jsonMsgKey: String {
-        get {
-            guard let a = _arena else { return _jsonMsgKey }
-            return a.string(6)
-        }
-        set { _thaw(); _jsonMsgKey = newValue }
-        _modify { _thaw(); yield &_jsonMsgKey }
+        get { _storage.jsonMsgKey }
+        set { _uniqueStorage().jsonMsgKey = newValue }
+        _modify { yield &_uniqueStorage().jsonMsgKey }
     }
     /// How many messages the merger holds (REST MsgNum): set with json_msg_key, when the messages are
     /// not inline; for inline messages it is their count and is left 0.
+    @inlinable
     public var msgNum: UInt32 {
-        get {
-            guard let a = _arena else { return _msgNum }
-            return a.uint32(7, 0)
-        }
-        set { _thaw(); _msgNum = newValue }
-        _modify { _thaw(); yield &_msgNum }
+        get { _storage.msgNum }
+        set { _uniqueStorage().msgNum = newValue }
+        _modify { yield &_uniqueStorage().msgNum }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
+    @inlinable
     public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
+        get { _storage.unknownFields }
+        set { _uniqueStorage().unknownFields = newValue }
+        _modify { yield &_uniqueStorage().unknownFields }
+    }
+    /// ``messages``'s storage, which closes the cycle MergerElem → Message → … → MergerElem (see ``NestedMessages``).
+    var _messages: NestedMessages { _storage._messages }
+    /// ``messages``'s messages, moved out when nothing else shares this value's storage or
+    /// theirs (``NestedMessages`` frees deep values level by level with it).
+    mutating func _takeMessagesIfUnique() -> [Message]? {
+        guard isKnownUniquelyReferenced(&_storage) else { return nil }
+        return _storage._messages.takeMessagesIfUnique()
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _title: String = ""
-        var _abstractList: [String] = []
-        var _compatibleText: String = ""
-        var _layersOverLimit: Bool = false
-        /// Storage of ``messages``, which closes the cycle MergerElem → Message → … → MergerElem: see ``NestedMessages``.
-        var _messages: NestedMessages = NestedMessages()
-        var _jsonMsgKey: String = ""
-        var _msgNum: UInt32 = 0
-        var _unknownFields: UnknownFields = UnknownFields()
+    /// The fields, in one object: the model keeps a value of this type behind a pointer anyway (a
+    /// oneof member or a singular field of another message), so that pointer is this storage, and
+    /// copying the value (reading it out of an elem, say) is one retain, not one per field.
+    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more
+    /// than one value is never written, so its fields need no run-time exclusivity check;
+    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
+    /// caller's module is a load, not a call).
+    @usableFromInline final class _Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var title: String = ""
+        @usableFromInline @exclusivity(unchecked) var abstractList: [String] = []
+        @usableFromInline @exclusivity(unchecked) var compatibleText: String = ""
+        @usableFromInline @exclusivity(unchecked) var layersOverLimit: Bool = false
+        @usableFromInline @exclusivity(unchecked) var _messages = NestedMessages()
+        @usableFromInline @exclusivity(unchecked) var jsonMsgKey: String = ""
+        @usableFromInline @exclusivity(unchecked) var msgNum: UInt32 = 0
+        @usableFromInline @exclusivity(unchecked) var unknownFields = UnknownFields()
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(copying other: _Storage) {
+            title = other.title
+            abstractList = other.abstractList
+            compatibleText = other.compatibleText
+            layersOverLimit = other.layersOverLimit
+            _messages = other._messages
+            jsonMsgKey = other.jsonMsgKey
+            msgNum = other.msgNum
+            unknownFields = other.unknownFields
+        }
     }
-    var _stored: _Stored? = nil
-    var _title: String {
-        get { _stored?._title ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._title = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._title }
+
+    @usableFromInline var _storage: _Storage
+
+    /// The storage, copied first when another value shares it.
+    @inlinable
+    mutating func _uniqueStorage() -> _Storage {
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _Storage(copying: _storage) }
+        return _storage
     }
-    var _abstractList: [String] {
-        get { _stored?._abstractList ?? [] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._abstractList = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._abstractList }
-    }
-    var _compatibleText: String {
-        get { _stored?._compatibleText ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._compatibleText = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._compatibleText }
-    }
-    var _layersOverLimit: Bool {
-        get { _stored?._layersOverLimit ?? false }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._layersOverLimit = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._layersOverLimit }
-    }
-    var _messages: NestedMessages {
-        get { _stored?._messages ?? NestedMessages() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._messages = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._messages }
-    }
-    var _jsonMsgKey: String {
-        get { _stored?._jsonMsgKey ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._jsonMsgKey = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._jsonMsgKey }
-    }
-    var _msgNum: UInt32 {
-        get { _stored?._msgNum ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._msgNum = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._msgNum }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// ``messages`` as its storage type, for comparing and hashing without recursion.
-    var _messagesStorage: NestedMessages {
-        guard let a = _arena else { return _messages }
-        return NestedMessages(a.messages(5, as: Message.self))
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
-    public init() {}
+    public init() { _storage = _Storage() }
 
     public init(
         title: String = "",
@@ -148,49 +116,25 @@ public struct MergerElem: Sendable {
         jsonMsgKey: String = "",
         msgNum: UInt32 = 0
     ) {
-        self._title = title
-        self._abstractList = abstractList
-        self._compatibleText = compatibleText
-        self._layersOverLimit = layersOverLimit
-        self._messages.messages = messages
-        self._jsonMsgKey = jsonMsgKey
-        self._msgNum = msgNum
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _title = source.title
-        _abstractList = source.abstractList
-        _compatibleText = source.compatibleText
-        _layersOverLimit = source.layersOverLimit
-        _messages.messages = source.messages
-        _jsonMsgKey = source.jsonMsgKey
-        _msgNum = source.msgNum
-        _unknownFields = source.unknownFields
+        _storage = _Storage()
+        self.title = title
+        self.abstractList = abstractList
+        self.compatibleText = compatibleText
+        self.layersOverLimit = layersOverLimit
+        self.messages = messages
+        self.jsonMsgKey = jsonMsgKey
+        self.msgNum = msgNum
     }
 }
 
 extension MergerElem: Hashable {
     public static func == (lhs: MergerElem, rhs: MergerElem) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        if lhs._storage === rhs._storage { return true }
         return lhs.title == rhs.title
             && lhs.abstractList == rhs.abstractList
             && lhs.compatibleText == rhs.compatibleText
             && lhs.layersOverLimit == rhs.layersOverLimit
-            && lhs._messagesStorage == rhs._messagesStorage
+            && lhs._messages == rhs._messages
             && lhs.jsonMsgKey == rhs.jsonMsgKey
             && lhs.msgNum == rhs.msgNum
             && lhs.unknownFields == rhs.unknownFields
@@ -201,7 +145,7 @@ extension MergerElem: Hashable {
         hasher.combine(abstractList)
         hasher.combine(compatibleText)
         hasher.combine(layersOverLimit)
-        hasher.combine(_messagesStorage)
+        hasher.combine(_messages)
         hasher.combine(jsonMsgKey)
         hasher.combine(msgNum)
         hasher.combine(unknownFields)

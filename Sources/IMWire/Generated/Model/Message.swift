@@ -5,334 +5,119 @@
 /// appendElem, Tencent REST MsgBody). The first elem is the primary one. A message may instead carry
 /// a signal about other messages (a recall notice, a read receipt): then it has no elems.
 public struct Message: Sendable {
-    public var msgID: String {
-        get {
-            guard let a = _arena else { return _msgID }
-            return a.string(2)
-        }
-        set { _thaw(); _msgID = newValue }
-        _modify { _thaw(); yield &_msgID }
-    }
+    public var msgID: String = ""
     /// Sender user ID (REST From_Account).
-    public var sender: String {
-        get {
-            guard let a = _arena else { return _sender }
-            return a.string(3)
-        }
-        set { _thaw(); _sender = newValue }
-        _modify { _thaw(); yield &_sender }
-    }
+    public var sender: String = ""
     /// Exactly one target.
-    public var target: Target? {
-        get {
-            guard let a = _arena else { return _target }
-            switch a.oneofCase(4) {
-            case 3: return .receiver(a.string(5))
-            case 4: return .groupID(a.string(5))
-            case 5: return .roomID(a.string(5))
-            default: return nil
-            }
-        }
-        set { _thaw(); _target = newValue }
-        _modify { _thaw(); yield &_target }
-    }
+    public var target: Target? = nil
     /// Unix time in milliseconds (Tencent REST uses seconds).
-    public var timestampMs: UInt64 {
-        get {
-            guard let a = _arena else { return _timestampMs }
-            return a.uint64(6)
-        }
-        set { _thaw(); _timestampMs = newValue }
-        _modify { _thaw(); yield &_timestampMs }
-    }
-    public var seq: UInt64 {
-        get {
-            guard let a = _arena else { return _seq }
-            return a.uint64(7)
-        }
-        set { _thaw(); _seq = newValue }
-        _modify { _thaw(); yield &_seq }
-    }
+    public var timestampMs: UInt64 = 0
+    public var seq: UInt64 = 0
     /// Tencent REST caps it at 32 bits.
-    public var random: UInt64 {
-        get {
-            guard let a = _arena else { return _random }
-            return a.uint64(8)
-        }
-        set { _thaw(); _random = newValue }
-        _modify { _thaw(); yield &_random }
-    }
-    public var priority: Priority {
-        get {
-            guard let a = _arena else { return _priority }
-            return a.enumeration(17, 0) as Priority
-        }
-        set { _thaw(); _priority = newValue }
-        _modify { _thaw(); yield &_priority }
-    }
-    public var elems: [Elem] {
-        get {
-            guard let a = _arena else { return _elems }
-            return a.messages(9, as: Elem.self)
-        }
-        set { _thaw(); _elems = newValue }
-        _modify { _thaw(); yield &_elems }
-    }
+    public var random: UInt64 = 0
+    public var priority: Priority = .default
+    public var elems: [Elem] = []
     /// User IDs mentioned; "@all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
     /// kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
     /// @all too; binary and JSON keep whichever spelling came.
+    @inlinable
     public var atUserList: [String] {
-        get {
-            guard let a = _arena else { return _atUserList }
-            return a.strings(10)
-        }
-        set { _thaw(); _atUserList = newValue }
-        _modify { _thaw(); yield &_atUserList }
+        get { _cold?.atUserList ?? [] }
+        set { if _cold != nil || !newValue.isEmpty { _coldForWriting().atUserList = newValue } }
+        _modify { yield &_coldForWriting().atUserList }
     }
     /// A targeted group message is delivered only to these members.
+    @inlinable
     public var targetedReceivers: [String] {
-        get {
-            guard let a = _arena else { return _targetedReceivers }
-            return a.strings(11)
-        }
-        set { _thaw(); _targetedReceivers = newValue }
-        _modify { _thaw(); yield &_targetedReceivers }
+        get { _cold?.targetedReceivers ?? [] }
+        set { if _cold != nil || !newValue.isEmpty { _coldForWriting().targetedReceivers = newValue } }
+        _modify { yield &_coldForWriting().targetedReceivers }
     }
+    @inlinable
     public var cloudCustomData: [UInt8] {
-        get {
-            guard let a = _arena else { return _cloudCustomData }
-            return a.bytes(12)
-        }
-        set { _thaw(); _cloudCustomData = newValue }
-        _modify { _thaw(); yield &_cloudCustomData }
+        get { _cold?.cloudCustomData ?? [] }
+        set { if _cold != nil || !newValue.isEmpty { _coldForWriting().cloudCustomData = newValue } }
+        _modify { yield &_coldForWriting().cloudCustomData }
     }
+    @inlinable
     public var offlinePushInfo: OfflinePushInfo? {
-        get {
-            guard let a = _arena else { return _offlinePushInfo.value }
-            return a.message(13, as: OfflinePushInfo.self)
-        }
-        set { _thaw(); _offlinePushInfo = Indirect(newValue) }
+        get { _cold?.offlinePushInfo ?? nil }
+        set { if _cold != nil || newValue != nil { _coldForWriting().offlinePushInfo = newValue } }
+        _modify { yield &_coldForWriting().offlinePushInfo }
     }
-    public var needReadReceipt: Bool {
-        get {
-            guard let a = _arena else { return _needReadReceipt }
-            return a.bool(17, 32)
-        }
-        set { _thaw(); _needReadReceipt = newValue }
-        _modify { _thaw(); yield &_needReadReceipt }
-    }
-    public var excludedFromUnreadCount: Bool {
-        get {
-            guard let a = _arena else { return _excludedFromUnreadCount }
-            return a.bool(17, 33)
-        }
-        set { _thaw(); _excludedFromUnreadCount = newValue }
-        _modify { _thaw(); yield &_excludedFromUnreadCount }
-    }
-    public var excludedFromLastMessage: Bool {
-        get {
-            guard let a = _arena else { return _excludedFromLastMessage }
-            return a.bool(17, 34)
-        }
-        set { _thaw(); _excludedFromLastMessage = newValue }
-        _modify { _thaw(); yield &_excludedFromLastMessage }
-    }
-    public var onlineUserOnly: Bool {
-        get {
-            guard let a = _arena else { return _onlineUserOnly }
-            return a.bool(17, 35)
-        }
-        set { _thaw(); _onlineUserOnly = newValue }
-        _modify { _thaw(); yield &_onlineUserOnly }
-    }
-    public var supportMessageExtension: Bool {
-        get {
-            guard let a = _arena else { return _supportMessageExtension }
-            return a.bool(17, 36)
-        }
-        set { _thaw(); _supportMessageExtension = newValue }
-        _modify { _thaw(); yield &_supportMessageExtension }
-    }
+    public var needReadReceipt: Bool = false
+    public var excludedFromUnreadCount: Bool = false
+    public var excludedFromLastMessage: Bool = false
+    public var onlineUserOnly: Bool = false
+    public var supportMessageExtension: Bool = false
     /// The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
     /// the group itself is group_id.
+    @inlinable
     public var topicID: String {
-        get {
-            guard let a = _arena else { return _topicID }
-            return a.string(14)
-        }
-        set { _thaw(); _topicID = newValue }
-        _modify { _thaw(); yield &_topicID }
+        get { _cold?.topicID ?? "" }
+        set { if _cold != nil || !newValue.isEmpty { _coldForWriting().topicID = newValue } }
+        _modify { yield &_coldForWriting().topicID }
     }
     /// A ZIM barrage (ZIMBarrageMessage, ZIM message type 20): an on-screen comment in a room, sent
     /// at high frequency without guaranteed delivery; one text elem, at most 5 KB. A text to a room
     /// without this flag is a ZIM Text message (ZIMTextMessage, up to 32 KB). Tencent has no such type.
-    public var barrage: Bool {
-        get {
-            guard let a = _arena else { return _barrage }
-            return a.bool(17, 37)
-        }
-        set { _thaw(); _barrage = newValue }
-        _modify { _thaw(); yield &_barrage }
-    }
+    public var barrage: Bool = false
     /// A signal about other messages, carried instead of content: a message with a signal has no
     /// elems. The target names the conversation (receiver or group_id).
+    @inlinable
     public var signal: Signal? {
-        get {
-            guard let a = _arena else { return _signal }
-            switch a.oneofCase(15) {
-            case 22: return .recallNotice(a.child(16, as: RecallNotice.self))
-            case 23: return .groupReadReceipt(a.child(16, as: GroupReadReceipt.self))
-            case 24: return .c2cReadReceipt(a.child(16, as: C2CReadReceipt.self))
-            default: return nil
-            }
-        }
-        set { _thaw(); _signal = newValue }
-        _modify { _thaw(); yield &_signal }
+        get { _cold?.signal ?? nil }
+        set { if _cold != nil || newValue != nil { _coldForWriting().signal = newValue } }
+        _modify { yield &_coldForWriting().signal }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
+    @inlinable
     public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
+        get { _cold?.unknownFields ?? UnknownFields() }
+        set { if _cold != nil || !newValue.isEmpty { _coldForWriting().unknownFields = newValue } }
+        _modify { yield &_coldForWriting().unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _msgID: String = ""
-        var _sender: String = ""
-        var _target: Target? = nil
-        var _timestampMs: UInt64 = 0
-        var _seq: UInt64 = 0
-        var _random: UInt64 = 0
-        var _priority: Priority = .default
-        var _elems: [Elem] = []
-        var _atUserList: [String] = []
-        var _targetedReceivers: [String] = []
-        var _cloudCustomData: [UInt8] = []
-        var _offlinePushInfo: Indirect<OfflinePushInfo> = Indirect<OfflinePushInfo>.none
-        var _needReadReceipt: Bool = false
-        var _excludedFromUnreadCount: Bool = false
-        var _excludedFromLastMessage: Bool = false
-        var _onlineUserOnly: Bool = false
-        var _supportMessageExtension: Bool = false
-        var _topicID: String = ""
-        var _barrage: Bool = false
-        var _signal: Signal? = nil
-        var _unknownFields: UnknownFields = UnknownFields()
+    /// The fields most messages leave at their defaults, out of line: `nil` while they all are, so
+    /// that making, copying and freeing a value costs one word for them, not one per field.
+    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more
+    /// than one value is never written, so its fields need no run-time exclusivity check;
+    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
+    /// caller's module is a load, not a call).
+    @usableFromInline final class _Cold: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var atUserList: [String] = []
+        @usableFromInline @exclusivity(unchecked) var targetedReceivers: [String] = []
+        @usableFromInline @exclusivity(unchecked) var cloudCustomData: [UInt8] = []
+        @usableFromInline @exclusivity(unchecked) var offlinePushInfo: OfflinePushInfo? = nil
+        @usableFromInline @exclusivity(unchecked) var topicID: String = ""
+        @usableFromInline @exclusivity(unchecked) var signal: Signal? = nil
+        @usableFromInline @exclusivity(unchecked) var unknownFields = UnknownFields()
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(copying other: _Cold) {
+            atUserList = other.atUserList
+            targetedReceivers = other.targetedReceivers
+            cloudCustomData = other.cloudCustomData
+            offlinePushInfo = other.offlinePushInfo
+            topicID = other.topicID
+            signal = other.signal
+            unknownFields = other.unknownFields
+        }
     }
-    var _stored: _Stored? = nil
-    var _msgID: String {
-        get { _stored?._msgID ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._msgID = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._msgID }
+
+    @usableFromInline var _cold: _Cold? = nil
+
+    /// The cold box, made or (when another value shares it) copied first.
+    @inlinable
+    mutating func _coldForWriting() -> _Cold {
+        if _cold == nil {
+            _cold = _Cold()
+        } else if !isKnownUniquelyReferenced(&_cold) {
+            _cold = _Cold(copying: _cold!)
+        }
+        return _cold.unsafelyUnwrapped
     }
-    var _sender: String {
-        get { _stored?._sender ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._sender = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._sender }
-    }
-    var _target: Target? {
-        get { _stored?._target ?? nil }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._target = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._target }
-    }
-    var _timestampMs: UInt64 {
-        get { _stored?._timestampMs ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._timestampMs = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._timestampMs }
-    }
-    var _seq: UInt64 {
-        get { _stored?._seq ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._seq = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._seq }
-    }
-    var _random: UInt64 {
-        get { _stored?._random ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._random = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._random }
-    }
-    var _priority: Priority {
-        get { _stored?._priority ?? .default }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._priority = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._priority }
-    }
-    var _elems: [Elem] {
-        get { _stored?._elems ?? [] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._elems = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._elems }
-    }
-    var _atUserList: [String] {
-        get { _stored?._atUserList ?? [] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._atUserList = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._atUserList }
-    }
-    var _targetedReceivers: [String] {
-        get { _stored?._targetedReceivers ?? [] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._targetedReceivers = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._targetedReceivers }
-    }
-    var _cloudCustomData: [UInt8] {
-        get { _stored?._cloudCustomData ?? [] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._cloudCustomData = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._cloudCustomData }
-    }
-    var _offlinePushInfo: Indirect<OfflinePushInfo> {
-        get { _stored?._offlinePushInfo ?? Indirect<OfflinePushInfo>.none }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._offlinePushInfo = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._offlinePushInfo }
-    }
-    var _needReadReceipt: Bool {
-        get { _stored?._needReadReceipt ?? false }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._needReadReceipt = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._needReadReceipt }
-    }
-    var _excludedFromUnreadCount: Bool {
-        get { _stored?._excludedFromUnreadCount ?? false }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._excludedFromUnreadCount = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._excludedFromUnreadCount }
-    }
-    var _excludedFromLastMessage: Bool {
-        get { _stored?._excludedFromLastMessage ?? false }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._excludedFromLastMessage = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._excludedFromLastMessage }
-    }
-    var _onlineUserOnly: Bool {
-        get { _stored?._onlineUserOnly ?? false }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._onlineUserOnly = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._onlineUserOnly }
-    }
-    var _supportMessageExtension: Bool {
-        get { _stored?._supportMessageExtension ?? false }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._supportMessageExtension = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._supportMessageExtension }
-    }
-    var _topicID: String {
-        get { _stored?._topicID ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._topicID = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._topicID }
-    }
-    var _barrage: Bool {
-        get { _stored?._barrage ?? false }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._barrage = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._barrage }
-    }
-    var _signal: Signal? {
-        get { _stored?._signal ?? nil }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._signal = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._signal }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
 
     /// The members of the `target` oneof.
     public enum Target: Hashable, Sendable {
@@ -348,11 +133,11 @@ public struct Message: Sendable {
     /// The members of the `signal` oneof.
     public enum Signal: Hashable, Sendable {
         /// A message was recalled.
-        indirect case recallNotice(RecallNotice)
+        case recallNotice(RecallNotice)
         /// How many members have read a group message.
-        indirect case groupReadReceipt(GroupReadReceipt)
+        case groupReadReceipt(GroupReadReceipt)
         /// Up to when the peer has read a one-to-one conversation.
-        indirect case c2cReadReceipt(C2CReadReceipt)
+        case c2cReadReceipt(C2CReadReceipt)
     }
 
     /// An empty value: every field at its proto3 default.
@@ -380,70 +165,31 @@ public struct Message: Sendable {
         barrage: Bool = false,
         signal: Signal? = nil
     ) {
-        self._msgID = msgID
-        self._sender = sender
-        self._target = target
-        self._timestampMs = timestampMs
-        self._seq = seq
-        self._random = random
-        self._priority = priority
-        self._elems = elems
-        self._atUserList = atUserList
-        self._targetedReceivers = targetedReceivers
-        self._cloudCustomData = cloudCustomData
-        self._offlinePushInfo = Indirect(offlinePushInfo)
-        self._needReadReceipt = needReadReceipt
-        self._excludedFromUnreadCount = excludedFromUnreadCount
-        self._excludedFromLastMessage = excludedFromLastMessage
-        self._onlineUserOnly = onlineUserOnly
-        self._supportMessageExtension = supportMessageExtension
-        self._topicID = topicID
-        self._barrage = barrage
-        self._signal = signal
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _msgID = source.msgID
-        _sender = source.sender
-        _target = source.target
-        _timestampMs = source.timestampMs
-        _seq = source.seq
-        _random = source.random
-        _priority = source.priority
-        _elems = source.elems
-        _atUserList = source.atUserList
-        _targetedReceivers = source.targetedReceivers
-        _cloudCustomData = source.cloudCustomData
-        _offlinePushInfo = Indirect(source.offlinePushInfo)
-        _needReadReceipt = source.needReadReceipt
-        _excludedFromUnreadCount = source.excludedFromUnreadCount
-        _excludedFromLastMessage = source.excludedFromLastMessage
-        _onlineUserOnly = source.onlineUserOnly
-        _supportMessageExtension = source.supportMessageExtension
-        _topicID = source.topicID
-        _barrage = source.barrage
-        _signal = source.signal
-        _unknownFields = source.unknownFields
+        self.msgID = msgID
+        self.sender = sender
+        self.target = target
+        self.timestampMs = timestampMs
+        self.seq = seq
+        self.random = random
+        self.priority = priority
+        self.elems = elems
+        self.atUserList = atUserList
+        self.targetedReceivers = targetedReceivers
+        self.cloudCustomData = cloudCustomData
+        self.offlinePushInfo = offlinePushInfo
+        self.needReadReceipt = needReadReceipt
+        self.excludedFromUnreadCount = excludedFromUnreadCount
+        self.excludedFromLastMessage = excludedFromLastMessage
+        self.onlineUserOnly = onlineUserOnly
+        self.supportMessageExtension = supportMessageExtension
+        self.topicID = topicID
+        self.barrage = barrage
+        self.signal = signal
     }
 }
 
 extension Message: Hashable {
     public static func == (lhs: Message, rhs: Message) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
         return lhs.msgID == rhs.msgID
             && lhs.sender == rhs.sender
             && lhs.target == rhs.target

@@ -3,206 +3,143 @@
 
 /// V2TIMOfflinePushInfo.
 public struct OfflinePushInfo: Sendable {
+    @inlinable
     public var title: String {
-        get {
-            guard let a = _arena else { return _title }
-            return a.string(2)
-        }
-        set { _thaw(); _title = newValue }
-        _modify { _thaw(); yield &_title }
+        get { _storage.title }
+        set { _uniqueStorage().title = newValue }
+        _modify { yield &_uniqueStorage().title }
     }
+    @inlinable
     public var desc: String {
-        get {
-            guard let a = _arena else { return _desc }
-            return a.string(3)
-        }
-        set { _thaw(); _desc = newValue }
-        _modify { _thaw(); yield &_desc }
+        get { _storage.desc }
+        set { _uniqueStorage().desc = newValue }
+        _modify { yield &_uniqueStorage().desc }
     }
+    @inlinable
     public var ext: String {
-        get {
-            guard let a = _arena else { return _ext }
-            return a.string(4)
-        }
-        set { _thaw(); _ext = newValue }
-        _modify { _thaw(); yield &_ext }
+        get { _storage.ext }
+        set { _uniqueStorage().ext = newValue }
+        _modify { yield &_uniqueStorage().ext }
     }
+    @inlinable
     public var disablePush: Bool {
-        get {
-            guard let a = _arena else { return _disablePush }
-            return a.bool(10, 32)
-        }
-        set { _thaw(); _disablePush = newValue }
-        _modify { _thaw(); yield &_disablePush }
+        get { _storage.disablePush }
+        set { _uniqueStorage().disablePush = newValue }
+        _modify { yield &_uniqueStorage().disablePush }
     }
+    @inlinable
     public var iosSound: String {
-        get {
-            guard let a = _arena else { return _iosSound }
-            return a.string(5)
-        }
-        set { _thaw(); _iosSound = newValue }
-        _modify { _thaw(); yield &_iosSound }
+        get { _storage.iosSound }
+        set { _uniqueStorage().iosSound = newValue }
+        _modify { yield &_uniqueStorage().iosSound }
     }
+    @inlinable
     public var androidSound: String {
-        get {
-            guard let a = _arena else { return _androidSound }
-            return a.string(6)
-        }
-        set { _thaw(); _androidSound = newValue }
-        _modify { _thaw(); yield &_androidSound }
+        get { _storage.androidSound }
+        set { _uniqueStorage().androidSound = newValue }
+        _modify { yield &_uniqueStorage().androidSound }
     }
+    @inlinable
     public var ignoreIOSBadge: Bool {
-        get {
-            guard let a = _arena else { return _ignoreIOSBadge }
-            return a.bool(10, 33)
-        }
-        set { _thaw(); _ignoreIOSBadge = newValue }
-        _modify { _thaw(); yield &_ignoreIOSBadge }
+        get { _storage.ignoreIOSBadge }
+        set { _uniqueStorage().ignoreIOSBadge = newValue }
+        _modify { yield &_uniqueStorage().ignoreIOSBadge }
     }
+    @inlinable
     public var iosPushType: IOSPushType {
-        get {
-            guard let a = _arena else { return _iosPushType }
-            return a.enumeration(10, 0) as IOSPushType
-        }
-        set { _thaw(); _iosPushType = newValue }
-        _modify { _thaw(); yield &_iosPushType }
+        get { _storage.iosPushType }
+        set { _uniqueStorage().iosPushType = newValue }
+        _modify { yield &_uniqueStorage().iosPushType }
     }
     /// APNs title on iOS, in place of title (Tencent REST ApnsInfo.Title).
+    @inlinable
     public var iosTitle: String {
-        get {
-            guard let a = _arena else { return _iosTitle }
-            return a.string(7)
-        }
-        set { _thaw(); _iosTitle = newValue }
-        _modify { _thaw(); yield &_iosTitle }
+        get { _storage.iosTitle }
+        set { _uniqueStorage().iosTitle = newValue }
+        _modify { yield &_uniqueStorage().iosTitle }
     }
     /// APNs subtitle (Tencent REST ApnsInfo.SubTitle).
+    @inlinable
     public var iosSubtitle: String {
-        get {
-            guard let a = _arena else { return _iosSubtitle }
-            return a.string(8)
-        }
-        set { _thaw(); _iosSubtitle = newValue }
-        _modify { _thaw(); yield &_iosSubtitle }
+        get { _storage.iosSubtitle }
+        set { _uniqueStorage().iosSubtitle = newValue }
+        _modify { yield &_uniqueStorage().iosSubtitle }
     }
     /// URL of an image an iOS notification service extension shows (REST ApnsInfo.Image, V2TIM iOSImage).
+    @inlinable
     public var iosImage: String {
-        get {
-            guard let a = _arena else { return _iosImage }
-            return a.string(9)
-        }
-        set { _thaw(); _iosImage = newValue }
-        _modify { _thaw(); yield &_iosImage }
+        get { _storage.iosImage }
+        set { _uniqueStorage().iosImage = newValue }
+        _modify { yield &_uniqueStorage().iosImage }
     }
     /// Sets APNs mutable-content, so a notification service extension may modify the push (REST
     /// ApnsInfo.MutableContent 1).
+    @inlinable
     public var iosMutableContent: Bool {
-        get {
-            guard let a = _arena else { return _iosMutableContent }
-            return a.bool(10, 34)
-        }
-        set { _thaw(); _iosMutableContent = newValue }
-        _modify { _thaw(); yield &_iosMutableContent }
+        get { _storage.iosMutableContent }
+        set { _uniqueStorage().iosMutableContent = newValue }
+        _modify { yield &_uniqueStorage().iosMutableContent }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
+    @inlinable
     public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
+        get { _storage.unknownFields }
+        set { _uniqueStorage().unknownFields = newValue }
+        _modify { yield &_uniqueStorage().unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _title: String = ""
-        var _desc: String = ""
-        var _ext: String = ""
-        var _disablePush: Bool = false
-        var _iosSound: String = ""
-        var _androidSound: String = ""
-        var _ignoreIOSBadge: Bool = false
-        var _iosPushType: IOSPushType = .apns
-        var _iosTitle: String = ""
-        var _iosSubtitle: String = ""
-        var _iosImage: String = ""
-        var _iosMutableContent: Bool = false
-        var _unknownFields: UnknownFields = UnknownFields()
+    /// The fields, in one object: the model keeps a value of this type behind a pointer anyway (a
+    /// oneof member or a singular field of another message), so that pointer is this storage, and
+    /// copying the value (reading it out of an elem, say) is one retain, not one per field.
+    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more
+    /// than one value is never written, so its fields need no run-time exclusivity check;
+    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
+    /// caller's module is a load, not a call).
+    @usableFromInline final class _Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var title: String = ""
+        @usableFromInline @exclusivity(unchecked) var desc: String = ""
+        @usableFromInline @exclusivity(unchecked) var ext: String = ""
+        @usableFromInline @exclusivity(unchecked) var disablePush: Bool = false
+        @usableFromInline @exclusivity(unchecked) var iosSound: String = ""
+        @usableFromInline @exclusivity(unchecked) var androidSound: String = ""
+        @usableFromInline @exclusivity(unchecked) var ignoreIOSBadge: Bool = false
+        @usableFromInline @exclusivity(unchecked) var iosPushType: IOSPushType = .apns
+        @usableFromInline @exclusivity(unchecked) var iosTitle: String = ""
+        @usableFromInline @exclusivity(unchecked) var iosSubtitle: String = ""
+        @usableFromInline @exclusivity(unchecked) var iosImage: String = ""
+        @usableFromInline @exclusivity(unchecked) var iosMutableContent: Bool = false
+        @usableFromInline @exclusivity(unchecked) var unknownFields = UnknownFields()
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(copying other: _Storage) {
+            title = other.title
+            desc = other.desc
+            ext = other.ext
+            disablePush = other.disablePush
+            iosSound = other.iosSound
+            androidSound = other.androidSound
+            ignoreIOSBadge = other.ignoreIOSBadge
+            iosPushType = other.iosPushType
+            iosTitle = other.iosTitle
+            iosSubtitle = other.iosSubtitle
+            iosImage = other.iosImage
+            iosMutableContent = other.iosMutableContent
+            unknownFields = other.unknownFields
+        }
     }
-    var _stored: _Stored? = nil
-    var _title: String {
-        get { _stored?._title ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._title = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._title }
+
+    @usableFromInline var _storage: _Storage
+
+    /// The storage, copied first when another value shares it.
+    @inlinable
+    mutating func _uniqueStorage() -> _Storage {
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _Storage(copying: _storage) }
+        return _storage
     }
-    var _desc: String {
-        get { _stored?._desc ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._desc = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._desc }
-    }
-    var _ext: String {
-        get { _stored?._ext ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._ext = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._ext }
-    }
-    var _disablePush: Bool {
-        get { _stored?._disablePush ?? false }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._disablePush = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._disablePush }
-    }
-    var _iosSound: String {
-        get { _stored?._iosSound ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._iosSound = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._iosSound }
-    }
-    var _androidSound: String {
-        get { _stored?._androidSound ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._androidSound = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._androidSound }
-    }
-    var _ignoreIOSBadge: Bool {
-        get { _stored?._ignoreIOSBadge ?? false }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._ignoreIOSBadge = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._ignoreIOSBadge }
-    }
-    var _iosPushType: IOSPushType {
-        get { _stored?._iosPushType ?? .apns }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._iosPushType = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._iosPushType }
-    }
-    var _iosTitle: String {
-        get { _stored?._iosTitle ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._iosTitle = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._iosTitle }
-    }
-    var _iosSubtitle: String {
-        get { _stored?._iosSubtitle ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._iosSubtitle = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._iosSubtitle }
-    }
-    var _iosImage: String {
-        get { _stored?._iosImage ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._iosImage = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._iosImage }
-    }
-    var _iosMutableContent: Bool {
-        get { _stored?._iosMutableContent ?? false }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._iosMutableContent = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._iosMutableContent }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
-    public init() {}
+    public init() { _storage = _Storage() }
 
     public init(
         title: String = "",
@@ -218,54 +155,25 @@ public struct OfflinePushInfo: Sendable {
         iosImage: String = "",
         iosMutableContent: Bool = false
     ) {
-        self._title = title
-        self._desc = desc
-        self._ext = ext
-        self._disablePush = disablePush
-        self._iosSound = iosSound
-        self._androidSound = androidSound
-        self._ignoreIOSBadge = ignoreIOSBadge
-        self._iosPushType = iosPushType
-        self._iosTitle = iosTitle
-        self._iosSubtitle = iosSubtitle
-        self._iosImage = iosImage
-        self._iosMutableContent = iosMutableContent
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _title = source.title
-        _desc = source.desc
-        _ext = source.ext
-        _disablePush = source.disablePush
-        _iosSound = source.iosSound
-        _androidSound = source.androidSound
-        _ignoreIOSBadge = source.ignoreIOSBadge
-        _iosPushType = source.iosPushType
-        _iosTitle = source.iosTitle
-        _iosSubtitle = source.iosSubtitle
-        _iosImage = source.iosImage
-        _iosMutableContent = source.iosMutableContent
-        _unknownFields = source.unknownFields
+        _storage = _Storage()
+        self.title = title
+        self.desc = desc
+        self.ext = ext
+        self.disablePush = disablePush
+        self.iosSound = iosSound
+        self.androidSound = androidSound
+        self.ignoreIOSBadge = ignoreIOSBadge
+        self.iosPushType = iosPushType
+        self.iosTitle = iosTitle
+        self.iosSubtitle = iosSubtitle
+        self.iosImage = iosImage
+        self.iosMutableContent = iosMutableContent
     }
 }
 
 extension OfflinePushInfo: Hashable {
     public static func == (lhs: OfflinePushInfo, rhs: OfflinePushInfo) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        if lhs._storage === rhs._storage { return true }
         return lhs.title == rhs.title
             && lhs.desc == rhs.desc
             && lhs.ext == rhs.ext

@@ -6,113 +6,84 @@
 /// who recalled it is named apart from the envelope's sender.
 public struct RecallNotice: Sendable {
     /// The recalled message's ID (V2TIM msgID).
+    @inlinable
     public var msgID: String {
-        get {
-            guard let a = _arena else { return _msgID }
-            return a.string(2)
-        }
-        set { _thaw(); _msgID = newValue }
-        _modify { _thaw(); yield &_msgID }
+        get { _storage.msgID }
+        set { _uniqueStorage().msgID = newValue }
+        _modify { yield &_uniqueStorage().msgID }
     }
     /// Who recalled it: a user ID (V2TIM revokerInfo.userID; SDK 7.4 and later).
+    @inlinable
     public var recalledBy: String {
-        get {
-            guard let a = _arena else { return _recalledBy }
-            return a.string(3)
-        }
-        set { _thaw(); _recalledBy = newValue }
-        _modify { _thaw(); yield &_recalledBy }
+        get { _storage.recalledBy }
+        set { _uniqueStorage().recalledBy = newValue }
+        _modify { yield &_uniqueStorage().recalledBy }
     }
     /// Why, if the recaller said (V2TIM revokeReason; SDK 7.4 and later).
+    @inlinable
     public var reason: String {
-        get {
-            guard let a = _arena else { return _reason }
-            return a.string(4)
-        }
-        set { _thaw(); _reason = newValue }
-        _modify { _thaw(); yield &_reason }
+        get { _storage.reason }
+        set { _uniqueStorage().reason = newValue }
+        _modify { yield &_uniqueStorage().reason }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
+    @inlinable
     public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
+        get { _storage.unknownFields }
+        set { _uniqueStorage().unknownFields = newValue }
+        _modify { yield &_uniqueStorage().unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _msgID: String = ""
-        var _recalledBy: String = ""
-        var _reason: String = ""
-        var _unknownFields: UnknownFields = UnknownFields()
+    /// The fields, in one object: the model keeps a value of this type behind a pointer anyway (a
+    /// oneof member or a singular field of another message), so that pointer is this storage, and
+    /// copying the value (reading it out of an elem, say) is one retain, not one per field.
+    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more
+    /// than one value is never written, so its fields need no run-time exclusivity check;
+    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
+    /// caller's module is a load, not a call).
+    @usableFromInline final class _Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var msgID: String = ""
+        @usableFromInline @exclusivity(unchecked) var recalledBy: String = ""
+        @usableFromInline @exclusivity(unchecked) var reason: String = ""
+        @usableFromInline @exclusivity(unchecked) var unknownFields = UnknownFields()
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(copying other: _Storage) {
+            msgID = other.msgID
+            recalledBy = other.recalledBy
+            reason = other.reason
+            unknownFields = other.unknownFields
+        }
     }
-    var _stored: _Stored? = nil
-    var _msgID: String {
-        get { _stored?._msgID ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._msgID = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._msgID }
+
+    @usableFromInline var _storage: _Storage
+
+    /// The storage, copied first when another value shares it.
+    @inlinable
+    mutating func _uniqueStorage() -> _Storage {
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _Storage(copying: _storage) }
+        return _storage
     }
-    var _recalledBy: String {
-        get { _stored?._recalledBy ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._recalledBy = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._recalledBy }
-    }
-    var _reason: String {
-        get { _stored?._reason ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._reason = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._reason }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
-    public init() {}
+    public init() { _storage = _Storage() }
 
     public init(
         msgID: String = "",
         recalledBy: String = "",
         reason: String = ""
     ) {
-        self._msgID = msgID
-        self._recalledBy = recalledBy
-        self._reason = reason
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _msgID = source.msgID
-        _recalledBy = source.recalledBy
-        _reason = source.reason
-        _unknownFields = source.unknownFields
+        _storage = _Storage()
+        self.msgID = msgID
+        self.recalledBy = recalledBy
+        self.reason = reason
     }
 }
 
 extension RecallNotice: Hashable {
     public static func == (lhs: RecallNotice, rhs: RecallNotice) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        if lhs._storage === rhs._storage { return true }
         return lhs.msgID == rhs.msgID
             && lhs.recalledBy == rhs.recalledBy
             && lhs.reason == rhs.reason

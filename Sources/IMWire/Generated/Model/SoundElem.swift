@@ -2,106 +2,85 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct SoundElem: Sendable {
+    @inlinable
     public var uuid: String {
-        get {
-            guard let a = _arena else { return _uuid }
-            return a.string(2)
-        }
-        set { _thaw(); _uuid = newValue }
-        _modify { _thaw(); yield &_uuid }
+        get { _storage.uuid }
+        set { _uniqueStorage().uuid = newValue }
+        _modify { yield &_uniqueStorage().uuid }
     }
+    @inlinable
     public var url: String {
-        get {
-            guard let a = _arena else { return _url }
-            return a.string(3)
-        }
-        set { _thaw(); _url = newValue }
-        _modify { _thaw(); yield &_url }
+        get { _storage.url }
+        set { _uniqueStorage().url = newValue }
+        _modify { yield &_uniqueStorage().url }
     }
     /// Bytes.
+    @inlinable
     public var dataSize: UInt64 {
-        get {
-            guard let a = _arena else { return _dataSize }
-            return a.uint64(4)
-        }
-        set { _thaw(); _dataSize = newValue }
-        _modify { _thaw(); yield &_dataSize }
+        get { _storage.dataSize }
+        set { _uniqueStorage().dataSize = newValue }
+        _modify { yield &_uniqueStorage().dataSize }
     }
     /// Seconds.
+    @inlinable
     public var duration: UInt32 {
-        get {
-            guard let a = _arena else { return _duration }
-            return a.uint32(6, 0)
-        }
-        set { _thaw(); _duration = newValue }
-        _modify { _thaw(); yield &_duration }
+        get { _storage.duration }
+        set { _uniqueStorage().duration = newValue }
+        _modify { yield &_uniqueStorage().duration }
     }
     /// e.g. "mp3".
+    @inlinable
     public var format: String {
-        get {
-            guard let a = _arena else { return _format }
-            return a.string(5)
-        }
-        set { _thaw(); _format = newValue }
-        _modify { _thaw(); yield &_format }
+        get { _storage.format }
+        set { _uniqueStorage().format = newValue }
+        _modify { yield &_uniqueStorage().format }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
+    @inlinable
     public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
+        get { _storage.unknownFields }
+        set { _uniqueStorage().unknownFields = newValue }
+        _modify { yield &_uniqueStorage().unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _uuid: String = ""
-        var _url: String = ""
-        var _dataSize: UInt64 = 0
-        var _duration: UInt32 = 0
-        var _format: String = ""
-        var _unknownFields: UnknownFields = UnknownFields()
+    /// The fields, in one object: the model keeps a value of this type behind a pointer anyway (a
+    /// oneof member or a singular field of another message), so that pointer is this storage, and
+    /// copying the value (reading it out of an elem, say) is one retain, not one per field.
+    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more
+    /// than one value is never written, so its fields need no run-time exclusivity check;
+    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
+    /// caller's module is a load, not a call).
+    @usableFromInline final class _Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var uuid: String = ""
+        @usableFromInline @exclusivity(unchecked) var url: String = ""
+        @usableFromInline @exclusivity(unchecked) var dataSize: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) var duration: UInt32 = 0
+        @usableFromInline @exclusivity(unchecked) var format: String = ""
+        @usableFromInline @exclusivity(unchecked) var unknownFields = UnknownFields()
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(copying other: _Storage) {
+            uuid = other.uuid
+            url = other.url
+            dataSize = other.dataSize
+            duration = other.duration
+            format = other.format
+            unknownFields = other.unknownFields
+        }
     }
-    var _stored: _Stored? = nil
-    var _uuid: String {
-        get { _stored?._uuid ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._uuid = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._uuid }
+
+    @usableFromInline var _storage: _Storage
+
+    /// The storage, copied first when another value shares it.
+    @inlinable
+    mutating func _uniqueStorage() -> _Storage {
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _Storage(copying: _storage) }
+        return _storage
     }
-    var _url: String {
-        get { _stored?._url ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._url = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._url }
-    }
-    var _dataSize: UInt64 {
-        get { _stored?._dataSize ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._dataSize = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._dataSize }
-    }
-    var _duration: UInt32 {
-        get { _stored?._duration ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._duration = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._duration }
-    }
-    var _format: String {
-        get { _stored?._format ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._format = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._format }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
-    public init() {}
+    public init() { _storage = _Storage() }
 
     public init(
         uuid: String = "",
@@ -110,40 +89,18 @@ public struct SoundElem: Sendable {
         duration: UInt32 = 0,
         format: String = ""
     ) {
-        self._uuid = uuid
-        self._url = url
-        self._dataSize = dataSize
-        self._duration = duration
-        self._format = format
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _uuid = source.uuid
-        _url = source.url
-        _dataSize = source.dataSize
-        _duration = source.duration
-        _format = source.format
-        _unknownFields = source.unknownFields
+        _storage = _Storage()
+        self.uuid = uuid
+        self.url = url
+        self.dataSize = dataSize
+        self.duration = duration
+        self.format = format
     }
 }
 
 extension SoundElem: Hashable {
     public static func == (lhs: SoundElem, rhs: SoundElem) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        if lhs._storage === rhs._storage { return true }
         return lhs.uuid == rhs.uuid
             && lhs.url == rhs.url
             && lhs.dataSize == rhs.dataSize

@@ -2,44 +2,9 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct TextElem: Sendable {
-    public var text: String {
-        get {
-            guard let a = _arena else { return _text }
-            return a.string(2)
-        }
-        set { _thaw(); _text = newValue }
-        _modify { _thaw(); yield &_text }
-    }
+    public var text: String = ""
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
-    }
-
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _text: String = ""
-        var _unknownFields: UnknownFields = UnknownFields()
-    }
-    var _stored: _Stored? = nil
-    var _text: String {
-        get { _stored?._text ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._text = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._text }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
+    public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -47,32 +12,12 @@ public struct TextElem: Sendable {
     public init(
         text: String = ""
     ) {
-        self._text = text
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _text = source.text
-        _unknownFields = source.unknownFields
+        self.text = text
     }
 }
 
 extension TextElem: Hashable {
     public static func == (lhs: TextElem, rhs: TextElem) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
         return lhs.text == rhs.text
             && lhs.unknownFields == rhs.unknownFields
     }

@@ -4,102 +4,15 @@
 /// A user's profile (legacy TIM TIMUserProfile, V2TIMUserFullInfo): the fields a notice about
 /// the user shows.
 public struct UserProfile: Sendable {
-    public var userID: String {
-        get {
-            guard let a = _arena else { return _userID }
-            return a.string(2)
-        }
-        set { _thaw(); _userID = newValue }
-        _modify { _thaw(); yield &_userID }
-    }
-    public var nickName: String {
-        get {
-            guard let a = _arena else { return _nickName }
-            return a.string(3)
-        }
-        set { _thaw(); _nickName = newValue }
-        _modify { _thaw(); yield &_nickName }
-    }
-    public var faceURL: String {
-        get {
-            guard let a = _arena else { return _faceURL }
-            return a.string(4)
-        }
-        set { _thaw(); _faceURL = newValue }
-        _modify { _thaw(); yield &_faceURL }
-    }
+    public var userID: String = ""
+    public var nickName: String = ""
+    public var faceURL: String = ""
     /// V2TIM selfSignature.
-    public var selfSignature: String {
-        get {
-            guard let a = _arena else { return _selfSignature }
-            return a.string(5)
-        }
-        set { _thaw(); _selfSignature = newValue }
-        _modify { _thaw(); yield &_selfSignature }
-    }
+    public var selfSignature: String = ""
     /// The user's custom profile fields (V2TIM customInfo: keys Tag_Profile_Custom_*, values bytes).
-    public var customInfo: StringBytesMap {
-        get {
-            guard let a = _arena else { return _customInfo }
-            return a.stringToBytesMap(6)
-        }
-        set { _thaw(); _customInfo = newValue }
-        _modify { _thaw(); yield &_customInfo }
-    }
+    public var customInfo: StringBytesMap = [:]
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
-    }
-
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _userID: String = ""
-        var _nickName: String = ""
-        var _faceURL: String = ""
-        var _selfSignature: String = ""
-        var _customInfo: StringBytesMap = [:]
-        var _unknownFields: UnknownFields = UnknownFields()
-    }
-    var _stored: _Stored? = nil
-    var _userID: String {
-        get { _stored?._userID ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._userID = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._userID }
-    }
-    var _nickName: String {
-        get { _stored?._nickName ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._nickName = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._nickName }
-    }
-    var _faceURL: String {
-        get { _stored?._faceURL ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._faceURL = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._faceURL }
-    }
-    var _selfSignature: String {
-        get { _stored?._selfSignature ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._selfSignature = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._selfSignature }
-    }
-    var _customInfo: StringBytesMap {
-        get { _stored?._customInfo ?? [:] }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._customInfo = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._customInfo }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
+    public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
     public init() {}
@@ -111,40 +24,16 @@ public struct UserProfile: Sendable {
         selfSignature: String = "",
         customInfo: StringBytesMap = [:]
     ) {
-        self._userID = userID
-        self._nickName = nickName
-        self._faceURL = faceURL
-        self._selfSignature = selfSignature
-        self._customInfo = customInfo
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _userID = source.userID
-        _nickName = source.nickName
-        _faceURL = source.faceURL
-        _selfSignature = source.selfSignature
-        _customInfo = source.customInfo
-        _unknownFields = source.unknownFields
+        self.userID = userID
+        self.nickName = nickName
+        self.faceURL = faceURL
+        self.selfSignature = selfSignature
+        self.customInfo = customInfo
     }
 }
 
 extension UserProfile: Hashable {
     public static func == (lhs: UserProfile, rhs: UserProfile) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
         return lhs.userID == rhs.userID
             && lhs.nickName == rhs.nickName
             && lhs.faceURL == rhs.faceURL

@@ -2,192 +2,135 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct VideoElem: Sendable {
+    @inlinable
     public var videoUUID: String {
-        get {
-            guard let a = _arena else { return _videoUUID }
-            return a.string(2)
-        }
-        set { _thaw(); _videoUUID = newValue }
-        _modify { _thaw(); yield &_videoUUID }
+        get { _storage.videoUUID }
+        set { _uniqueStorage().videoUUID = newValue }
+        _modify { yield &_uniqueStorage().videoUUID }
     }
+    @inlinable
     public var videoURL: String {
-        get {
-            guard let a = _arena else { return _videoURL }
-            return a.string(3)
-        }
-        set { _thaw(); _videoURL = newValue }
-        _modify { _thaw(); yield &_videoURL }
+        get { _storage.videoURL }
+        set { _uniqueStorage().videoURL = newValue }
+        _modify { yield &_uniqueStorage().videoURL }
     }
     /// Bytes.
+    @inlinable
     public var videoSize: UInt64 {
-        get {
-            guard let a = _arena else { return _videoSize }
-            return a.uint64(4)
-        }
-        set { _thaw(); _videoSize = newValue }
-        _modify { _thaw(); yield &_videoSize }
+        get { _storage.videoSize }
+        set { _uniqueStorage().videoSize = newValue }
+        _modify { yield &_uniqueStorage().videoSize }
     }
     /// e.g. "mp4".
+    @inlinable
     public var videoFormat: String {
-        get {
-            guard let a = _arena else { return _videoFormat }
-            return a.string(5)
-        }
-        set { _thaw(); _videoFormat = newValue }
-        _modify { _thaw(); yield &_videoFormat }
+        get { _storage.videoFormat }
+        set { _uniqueStorage().videoFormat = newValue }
+        _modify { yield &_uniqueStorage().videoFormat }
     }
     /// Seconds.
+    @inlinable
     public var duration: UInt32 {
-        get {
-            guard let a = _arena else { return _duration }
-            return a.uint32(10, 0)
-        }
-        set { _thaw(); _duration = newValue }
-        _modify { _thaw(); yield &_duration }
+        get { _storage.duration }
+        set { _uniqueStorage().duration = newValue }
+        _modify { yield &_uniqueStorage().duration }
     }
+    @inlinable
     public var snapshotUUID: String {
-        get {
-            guard let a = _arena else { return _snapshotUUID }
-            return a.string(6)
-        }
-        set { _thaw(); _snapshotUUID = newValue }
-        _modify { _thaw(); yield &_snapshotUUID }
+        get { _storage.snapshotUUID }
+        set { _uniqueStorage().snapshotUUID = newValue }
+        _modify { yield &_uniqueStorage().snapshotUUID }
     }
+    @inlinable
     public var snapshotURL: String {
-        get {
-            guard let a = _arena else { return _snapshotURL }
-            return a.string(7)
-        }
-        set { _thaw(); _snapshotURL = newValue }
-        _modify { _thaw(); yield &_snapshotURL }
+        get { _storage.snapshotURL }
+        set { _uniqueStorage().snapshotURL = newValue }
+        _modify { yield &_uniqueStorage().snapshotURL }
     }
     /// Bytes.
+    @inlinable
     public var snapshotSize: UInt64 {
-        get {
-            guard let a = _arena else { return _snapshotSize }
-            return a.uint64(8)
-        }
-        set { _thaw(); _snapshotSize = newValue }
-        _modify { _thaw(); yield &_snapshotSize }
+        get { _storage.snapshotSize }
+        set { _uniqueStorage().snapshotSize = newValue }
+        _modify { yield &_uniqueStorage().snapshotSize }
     }
     /// Pixels.
+    @inlinable
     public var snapshotWidth: UInt32 {
-        get {
-            guard let a = _arena else { return _snapshotWidth }
-            return a.uint32(10, 32)
-        }
-        set { _thaw(); _snapshotWidth = newValue }
-        _modify { _thaw(); yield &_snapshotWidth }
+        get { _storage.snapshotWidth }
+        set { _uniqueStorage().snapshotWidth = newValue }
+        _modify { yield &_uniqueStorage().snapshotWidth }
     }
+    @inlinable
     public var snapshotHeight: UInt32 {
-        get {
-            guard let a = _arena else { return _snapshotHeight }
-            return a.uint32(11, 0)
-        }
-        set { _thaw(); _snapshotHeight = newValue }
-        _modify { _thaw(); yield &_snapshotHeight }
+        get { _storage.snapshotHeight }
+        set { _uniqueStorage().snapshotHeight = newValue }
+        _modify { yield &_uniqueStorage().snapshotHeight }
     }
+    @inlinable
     public var snapshotFormat: String {
-        get {
-            guard let a = _arena else { return _snapshotFormat }
-            return a.string(9)
-        }
-        set { _thaw(); _snapshotFormat = newValue }
-        _modify { _thaw(); yield &_snapshotFormat }
+        get { _storage.snapshotFormat }
+        set { _uniqueStorage().snapshotFormat = newValue }
+        _modify { yield &_uniqueStorage().snapshotFormat }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
+    @inlinable
     public var unknownFields: UnknownFields {
-        get {
-            guard let a = _arena else { return _unknownFields }
-            return a.unknownFields
-        }
-        set { _thaw(); _unknownFields = newValue }
-        _modify { _thaw(); yield &_unknownFields }
+        get { _storage.unknownFields }
+        set { _uniqueStorage().unknownFields = newValue }
+        _modify { yield &_uniqueStorage().unknownFields }
     }
 
-    // Stored fields: a value built in code or changed keeps its fields here, in one optional
-    // struct — `nil` (nothing to initialise, copy or release) while every field is at its
-    // default, as in a value that reads an arena node.
-    struct _Stored: Sendable {
-        var _videoUUID: String = ""
-        var _videoURL: String = ""
-        var _videoSize: UInt64 = 0
-        var _videoFormat: String = ""
-        var _duration: UInt32 = 0
-        var _snapshotUUID: String = ""
-        var _snapshotURL: String = ""
-        var _snapshotSize: UInt64 = 0
-        var _snapshotWidth: UInt32 = 0
-        var _snapshotHeight: UInt32 = 0
-        var _snapshotFormat: String = ""
-        var _unknownFields: UnknownFields = UnknownFields()
+    /// The fields, in one object: the model keeps a value of this type behind a pointer anyway (a
+    /// oneof member or a singular field of another message), so that pointer is this storage, and
+    /// copying the value (reading it out of an elem, say) is one retain, not one per field.
+    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more
+    /// than one value is never written, so its fields need no run-time exclusivity check;
+    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
+    /// caller's module is a load, not a call).
+    @usableFromInline final class _Storage: @unchecked Sendable {
+        @usableFromInline @exclusivity(unchecked) var videoUUID: String = ""
+        @usableFromInline @exclusivity(unchecked) var videoURL: String = ""
+        @usableFromInline @exclusivity(unchecked) var videoSize: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) var videoFormat: String = ""
+        @usableFromInline @exclusivity(unchecked) var duration: UInt32 = 0
+        @usableFromInline @exclusivity(unchecked) var snapshotUUID: String = ""
+        @usableFromInline @exclusivity(unchecked) var snapshotURL: String = ""
+        @usableFromInline @exclusivity(unchecked) var snapshotSize: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) var snapshotWidth: UInt32 = 0
+        @usableFromInline @exclusivity(unchecked) var snapshotHeight: UInt32 = 0
+        @usableFromInline @exclusivity(unchecked) var snapshotFormat: String = ""
+        @usableFromInline @exclusivity(unchecked) var unknownFields = UnknownFields()
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(copying other: _Storage) {
+            videoUUID = other.videoUUID
+            videoURL = other.videoURL
+            videoSize = other.videoSize
+            videoFormat = other.videoFormat
+            duration = other.duration
+            snapshotUUID = other.snapshotUUID
+            snapshotURL = other.snapshotURL
+            snapshotSize = other.snapshotSize
+            snapshotWidth = other.snapshotWidth
+            snapshotHeight = other.snapshotHeight
+            snapshotFormat = other.snapshotFormat
+            unknownFields = other.unknownFields
+        }
     }
-    var _stored: _Stored? = nil
-    var _videoUUID: String {
-        get { _stored?._videoUUID ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._videoUUID = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._videoUUID }
+
+    @usableFromInline var _storage: _Storage
+
+    /// The storage, copied first when another value shares it.
+    @inlinable
+    mutating func _uniqueStorage() -> _Storage {
+        if !isKnownUniquelyReferenced(&_storage) { _storage = _Storage(copying: _storage) }
+        return _storage
     }
-    var _videoURL: String {
-        get { _stored?._videoURL ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._videoURL = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._videoURL }
-    }
-    var _videoSize: UInt64 {
-        get { _stored?._videoSize ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._videoSize = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._videoSize }
-    }
-    var _videoFormat: String {
-        get { _stored?._videoFormat ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._videoFormat = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._videoFormat }
-    }
-    var _duration: UInt32 {
-        get { _stored?._duration ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._duration = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._duration }
-    }
-    var _snapshotUUID: String {
-        get { _stored?._snapshotUUID ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._snapshotUUID = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._snapshotUUID }
-    }
-    var _snapshotURL: String {
-        get { _stored?._snapshotURL ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._snapshotURL = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._snapshotURL }
-    }
-    var _snapshotSize: UInt64 {
-        get { _stored?._snapshotSize ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._snapshotSize = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._snapshotSize }
-    }
-    var _snapshotWidth: UInt32 {
-        get { _stored?._snapshotWidth ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._snapshotWidth = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._snapshotWidth }
-    }
-    var _snapshotHeight: UInt32 {
-        get { _stored?._snapshotHeight ?? 0 }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._snapshotHeight = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._snapshotHeight }
-    }
-    var _snapshotFormat: String {
-        get { _stored?._snapshotFormat ?? "" }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._snapshotFormat = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._snapshotFormat }
-    }
-    var _unknownFields: UnknownFields {
-        get { _stored?._unknownFields ?? UnknownFields() }
-        set { if _stored == nil { _stored = _Stored() }; _stored!._unknownFields = newValue }
-        _modify { if _stored == nil { _stored = _Stored() }; yield &_stored!._unknownFields }
-    }
-    /// The node a decoded value reads its fields from, until it is changed (see ``ArenaRef``).
-    package var _arena: ArenaRef? = nil
 
     /// An empty value: every field at its proto3 default.
-    public init() {}
+    public init() { _storage = _Storage() }
 
     public init(
         videoUUID: String = "",
@@ -202,52 +145,24 @@ public struct VideoElem: Sendable {
         snapshotHeight: UInt32 = 0,
         snapshotFormat: String = ""
     ) {
-        self._videoUUID = videoUUID
-        self._videoURL = videoURL
-        self._videoSize = videoSize
-        self._videoFormat = videoFormat
-        self._duration = duration
-        self._snapshotUUID = snapshotUUID
-        self._snapshotURL = snapshotURL
-        self._snapshotSize = snapshotSize
-        self._snapshotWidth = snapshotWidth
-        self._snapshotHeight = snapshotHeight
-        self._snapshotFormat = snapshotFormat
-    }
-
-    /// A value that reads its fields from a decoded node.
-    package init(_arena: ArenaRef) {
-        self._arena = _arena
-    }
-
-    /// Before a change: copies the fields out of the arena node, if the value reads one.
-    @inline(__always)
-    mutating func _thaw() {
-        if _arena != nil { _materialize() }
-    }
-
-    @inline(never)
-    mutating func _materialize() {
-        let source = self
-        _arena = nil
-        _videoUUID = source.videoUUID
-        _videoURL = source.videoURL
-        _videoSize = source.videoSize
-        _videoFormat = source.videoFormat
-        _duration = source.duration
-        _snapshotUUID = source.snapshotUUID
-        _snapshotURL = source.snapshotURL
-        _snapshotSize = source.snapshotSize
-        _snapshotWidth = source.snapshotWidth
-        _snapshotHeight = source.snapshotHeight
-        _snapshotFormat = source.snapshotFormat
-        _unknownFields = source.unknownFields
+        _storage = _Storage()
+        self.videoUUID = videoUUID
+        self.videoURL = videoURL
+        self.videoSize = videoSize
+        self.videoFormat = videoFormat
+        self.duration = duration
+        self.snapshotUUID = snapshotUUID
+        self.snapshotURL = snapshotURL
+        self.snapshotSize = snapshotSize
+        self.snapshotWidth = snapshotWidth
+        self.snapshotHeight = snapshotHeight
+        self.snapshotFormat = snapshotFormat
     }
 }
 
 extension VideoElem: Hashable {
     public static func == (lhs: VideoElem, rhs: VideoElem) -> Bool {
-        if let left = lhs._arena, let right = rhs._arena, left.isSameNode(as: right) { return true }
+        if lhs._storage === rhs._storage { return true }
         return lhs.videoUUID == rhs.videoUUID
             && lhs.videoURL == rhs.videoURL
             && lhs.videoSize == rhs.videoSize
