@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15)],  // IMWire's minimum (its Package.swift says why)
     products: [
         .executable(name: "imwire-bench", targets: ["IMWireBench"]),
+        .executable(name: "imwire-allocs", targets: ["IMWireAllocs"]),
     ],
     dependencies: [
         // The package under test, by path (its identity is the checkout's folder name, hence `name:`).
@@ -25,16 +26,23 @@ let package = Package(
             name: "SwiftProtobufPeer",
             dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]
         ),
-        // Corpus files (Corpora/out/NAME.msgs) and the operations both harnesses time.
+        // The heap in use (glibc's mallinfo2), for the memory figures.
+        .target(name: "CHeapInUse"),
+        // Corpus files (Corpora/out/NAME.msgs), the walk, values built in code, the operations both
+        // harnesses time and the harness itself.
         .target(
             name: "BenchSupport",
             dependencies: [
                 .product(name: "IMWire", package: "IMWire"),
                 "SwiftProtobufPeer",
+                "CHeapInUse",
             ]
         ),
         // Monotonic-clock timing harness: IMWire and swift-protobuf, best of N, one TSV line per result.
         .executableTarget(name: "IMWireBench", dependencies: ["BenchSupport"]),
+        // The same harness with a counting allocator linked in: allocations per message (`allocs`).
+        .target(name: "CMallocCount"),
+        .executableTarget(name: "IMWireAllocs", dependencies: ["BenchSupport", "CMallocCount"]),
         // ordo-one/benchmark suite: throughput and mallocCountTotal, malloc thresholds in Thresholds/.
         .executableTarget(
             name: "IMWireBenchmarks",

@@ -1,24 +1,27 @@
 #!/usr/bin/env python3
-"""report: turns the harnesses' result/error/verify lines into Scripts/bench's tables.
+"""report: turns the harnesses' lines into Scripts/bench's tables and the performance targets.
 
     python3 Benchmarks/Harness/report.py --manifest Corpora/out/manifest.json [--markdown FILE]
                                          [--settings TEXT] [--command TEXT] RESULTS_FILE...
 
 Every result line carries the interleaved round it was measured in (its last column; lines without one
-count as round 1). Per corpus and operation, for IMWire and each peer (swift-protobuf, protobuf-c, upb,
-C++, C++ arena, memcpy):
+count as round 1). Per corpus and operation, for IMWire and each peer (IMWire 02d391d, swift-protobuf,
+protobuf-c, upb, C++, C++ arena, memcpy):
 
 - MB/s (10^6 bytes of the corpus in the operation's format, binary or JSON, per second): the median over
   the rounds of each round's figure (a round's figure is the best of its samples);
 - IMWire/X: the median of the per-round ratios IMWire MB/s / X MB/s, each computed from the two figures
   of the same round, with the lowest and highest of those ratios: `0.93× (0.88–0.97)`; above 1 means
-  IMWire is faster. IMWire/memcpy is the fraction of the malloc+memcpy ceiling reached.
+  IMWire is faster. Where a peer has no such operation, the ratio is to the operation that stands for it
+  (PEER_OPS below): upb has decode only (its strings are made when read), the C and C++ runtimes encode
+  their parsed objects, which are their values built in code too.
 
-Then the routing view (binary-route) against a full binary decode, as the per-round ratio decode time /
-route time, and the performance targets of issue 21 with PASS or FAIL (TARGETS below). FAIL does not
-change the exit status (targets are goals); a byte-identity mismatch or a harness error does (exit 1).
-A `skip` line (IMPL CORPUS OP REASON: a peer's known limit on the fixtures corpus left that operation
-untimed) is listed as a note.
+Then the routing view against a full decode, the walk digests (every implementation must read the same
+fields: a digest that differs is an error), allocations per message (imwire-allocs' counting allocator),
+the memory 100,000 decoded chat messages hold, and the performance targets of issue 33 with PASS or FAIL
+(TARGETS below). FAIL does not change the exit status (targets are goals); a byte-identity or digest
+mismatch or a harness error does (exit 1). A `skip` line (a peer's known limit on the fixtures corpus)
+is listed as a note.
 """
 
 import argparse
@@ -33,27 +36,62 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-IMPLS = ("IMWire", "swift-protobuf", "protobuf-c", "upb", "C++", "C++ arena", "memcpy")
+EAGER = "IMWire 02d391d"
+IMPLS = ("IMWire", EAGER, "swift-protobuf", "protobuf-c", "upb", "C++", "C++ arena", "memcpy")
 PEERS = IMPLS[1:]
-OPS = ("binary-decode", "binary-encode", "json-decode", "json-encode")
+# The user's operations first (issue 33), then decode only and encode of decoded values.
+OPS = ("binary-decode-read", "binary-read", "binary-encode-built", "json-decode-read", "json-encode-built",
+       "binary-decode", "binary-encode", "json-decode", "json-encode")
+OP_LABELS = {
+    "binary-decode-read": "binary decode + read", "binary-read": "binary read again",
+    "binary-encode-built": "binary encode (built)", "json-decode-read": "json decode + read",
+    "json-encode-built": "json encode (built)", "binary-decode": "binary decode only",
+    "binary-encode": "binary encode (decoded)", "json-decode": "json decode only", "json-encode": "json encode (decoded)",
+}
 CORPORA = ("chat", "random", "merger300", "text12k", "fixtures")
+# What a peer runs for an IMWire operation it has no twin of.
+PEER_OPS = {
+    ("upb", "binary-decode-read"): "binary-decode",
+    ("protobuf-c", "binary-encode-built"): "binary-encode",
+    ("C++", "binary-encode-built"): "binary-encode",
+    ("upb", "binary-encode-built"): "binary-encode",
+    ("C++", "json-encode-built"): "json-encode",
+    ("memcpy", "binary-decode-read"): "binary-decode",
+    ("memcpy", "binary-encode-built"): "binary-encode",
+    ("memcpy", "json-decode-read"): "json-decode",
+    ("memcpy", "json-encode-built"): "json-encode",
+}
 
-# Issue 21's targets: (operations, peer, corpora, IMWire/peer median at least). PASS needs the median of
-# the per-round ratios at or above the target and the lowest round at or above FLOOR × the target. C++ is
-# reported as columns, not as a target: it is the bar after these.
-BINARY_OPS, JSON_OPS = ("binary-decode", "binary-encode"), ("json-decode", "json-encode")
 BINARY_CORPORA = ("chat", "random", "merger300", "fixtures")
+FLOOR = 0.9
+# Issue 33's targets on timings: (IMWire op, peer, peer op, corpora, at least). PASS needs the median of
+# the per-round ratios (IMWire throughput ÷ the peer's) at or above the target and the lowest round at
+# or above FLOOR × the target.
 TARGETS = (
-    (BINARY_OPS, "upb", BINARY_CORPORA + ("text12k",), 1.0),
-    (BINARY_OPS, "protobuf-c", BINARY_CORPORA, 1.0),
+    ("binary-decode-read", "protobuf-c", "binary-decode-read", BINARY_CORPORA, 1.0),
+    ("binary-decode-read", "C++ arena", "binary-decode-read", BINARY_CORPORA, 1.0),
     # protobuf-c neither validates UTF-8 nor builds a String for its 12 KiB (a malloc and a memcpy):
     # a quarter of its speed is validation plus one copy at memory speed.
-    (("binary-decode",), "protobuf-c", ("text12k",), 0.25),
-    (JSON_OPS, "swift-protobuf", CORPORA, 5.0),
+    ("binary-decode-read", "protobuf-c", "binary-decode-read", ("text12k",), 0.25),
+    ("binary-decode-read", "C++ arena", "binary-decode-read", ("text12k",), 1.0),
+    ("binary-decode-read", EAGER, "binary-decode-read", CORPORA, 1.3),
+    ("binary-encode-built", "C++", "binary-encode", CORPORA, 1.0),
+    ("binary-encode-built", "protobuf-c", "binary-encode", CORPORA, 1.0),
+    ("json-decode-read", "swift-protobuf", "json-decode", CORPORA, 5.0),
+    ("json-decode-read", EAGER, "json-decode-read", CORPORA, 1.3),
 )
-FLOOR = 0.9
-# The routing view: median of decode time / route time, no floor.
-ROUTE_CORPUS, ROUTE_TARGET = "chat", 10.0
+# A second read of a decoded value: its time ÷ the time of the same read of values built in code, at most.
+READ_AGAIN_TARGET = 1.2
+# Allocations per decoded-and-read message at most: 02d391d's, pinned (issue 33).
+ALLOCATION_TARGETS = {"chat": 12540 / 3000, "random": 23089 / 2000, "merger300": 454}
+# Bytes held per decoded chat message and per first elem kept alone, at most: 02d391d's (issue 33).
+MEMORY_TARGETS = {"message": 587, "elem": 259}
+# A walk digest a peer is known to compute differently, and why.
+KNOWN_DIGEST_DIFFERENCES = {
+    ("protobuf-c", "fixtures"): "protobuf-c strings are NUL-terminated `char *`: strlen stops at the U+0000 "
+                                "of unicode_nul (Sources/IMWireProtobufC/KNOWN_DIFFERENCES.md, (h))",
+}
+
 
 def run(cmd):
     try:
@@ -99,7 +137,7 @@ def machine():
          + " (C++; generated code: Tests/Conformance/testees/cpp/generated)"),
         ("python", f"{platform.python_version()}, google.protobuf {py_pb}"),
         ("swift-protobuf", "1.39.0 (Benchmarks/Package.swift)"),
-        ("IMWire", f"commit {commit}"),
+        ("IMWire", f"commit {commit}; {EAGER}: the eager model of that commit (Benchmarks/Harness/eager.sh)"),
         ("date", datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")),
     ]
 
@@ -202,6 +240,10 @@ class Results:
         return summarise([tb[r] / ta[r] for r in ta if r in tb])
 
 
+def peer_op(peer, op):
+    return PEER_OPS.get((peer, op), op)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--manifest", required=True, type=Path)
@@ -212,6 +254,7 @@ def main():
     args = ap.parse_args()
 
     res, errors, verifies, skips = Results(), [], [], []
+    digests, allocs, memory = {}, {}, {}
     for path in args.results:
         for line in path.read_text().splitlines():
             f = line.split("\t")
@@ -226,35 +269,90 @@ def main():
             elif f[0] == "skip" and len(f) >= 5:
                 if f[1:5] not in skips:
                     skips.append(f[1:5])
+            elif f[0] == "digest" and len(f) >= 5:
+                digests[(f[1], f[2])] = int(f[4])
+            elif f[0] == "allocs" and len(f) >= 6:
+                allocs[(f[1], f[2], f[3])] = float(f[5])
+            elif f[0] == "memory" and len(f) >= 6:
+                memory[(f[1], f[2], f[3])] = float(f[5])
     manifest = json.loads(args.manifest.read_text())["corpora"]
     rounds = res.rounds()
 
     corpora = [c for c in CORPORA if any(k[1] == c for k in res.seconds)]
     headers = ["corpus", "operation"] + [f"{impl} MB/s" for impl in IMPLS] + [f"IMWire/{p}" for p in PEERS]
-    # The README's table (Markdown only): IMWire's MB/s and its ratio to each codec peer, the peers of the
-    # targets first.
-    summary_peers = ("upb", "protobuf-c", "C++", "C++ arena", "swift-protobuf")
+    # The README's table (Markdown only): IMWire's MB/s and its ratio to each codec peer.
+    summary_peers = ("protobuf-c", "C++ arena", "C++", "upb", "swift-protobuf", EAGER)
     summary_headers = ["corpus", "operation", "IMWire MB/s"] + [f"÷ {p}" for p in summary_peers]
     rows, summary_rows = [], []
     for corpus in corpora:
         for op in OPS:
-            if not any(res.has(impl, corpus, op) for impl in IMPLS):
+            if not res.has("IMWire", corpus, op):
                 continue
-            label = [corpus, op.replace("-", " ")]
-            ratios = {p: fmt_spread(res.ratio(("IMWire", corpus, op), (p, corpus, op))) for p in PEERS}
-            rows.append(label + [fmt_mbs(res.mbs(impl, corpus, op)) for impl in IMPLS] + [ratios[p] for p in PEERS])
+            label = [corpus, OP_LABELS[op]]
+            ratios = {p: fmt_spread(res.ratio(("IMWire", corpus, op), (p, corpus, peer_op(p, op)))) for p in PEERS}
+            rows.append(label + [fmt_mbs(res.mbs(impl, corpus, op if impl == "IMWire" else peer_op(impl, op)))
+                                 for impl in IMPLS] + [ratios[p] for p in PEERS])
             summary_rows.append(label + [fmt_mbs(res.mbs("IMWire", corpus, op))] + [ratios[p] for p in summary_peers])
 
-    route_headers = ["corpus", "messages", "decode ns/msg", "route ns/msg", "route MB/s", "decode time / route time"]
+    route_headers = ["corpus", "messages", "decode + read ns/msg", "route ns/msg", "route MB/s",
+                     "decode + read time / route time"]
     route_rows = []
     for corpus in corpora:
         if not res.has("IMWire", corpus, "binary-route"):
             continue
         route_rows.append([corpus, f"{manifest[corpus]['messages']:,}",
-                           fmt_mbs(res.ns_per_message("IMWire", corpus, "binary-decode")),
+                           fmt_mbs(res.ns_per_message("IMWire", corpus, "binary-decode-read")),
                            fmt_mbs(res.ns_per_message("IMWire", corpus, "binary-route")),
                            fmt_mbs(res.mbs("IMWire", corpus, "binary-route")),
-                           fmt_spread(res.ratio(("IMWire", corpus, "binary-route"), ("IMWire", corpus, "binary-decode")))])
+                           fmt_spread(res.ratio(("IMWire", corpus, "binary-route"), ("IMWire", corpus, "binary-decode-read")))])
+
+    problems = []  # (text, detail)
+
+    # Walk digests: every implementation's must be the same per corpus.
+    digest_rows = []
+    digest_corpora = sorted({c for _, c in digests}, key=lambda c: CORPORA.index(c) if c in CORPORA else 99)
+    digest_impls = sorted({i for i, _ in digests}, key=lambda i: (i.replace(" json", ""), i))
+    for corpus in digest_corpora:
+        reference = digests.get(("IMWire", corpus))
+        for impl in digest_impls:
+            value = digests.get((impl, corpus))
+            if value is None or reference is None:
+                continue
+            if value != reference:
+                known = KNOWN_DIGEST_DIFFERENCES.get((impl.replace(" json", ""), corpus))
+                if known:
+                    problems.append((f"note (known peer difference): walk digest of {impl} on {corpus} is "
+                                     f"{value - reference:+d} from IMWire's", f": {known}"))
+                else:
+                    problems.append((f"DIGEST MISMATCH: {impl} on {corpus}: {value} against IMWire's {reference}",
+                                     " (a walker reads a field the others do not, or a decoder differs)"))
+        digest_rows.append([corpus, str(reference) if reference is not None else "–",
+                            str(sum(1 for i in digest_impls if digests.get((i, corpus)) == reference))
+                            + f" of {sum(1 for i in digest_impls if (i, corpus) in digests)}"])
+
+    alloc_rows = []
+    for corpus in CORPORA:
+        if not any(k[1] == corpus for k in allocs):
+            continue
+
+        def a(impl, op):
+            v = allocs.get((impl, corpus, op))
+            return "–" if v is None else f"{v:.2f}" if v < 100 else f"{v:.0f}"
+        pinned = ALLOCATION_TARGETS.get(corpus)
+        alloc_rows.append([corpus, a("IMWire", "binary-decode-read"), a(EAGER, "binary-decode-read"),
+                           "–" if pinned is None else (f"{pinned:.2f}" if pinned < 100 else f"{pinned:.0f}"),
+                           a("IMWire", "json-decode-read"), a(EAGER, "json-decode-read"),
+                           a("IMWire", "binary-read"), a("IMWire", "binary-route")])
+
+    memory_rows = []
+    for kept in ("message", "elem"):
+        if not any(k[2] == kept for k in memory):
+            continue
+        cells = [kept]
+        for impl in ("IMWire", EAGER, "swift-protobuf", "protobuf-c", "C++"):
+            v = memory.get((impl, "chat", kept))
+            cells.append("–" if v is None else f"{v:.0f}")
+        memory_rows.append(cells)
 
     # Targets: (target, corpus, measured, verdict)
     target_rows = []
@@ -262,18 +360,42 @@ def main():
     def verdict(ok):
         return "–" if ok is None else ("PASS" if ok else "FAIL")
 
-    for ops, peer, target_corpora, target in TARGETS:
-        for op in ops:
-            for corpus in target_corpora:
-                st = res.ratio(("IMWire", corpus, op), (peer, corpus, op))
-                ok = None if st is None else (st[0] >= target and st[1] >= FLOOR * target)
-                target_rows.append([f"{op.replace('-', ' ')} IMWire/{peer} ≥ {fmt_target(target)} "
-                                    f"(min ≥ {fmt_target(FLOOR * target)})",
-                                    corpus, "not measured" if st is None else fmt_spread(st), verdict(ok)])
-    st = res.ratio(("IMWire", ROUTE_CORPUS, "binary-route"), ("IMWire", ROUTE_CORPUS, "binary-decode"))
-    target_rows.append([f"routing view ≥ {ROUTE_TARGET:g}× faster than a full binary decode", ROUTE_CORPUS,
-                        "not measured" if st is None else fmt_spread(st),
-                        verdict(None if st is None else st[0] >= ROUTE_TARGET)])
+    def op_text(op):
+        return OP_LABELS[op]
+
+    for op, peer, op_of_peer, target_corpora, target in TARGETS:
+        for corpus in target_corpora:
+            st = res.ratio(("IMWire", corpus, op), (peer, corpus, op_of_peer))
+            ok = None if st is None else (st[0] >= target and st[1] >= FLOOR * target)
+            peer_text = peer if op_of_peer == op else f"{peer} {op_text(op_of_peer)}"
+            target_rows.append([f"{op_text(op)} IMWire ÷ {peer_text} ≥ {fmt_target(target)} "
+                                f"(min ≥ {fmt_target(FLOOR * target)})",
+                                corpus, "not measured" if st is None else fmt_spread(st), verdict(ok)])
+    for corpus in CORPORA:
+        # time(read of decoded) / time(read of built): at most the target, the worst round at most target / FLOOR.
+        st = res.ratio(("IMWire", corpus, "built-read"), ("IMWire", corpus, "binary-read"))
+        ok = None if st is None else (st[0] <= READ_AGAIN_TARGET and st[2] <= READ_AGAIN_TARGET / FLOOR)
+        target_rows.append([f"read again: time of a decoded value's read ÷ a built value's ≤ {READ_AGAIN_TARGET}× "
+                            f"(max ≤ {READ_AGAIN_TARGET / FLOOR:.2f}×)", corpus,
+                            "not measured" if st is None else fmt_spread(st), verdict(ok)])
+    for corpus, pinned in ALLOCATION_TARGETS.items():
+        v = allocs.get(("IMWire", corpus, "binary-decode-read"))
+        target_rows.append([f"allocations per decoded-and-read message ≤ 02d391d's ({pinned:.2f})" if pinned < 100
+                            else f"allocations per decoded-and-read message ≤ 02d391d's ({pinned:.0f})", corpus,
+                            "not measured" if v is None else f"{v:.2f}", verdict(None if v is None else v <= pinned)])
+    for corpus in CORPORA:
+        v = allocs.get(("IMWire", corpus, "binary-route"))
+        if v is not None:
+            target_rows.append(["routing view allocations per message = 0", corpus, f"{v:.2f}", verdict(v == 0)])
+    for kept, bound in MEMORY_TARGETS.items():
+        v = memory.get(("IMWire", "chat", kept))
+        target_rows.append([f"bytes held per decoded chat {kept} ≤ 02d391d's ({bound})", "chat",
+                            "not measured" if v is None else f"{v:.0f}", verdict(None if v is None else v <= bound)])
+        peer = memory.get(("swift-protobuf", "chat", kept))
+        if kept == "message":
+            target_rows.append(["bytes held per decoded chat message ≤ swift-protobuf's", "chat",
+                                "not measured" if v is None or peer is None else f"{v:.0f} against {peer:.0f}",
+                                verdict(None if v is None or peer is None else v <= peer)])
     # A target on a corpus or operation this run left out (--corpus) is not listed, only counted.
     unmeasured = sum(r[3] == "–" for r in target_rows)
     target_rows = [r for r in target_rows if r[3] != "–"]
@@ -285,7 +407,6 @@ def main():
         corpus_rows.append([corpus, f"{c['messages']:,}", f"{c['binary_bytes']:,} B ({c['binary_bytes_per_message']:g} B/msg)",
                             f"{c['json_bytes']:,} B", c["binary_sha256"][:12]])
 
-    problems = []  # (text, detail)
     for corpus, check, checked, mismatches, informational, first in verifies:
         if int(mismatches):
             kind = "note (known peer difference)" if informational == "1" else "MISMATCH"
@@ -313,7 +434,10 @@ def main():
         out.append("")
         if markdown:
             out.append("IMWire's throughput ÷ each peer's (the median of the per-round ratios, the lowest and "
-                       "highest round in brackets; above 1 = IMWire faster; – = not measured):")
+                       "highest round in brackets; above 1 = IMWire faster; – = not measured). A peer's decode + "
+                       "read reads every field with the same walk; upb's column compares with its decode only "
+                       "(its strings are made when read); the C and C++ runtimes' encode of their parsed "
+                       "objects stands for their encode of built values:")
             out.append("")
             out.append(table(summary_headers, summary_rows, markdown))
             out.append("")
@@ -323,19 +447,39 @@ def main():
         out.append("")
         out.append("MB/s = 10^6 bytes of the corpus in the operation's format per second, the median over the "
                    "rounds; IMWire/X = the median over the rounds of IMWire MB/s ÷ X MB/s within the round "
-                   "(> 1: IMWire is faster), in brackets the lowest and highest round; – = not measured "
-                   "(protobuf-c and upb have no JSON here; C++ arena times binary decode only).")
+                   "(> 1: IMWire is faster), in brackets the lowest and highest round; – = not measured. "
+                   "Where a peer lacks the operation its stand-in is timed: upb decode only for decode + "
+                   "read, the C and C++ runtimes' encode of parsed objects for encode of built values, memcpy "
+                   "of the records for every operation.")
         if route_rows:
             out.append("")
             out.append("Routing view (`Message.withRoutingView`: msg id, sender, target, timestamp, seq and every "
-                       "elem kind read) against a full binary decode, both by IMWire in the same rounds:")
+                       "elem kind read) against a full decode and read, both by IMWire in the same rounds:")
             out.append("")
             out.append(table(route_headers, route_rows, markdown, left=1))
+        if digest_rows:
             out.append("")
-            out.append("ns/msg = median over the rounds; decode time / route time = the median of the per-round "
-                       "ratios (lowest–highest round).")
+            out.append("Walk digests (Docs/benchmarks.md, \"The walk\"): the sum over a corpus of what the walk "
+                       "reads, the same for every implementation and input format:")
+            out.append("")
+            out.append(table(["corpus", "IMWire's digest", "implementations that agree"], digest_rows, markdown,
+                             left=1))
+        if alloc_rows:
+            out.append("")
+            out.append("Allocations per message (imwire-allocs' counting allocator; exact, not timed):")
+            out.append("")
+            out.append(table(["corpus", "IMWire decode + read", f"{EAGER} decode + read", "pinned (02d391d, issue 33)",
+                              "IMWire JSON decode + read", f"{EAGER} JSON decode + read", "IMWire read again",
+                              "IMWire routing view"], alloc_rows, markdown, left=1))
+        if memory_rows:
+            out.append("")
+            out.append("Heap held by 100,000 decoded chat messages kept in an array, bytes per message (glibc "
+                       "mallinfo2; the slot that holds each counted); `elem`: only the first elem of each kept:")
+            out.append("")
+            out.append(table(["kept", "IMWire", EAGER, "swift-protobuf", "protobuf-c", "C++"], memory_rows,
+                             markdown, left=1))
         out.append("")
-        out.append(f"Targets (issue 21): {passed} of {len(target_rows)} met"
+        out.append(f"Targets (issue 33): {passed} of {len(target_rows)} met"
                    + (f" ({unmeasured} more not measured in this run)" if unmeasured else "") + ":")
         out.append("")
         out.append(table(["target", "corpus", "measured: median (min–max over rounds)", "verdict"], target_rows,
@@ -350,7 +494,7 @@ def main():
     if args.markdown:
         args.markdown.write_text(render(True))
         print(f"(Markdown written to {args.markdown})")
-    return 1 if any(text.startswith(("MISMATCH", "ERROR")) for text, _ in problems) else 0
+    return 1 if any(text.startswith(("MISMATCH", "ERROR", "DIGEST MISMATCH")) for text, _ in problems) else 0
 
 
 if __name__ == "__main__":

@@ -15,10 +15,17 @@ public let corpusNames = ["chat", "random", "merger300", "text12k", "fixtures"]
 public let chatPartNames = ["chat-text", "chat-image", "chat-custom", "chat-tips"]
 
 /// One corpus: every message in canonical binary and in canonical JSON, in the same order.
-public struct Corpus: Sendable {
+public struct Corpus: @unchecked Sendable {  // the raw records are never written after init
     public let name: String
     public let binary: [[UInt8]]
     public let json: [[UInt8]]
+
+    /// The same records in one buffer that lives as long as the process, as raw byte ranges: a
+    /// decode can read a record in place without the array retain a loop over `binary` pays per
+    /// record (which is the harness's cost, not the decoder's; the C and C++ harnesses read raw
+    /// pointers too).
+    public let binaryRaw: [UnsafeRawBufferPointer]
+    public let jsonRaw: [UnsafeRawBufferPointer]
 
     public var count: Int { binary.count }
     public var binaryBytes: Int { binary.reduce(0) { $0 + $1.count } }
@@ -31,6 +38,21 @@ public struct Corpus: Sendable {
         json = try Self.readRecords("\(directory)/\(name).json.msgs")
         guard binary.count == json.count else {
             throw CorpusError("\(name): \(binary.count) binary records but \(json.count) JSON records")
+        }
+        binaryRaw = Self.pinned(binary)
+        jsonRaw = Self.pinned(json)
+    }
+
+    /// Copies of `records` in one allocation that is never freed.
+    static func pinned(_ records: [[UInt8]]) -> [UnsafeRawBufferPointer] {
+        let total = records.reduce(0) { $0 + $1.count }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(total, 1), alignment: 16)
+        var offset = 0
+        return records.map { record in
+            let start = buffer + offset
+            record.withUnsafeBytes { start.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(buffer), byteCount: $0.count) }
+            offset += record.count
+            return UnsafeRawBufferPointer(start: start, count: record.count)
         }
     }
 

@@ -6,18 +6,6 @@ import IMWire
 import SwiftProtobuf
 import SwiftProtobufPeer
 
-public struct VerifyResult: Sendable {
-    /// e.g. "IMWire binary round trip".
-    public let check: String
-    public let corpus: String
-    public let checked: Int
-    public let mismatches: Int
-    /// Index, input and output of the first mismatch.
-    public let firstMismatch: String?
-    /// Informational checks report differences that are expected (a peer's own JSON style).
-    public let informational: Bool
-}
-
 public func verify(_ corpus: Corpus) -> [VerifyResult] {
     var results: [VerifyResult] = []
     func check(

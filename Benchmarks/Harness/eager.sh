@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Builds the benchmark harness over IMWire's eager model of commit 02d391d (stored properties, a
+# `decodeField` per field, before the arena decoder), the bar issue 33's redesign is held to ("decode +
+# read >= 1.3x the eager model"): EagerBench (imwire-bench's commands) and EagerAllocs (imwire-allocs').
+# Prints the directory they are in.
+#
+#   Benchmarks/Harness/eager.sh OUT_DIR
+#
+# The package is made in OUT_DIR/eager (never committed): the library's sources at 02d391d, taken from
+# this repository's history with `git archive`, as a module named IMWireEager, and the harness from the
+# current Benchmarks/Sources files that work on any IMWire model (Harness.swift, Corpus.swift, the walk,
+# the values built in code and the IMWire workloads; the heap and allocation counters), their `import
+# IMWire` renamed. The same code times both models. Made again only when those files change.
+set -euo pipefail
+
+out="${1:?usage: eager.sh OUT_DIR}"
+repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+commit=02d391d
+package="$out/eager"
+sources="$repo_root/Benchmarks/Sources"
+shared=(Harness.swift Corpus.swift Walk+IMWire.swift Build+IMWire.swift Workload+IMWire.swift)
+
+stamp="$(cd "$repo_root" && git rev-parse "$commit")"
+for file in "${shared[@]/#/BenchSupport/}" CHeapInUse/heap_in_use.c CHeapInUse/include/heap_in_use.h \
+    CMallocCount/malloc_count.c CMallocCount/include/malloc_count.h ../Harness/eager.sh; do
+    stamp+=" $(cksum <"$sources/$file")"
+done
+
+if [[ ! -f "$package/stamp" || "$(cat "$package/stamp")" != "$stamp" ]]; then
+    rm -rf "$package"
+    for target in IMWireEager EagerSupport EagerBench EagerAllocs CHeapInUse CMallocCount; do
+        mkdir -p "$package/Sources/$target"
+    done
+    (cd "$repo_root" && git archive "$commit" Sources/IMWire) | tar -x -C "$package/Sources/IMWireEager" --strip-components=2
+    rm -rf "$package/Sources/IMWireEager/IMWire.docc"
+    for file in "${shared[@]}"; do
+        sed -e 's/^import IMWire$/import IMWireEager/' -e 's/^@_spi(Benchmarks) import IMWire$/import IMWireEager/' \
+            "$sources/BenchSupport/$file" >"$package/Sources/EagerSupport/$file"
+    done
+    cp -R "$sources/CHeapInUse/." "$package/Sources/CHeapInUse/"
+    cp -R "$sources/CMallocCount/." "$package/Sources/CMallocCount/"
+    printf '%s\n' \
+        "// The routing view and the string builder came after this model: no such operations here." \
+        "enum IMWireExtras {" \
+        "    static func pass(_ operation: Operation, _ corpus: Corpus) throws -> (() throws -> Void)? { nil }" \
+        "}" >"$package/Sources/EagerSupport/Extras.swift"
+    printf '%s\n' \
+        "// The harness of imwire-bench over IMWire's eager model of commit $commit." \
+        "import EagerSupport" \
+        "runHarness(\"imwire-bench-$commit\", [IMWireWorkloads.implementation(named: \"IMWire $commit\")]," \
+        "           arguments: Array(CommandLine.arguments.dropFirst()))" >"$package/Sources/EagerBench/main.swift"
+    printf '%s\n' \
+        "// imwire-allocs over IMWire's eager model of commit $commit (its allocs command)." \
+        "import CMallocCount" \
+        "import EagerSupport" \
+        "runHarness(\"imwire-allocs-$commit\", [IMWireWorkloads.implementation(named: \"IMWire $commit\")]," \
+        "           arguments: Array(CommandLine.arguments.dropFirst())," \
+        "           countAllocations: { body in" \
+        "               malloc_count_start()" \
+        "               do { try body() } catch { _ = malloc_count_stop(); throw error }" \
+        "               return Int(malloc_count_stop())" \
+        "           })" >"$package/Sources/EagerAllocs/main.swift"
+    printf '%s\n' \
+        "// swift-tools-version: 6.1" \
+        "// Made by Benchmarks/Harness/eager.sh: IMWire at $commit (module IMWireEager) and its benchmark harness." \
+        "import PackageDescription" \
+        "" \
+        "let package = Package(" \
+        "    name: \"IMWireEagerBench\"," \
+        "    platforms: [.macOS(.v15)]," \
+        "    targets: [" \
+        "        .target(name: \"IMWireEager\")," \
+        "        .target(name: \"CHeapInUse\")," \
+        "        .target(name: \"CMallocCount\")," \
+        "        .target(name: \"EagerSupport\", dependencies: [\"IMWireEager\", \"CHeapInUse\"])," \
+        "        .executableTarget(name: \"EagerBench\", dependencies: [\"EagerSupport\"])," \
+        "        .executableTarget(name: \"EagerAllocs\", dependencies: [\"EagerSupport\", \"CMallocCount\"])," \
+        "    ]," \
+        "    swiftLanguageModes: [.v6]" \
+        ")" >"$package/Package.swift"
+    printf '%s\n' "$stamp" >"$package/stamp"
+fi
+swift build -c release --package-path "$package" -Xcc -gdwarf-4 2>&1 | grep -v '^\[' >&2 \
+    || { echo "eager.sh: swift build failed" >&2; exit 1; }
+swift build -c release --package-path "$package" -Xcc -gdwarf-4 --show-bin-path

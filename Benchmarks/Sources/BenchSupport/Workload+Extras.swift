@@ -1,0 +1,49 @@
+// IMWire's own operations, which no peer and no earlier model has: the routing view and the string
+// builder the decoders use. (The harness for commit 02d391d has a stub of this file instead:
+// Benchmarks/Harness/eager.sh.)
+
+@_spi(Benchmarks) import IMWire
+
+enum IMWireExtras {
+    static func pass(_ operation: Operation, _ corpus: Corpus) throws -> (() throws -> Void)? {
+        switch operation {
+        case .binaryRoute:
+            // What a relay reads before forwarding the bytes: msg id, sender, target, timestamp, seq and
+            // the kind of every elem. The strings are read in place as UTF-8 (the view's `…UTF8`
+            // properties), as a relay hashing or comparing IDs would: no String, no allocation.
+            let inputs = corpus.binary
+            return {
+                for input in inputs {
+                    try Message.withRoutingView(serializedBytes: input) { view in
+                        blackHole(view.msgIDUTF8)
+                        blackHole(view.senderUTF8)
+                        blackHole(view.targetIDUTF8)
+                        blackHole(view.timestampMs)
+                        blackHole(view.seq)
+                        for kind in view.elemKinds { blackHole(kind) }
+                    }
+                }
+            }
+        case .stringBuild, .stringBuildFallback:
+            // Each string's bytes and whether they are ASCII, which the decoder learns while validating.
+            let strings = try corpus.binary.flatMap { try stringsOf(Message(serializedBytes: $0)) }
+                .map { (bytes: Array($0.utf8), isASCII: $0.utf8.allSatisfy { $0 < 0x80 }) }
+            let fallback = operation == .stringBuildFallback
+            return {
+                for string in strings {
+                    string.bytes.withUnsafeBufferPointer { buffer in
+                        blackHole(_UTF8StringBuilding.string(buffer, isASCII: string.isASCII, fallback: fallback))
+                    }
+                }
+            }
+        default:
+            return nil
+        }
+    }
+}
+
+/// Every `String` in a value, found by reflection (the model types reflect their fields).
+func stringsOf(_ value: Any) -> [String] {
+    if let string = value as? String { return [string] }
+    return Mirror(reflecting: value).children.flatMap { stringsOf($0.value) }
+}
