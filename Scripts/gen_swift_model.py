@@ -874,7 +874,7 @@ def write_call(field, value):
 def gen_write_binary(msg):
     """_writeBinary: the fields, last first, for the back-to-front writer."""
     out = ["    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).\n",
-           "    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {\n",
+           "    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {\n",
            body_prelude(msg, False),
            f"        if {unknown_presence(msg)} {{ writer.unknownFields({unknown_value(msg)}) }}\n"]
     for f, oneof in reversed(list(field_groups(msg))):

@@ -5,7 +5,9 @@ public struct _IMWireMessageCodec<M: IMWireMessage>: Sendable {
     /// stays rather than moved out of the decoder.
     @usableFromInline let decodeBinaryInto: @Sendable (inout M, UnsafeBufferPointer<UInt8>, BinaryDecodingOptions) throws(IMWireError) -> Void
     /// Encodes and hands the bytes (valid during the call) to the closure.
-    @usableFromInline let encodeBinary: @Sendable (M, BinaryEncodingOptions, (UnsafeBufferPointer<UInt8>) -> Void) throws(IMWireError) -> Void
+    /// (The message `borrowing`: encoded where it is, not copied first, which would retain every
+    /// reference it holds.)
+    @usableFromInline let encodeBinary: @Sendable (borrowing M, BinaryEncodingOptions, (UnsafeBufferPointer<UInt8>) -> Void) throws(IMWireError) -> Void
     @usableFromInline let decodeJSON: @Sendable (UnsafeBufferPointer<UInt8>, JSONDecodingOptions) throws(IMWireError) -> M
     @usableFromInline let decodeJSONReporting: @Sendable (UnsafeBufferPointer<UInt8>, JSONDecodingOptions, inout DecodingReport) throws(IMWireError) -> M
     @usableFromInline let encodeJSON: @Sendable (M, JSONEncodingOptions) throws(IMWireError) -> [UInt8]

@@ -10,7 +10,7 @@ package enum BinaryEncoder {
     /// Encodes `message` and calls `body` with the bytes (valid only during the call).
     @inline(__always)
     package static func withEncoding<M: ProtoMessage, R>(
-        _ message: M, options: BinaryEncodingOptions, _ body: (UnsafeBufferPointer<UInt8>) -> R
+        _ message: borrowing M, options: BinaryEncodingOptions, _ body: (UnsafeBufferPointer<UInt8>) -> R
     ) throws(IMWireError) -> R {
         var writer = BinaryWriter(maxDepth: options.maxDepth)
         defer { writer.release() }
@@ -234,7 +234,9 @@ package struct BinaryWriter {
         int32(value.rawValue, field: field)
     }
 
-    package mutating func message<M: ProtoMessage>(_ value: M, field: Int) throws(IMWireError) {
+    /// (`borrowing`: a message is written where it is, never copied first — a copy retains every
+    /// reference it holds.)
+    package mutating func message<M: ProtoMessage>(_ value: borrowing M, field: Int) throws(IMWireError) {
         let start = try enter()
         try value._writeBinary(&self)
         leave(start, field: field)
@@ -250,13 +252,14 @@ package struct BinaryWriter {
         }
     }
 
-    package mutating func repeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(IMWireError) {
-        // Through the buffer: elements are borrowed, not copied (a copy retains every field).
+    package mutating func repeatedMessage<M: ProtoMessage>(_ value: borrowing [M], field: Int) throws(IMWireError) {
+        // Through the buffer's addresses: elements are borrowed, not copied (a copy retains every field).
         try value.withUnsafeBufferPointer { (messages) throws(IMWireError) in
+            guard let first = messages.baseAddress else { return }
             var index = messages.count
             while index > 0 {
                 index &-= 1
-                try message(messages[index], field: field)
+                try message((first + index).pointee, field: field)
             }
         }
     }

@@ -17,10 +17,12 @@ package struct JSONReader {
     private var depth = 1
     private let maxDepth: Int
     private let ignoreUnknownFields: Bool
-    /// The field whose value is being read (its schema and index), for error messages.
-    private unowned(unsafe) var fieldSchema: MessageSchema?
+    /// The field whose value is being read (its type's names and its index), for error messages: a
+    /// pointer, so that noting it per member costs no reference counting (the schema is read only
+    /// when an error is made).
+    private var fieldNames: UnsafeMutablePointer<JSONFieldNames>?
     private var fieldIndex = 0
-    private var fieldName: String { fieldSchema?.fields[fieldIndex].name ?? "" }
+    private var fieldName: String { fieldNames?.pointee.schema.fields[fieldIndex].name ?? "" }
     private var stackGuard = StackGuard()
     /// The JSON names of every type of the schema file, indexed by ``ProtoMessage/_arenaLayoutIndex``.
     private let names: UnsafeMutablePointer<JSONFieldNames>
@@ -153,9 +155,8 @@ package struct JSONReader {
             if fieldIndex < 0 { return -1 }
         }
         state.next = fieldIndex &+ 1
-        let schema = names.pointee.schema
         guard state.seen.insert(fieldIndex) else {
-            throw .duplicateKey(schema.fields[fieldIndex].name, .field, offset: keyOffset)
+            throw duplicateKey(names, fieldIndex, at: keyOffset)
         }
         // `null` leaves a field unset, a oneof member too: `{"receiver": null, "groupId": "g"}`
         // sets only the group (Google's Required OneofFieldNullFirst / NullSecond).
@@ -163,9 +164,14 @@ package struct JSONReader {
         if names.pointee.oneofIDs[fieldIndex] >= 0 {
             try checkOneof(names, fieldIndex, at: keyOffset, state: &state)
         }
-        fieldSchema = schema
+        fieldNames = names
         self.fieldIndex = fieldIndex
         return fieldIndex
+    }
+
+    @inline(never)
+    private func duplicateKey(_ names: UnsafeMutablePointer<JSONFieldNames>, _ fieldIndex: Int, at keyOffset: Int) -> IMWireError {
+        .duplicateKey(names.pointee.schema.fields[fieldIndex].name, .field, offset: keyOffset)
     }
 
     /// The common case: the key at `position` is `"jsonName":` of field `from` or of a field after
@@ -234,9 +240,10 @@ package struct JSONReader {
     private func checkOneof(
         _ names: UnsafeMutablePointer<JSONFieldNames>, _ fieldIndex: Int, at keyOffset: Int, state: inout ObjectState
     ) throws(IMWireError) {
-        let schema = names.pointee.schema
-        let oneof = schema.oneofIDs[fieldIndex]
-        for otherIndex in state.oneofMembers where schema.oneofIDs[otherIndex] == oneof {
+        let oneofIDs = names.pointee.oneofIDs
+        let oneof = oneofIDs[fieldIndex]
+        for otherIndex in state.oneofMembers where oneofIDs[otherIndex] == oneof {
+            let schema = names.pointee.schema
             let (field, other) = (schema.fields[fieldIndex], schema.fields[otherIndex])
             throw .oneofConflict("oneof \(field.oneof ?? "") has both \(other.name) and \(field.name)", offset: keyOffset)
         }
@@ -393,6 +400,7 @@ package struct JSONReader {
     /// An integer field's value: a JSON number or a string holding one.
     private mutating func readInteger() throws(IMWireError) -> (magnitude: UInt64, negative: Bool, offset: Int) {
         let offset = scanner.position
+        if let magnitude = plainInteger() { return (magnitude, false, offset) }
         if scanner.peek() == UInt8(ascii: "\"") {
             let scanned = try scanner.scanString()
             let value = try withNumberInString(scanned, offset: offset) { (inner, token) throws(IMWireError) in
@@ -410,6 +418,40 @@ package struct JSONReader {
         } catch {
             throw valueError(error)
         }
+    }
+
+    /// The common forms, read in one pass and nothing else: up to 19 digits without a leading zero
+    /// (the form every writer gives a non-negative integer), bare or quoted (proto3's 64-bit
+    /// integers), where the number ends. `nil`, with nothing consumed, for anything else — a sign,
+    /// a fraction, an exponent, an escape, a leading zero, 20 digits — which the scanner then reads
+    /// with every check of the grammar.
+    @inline(__always)
+    private mutating func plainInteger() -> UInt64? {
+        let base = scanner.base
+        let end = scanner.count
+        var at = scanner.position
+        guard at < end else { return nil }
+        let quoted = base[at] == UInt8(ascii: "\"")
+        if quoted { at &+= 1 }
+        let first = at
+        var magnitude: UInt64 = 0
+        while at < end, at &- first < 20 {
+            let digit = base[at] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            magnitude = magnitude &* 10 &+ UInt64(digit)
+            at &+= 1
+        }
+        let count = at &- first
+        guard count > 0, count < 20, base[first] != UInt8(ascii: "0") || count == 1 else { return nil }
+        if quoted {
+            guard at < end, base[at] == UInt8(ascii: "\"") else { return nil }
+            at &+= 1
+        } else if at < end {
+            let next = base[at]
+            guard next != UInt8(ascii: "."), next | 0x20 != UInt8(ascii: "e") else { return nil }
+        }
+        scanner.position = at
+        return magnitude
     }
 
     @inline(never)

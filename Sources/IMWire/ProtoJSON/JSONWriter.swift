@@ -72,11 +72,10 @@ package struct JSONWriter: FieldVisitor {
 
     /// An enum value by its name, or by its number when `schema` does not name it.
     private mutating func writeEnum(number: Int32, _ schema: EnumSchema?) {
-        if let name = schema?.name(of: number) {
+        if let name = schema?.nameUTF8(of: number) {
             // Enum names are identifiers: nothing to escape.
             text.append(UInt8(ascii: "\""))
-            var name = name
-            name.withUTF8 { text.append($0) }
+            text.append(name)
             text.append(UInt8(ascii: "\""))
         } else {
             text.integer(Int64(number))

@@ -4,24 +4,43 @@ package final class EnumSchema: Sendable {
     package let fullName: String
     /// (number, proto name) in declaration order.
     package let values: [(number: Int32, name: String)]
-    /// The names as UTF-8, for ``number(named:)`` without String comparisons.
-    private let nameUTF8: [[UInt8]]
+    /// The numbers and the names as UTF-8, in declaration order, behind plain pointers (a schema lives
+    /// as long as the program): ``number(named:)`` and ``nameUTF8(of:)`` compare and hand out bytes
+    /// with no `String` and no reference counting, once per enum value a text reader or writer meets.
+    private nonisolated(unsafe) let numbers: UnsafeMutablePointer<Int32>
+    private nonisolated(unsafe) let names: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
 
     package init(fullName: String, values: [(number: Int32, name: String)]) {
         self.fullName = fullName
         self.values = values
-        self.nameUTF8 = values.map { Array($0.name.utf8) }
+        numbers = .allocate(capacity: max(1, values.count))
+        names = .allocate(capacity: max(1, values.count))
+        for (index, value) in values.enumerated() {
+            (numbers + index).initialize(to: value.number)
+            let bytes = Array(value.name.utf8)
+            let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, bytes.count))
+            copy.initialize(from: bytes, count: bytes.count)
+            (names + index).initialize(to: UnsafeBufferPointer(start: copy, count: bytes.count))
+        }
     }
 
     package func name(of number: Int32) -> String? {
         values.first { $0.number == number }?.name
     }
 
+    /// The UTF-8 of the name of `number`, or `nil` when no value has it.
+    package func nameUTF8(of number: Int32) -> UnsafeBufferPointer<UInt8>? {
+        for index in 0..<values.count where numbers[index] == number { return names[index] }
+        return nil
+    }
+
     /// The number of the value named exactly `name`.
     package func number(named name: UnsafeBufferPointer<UInt8>) -> Int32? {
-        for (index, candidate) in nameUTF8.enumerated() where candidate.count == name.count {
-            if candidate.withUnsafeBufferPointer({ memcmp($0.baseAddress!, name.baseAddress!, name.count) == 0 }) {
-                return values[index].number
+        for index in 0..<values.count {
+            let candidate = names[index]
+            if candidate.count == name.count, candidate.count == 0
+                || memcmp(candidate.baseAddress!, name.baseAddress!, name.count) == 0 {
+                return numbers[index]
             }
         }
         return nil

@@ -15,7 +15,7 @@ package protocol ProtoMessage: IMWireMessage {
     static var _arenaLayoutIndex: Int { get }
     /// Writes the value's canonical binary encoding in front of what `writer` holds (the binary
     /// encoder writes back to front: fields from the last to the first).
-    func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError)
+    borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError)
     /// Visits every field that is present (proto3: non-default, or a set oneof member or message),
     /// in field-number order, then the unknown fields. Throws only what the visitor throws.
     func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure)

@@ -36,7 +36,7 @@ extension ConformanceRequest: IMWireMessage, ProtoMessage, JSONFieldReading {
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
         if self.jsonIgnoreUnknownFields { writer.bool(self.jsonIgnoreUnknownFields, field: 7) }
         if !self.validationProfile.isEmpty { writer.string(self.validationProfile, field: 6) }

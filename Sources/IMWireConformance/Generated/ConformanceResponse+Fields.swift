@@ -38,7 +38,7 @@ extension ConformanceResponse: IMWireMessage, ProtoMessage, JSONFieldReading {
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
         switch self.result {
         case .parseError(let value)?: writer.string(value, field: 1)

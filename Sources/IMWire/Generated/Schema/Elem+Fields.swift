@@ -42,7 +42,7 @@ extension Elem: IMWireMessage, ProtoMessage, JSONFieldReading {
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
         switch self.content {
         case .text(let value)?: try writer.message(value, field: 1)

@@ -21,7 +21,7 @@ extension FaceElem: IMWireMessage, ProtoMessage, JSONFieldReading {
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
         if !self.data.isEmpty { writer.bytes(self.data, field: 2) }
         if self.index != 0 { writer.int32(self.index, field: 1) }

@@ -29,7 +29,7 @@ extension GroupChangeInfo: IMWireMessage, ProtoMessage, JSONFieldReading {
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
         if self.uint64Value != 0 { writer.uint64(self.uint64Value, field: 6) }
         if self.intValue != 0 { writer.uint32(self.intValue, field: 5) }

@@ -35,7 +35,7 @@ extension GroupMemberInfo: IMWireMessage, ProtoMessage, JSONFieldReading {
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
         if !self.customInfo.isEmpty { writer.stringToBytesMap(self.customInfo, field: 9) }
         if self.muteUntil != 0 { writer.uint64(self.muteUntil, field: 8) }

@@ -38,7 +38,7 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage, JSONFieldReading {
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         let storage = self._storage
         if !storage.unknownFields.isEmpty { writer.unknownFields(storage.unknownFields) }
         if let value = storage.opUserInfo { try writer.message(value, field: 10) }

@@ -42,7 +42,7 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage, JSONFieldReading {
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         let storage = self._storage
         if !storage.unknownFields.isEmpty { writer.unknownFields(storage.unknownFields) }
         if !storage.changedGroupMemberInfoList.isEmpty { try writer.repeatedMessage(storage.changedGroupMemberInfoList, field: 12) }

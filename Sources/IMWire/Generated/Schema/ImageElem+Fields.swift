@@ -21,7 +21,7 @@ extension ImageElem: IMWireMessage, ProtoMessage, JSONFieldReading {
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
         if !self.images.isEmpty { try writer.repeatedMessage(self.images, field: 2) }
         if self.format.rawValue != 0 { writer.enumeration(self.format, field: 1) }

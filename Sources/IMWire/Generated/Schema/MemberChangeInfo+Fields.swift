@@ -21,7 +21,7 @@ extension MemberChangeInfo: IMWireMessage, ProtoMessage, JSONFieldReading {
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
         if self.muteTime != 0 { writer.uint32(self.muteTime, field: 2) }
         if !self.userID.isEmpty { writer.string(self.userID, field: 1) }

@@ -32,7 +32,7 @@ extension MergerElem: IMWireMessage, ProtoMessage, JSONFieldReading {
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         let storage = self._storage
         if !storage.unknownFields.isEmpty { writer.unknownFields(storage.unknownFields) }
         if storage.msgNum != 0 { writer.uint32(storage.msgNum, field: 7) }

@@ -99,7 +99,7 @@ extension Message: IMWireMessage, ProtoMessage, JSONFieldReading {
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if let c = self._cold, !c.unknownFields.isEmpty { writer.unknownFields(c.unknownFields) }
         switch self._cold?.signal {
         case .recallNotice(let value)?: try writer.message(value, field: 22)

@@ -19,7 +19,7 @@ extension TextElem: IMWireMessage, ProtoMessage, JSONFieldReading {
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
         if !self.text.isEmpty { writer.string(self.text, field: 1) }
     }

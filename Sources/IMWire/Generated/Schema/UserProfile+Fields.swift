@@ -27,7 +27,7 @@ extension UserProfile: IMWireMessage, ProtoMessage, JSONFieldReading {
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
         if !self.customInfo.isEmpty { writer.stringToBytesMap(self.customInfo, field: 5) }
         if !self.selfSignature.isEmpty { writer.string(self.selfSignature, field: 4) }

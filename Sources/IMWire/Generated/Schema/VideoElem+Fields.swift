@@ -40,7 +40,7 @@ extension VideoElem: IMWireMessage, ProtoMessage, JSONFieldReading {
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         let storage = self._storage
         if !storage.unknownFields.isEmpty { writer.unknownFields(storage.unknownFields) }
         if !storage.snapshotFormat.isEmpty { writer.string(storage.snapshotFormat, field: 11) }
