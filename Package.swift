@@ -16,12 +16,14 @@ let libraryTargets: [Target] = [
     .target(name: "CIMWireUTF8"),
 
     // Helpers every test target shares: the golden fixtures, the random message generators, the
-    // linear-time measurement. Not a product.
+    // linear-time measurement, the heap in use. Not a product.
     .target(
         name: "IMWireTestSupport",
-        dependencies: ["IMWire", .product(name: "PropertyBased", package: "swift-property-based")],
+        dependencies: ["IMWire", "CIMWireTestHeap", .product(name: "PropertyBased", package: "swift-property-based")],
         path: "Tests/IMWireTestSupport"
     ),
+    // The heap in use (glibc's mallinfo2), for the tests of what a value keeps alive.
+    .target(name: "CIMWireTestHeap", path: "Tests/CIMWireTestHeap"),
     // The library's own tests: they need the Swift toolchain and nothing else.
     .testTarget(
         name: "IMWireTests",
