@@ -839,10 +839,7 @@ def gen_traverse(msg):
     for f, oneof in field_groups(msg):
         if oneof:
             name, _, members, _, _ = oneof
-            out.append(f"        switch {oneof_value(msg, members, name)} {{\n")
-            for m in members:
-                out.append(f"        case .{m.swift}(let value)?: {visit_call(m, 'value')}\n")
-            out.append("        case nil: break\n        }\n")
+            out.append(f"        try {oneof_value(msg, members, name)}?._traverse(&visitor)\n")
         elif f.is_message and not f.repeated:
             out.append(f"        if {presence(msg, f)} {{ {visit_call(f, 'value')} }}\n")
         else:
@@ -880,10 +877,7 @@ def gen_write_binary(msg):
     for f, oneof in reversed(list(field_groups(msg))):
         if oneof:
             name, _, members, _, _ = oneof
-            out.append(f"        switch {oneof_value(msg, members, name)} {{\n")
-            for m in members:
-                out.append(f"        case .{m.swift}(let value)?: {write_call(m, 'value')}\n")
-            out.append("        case nil: break\n        }\n")
+            out.append(f"        try {oneof_value(msg, members, name)}?._writeBinary(&writer)\n")
         elif f.is_message and not f.repeated:
             out.append(f"        if {presence(msg, f)} {{ {write_call(f, 'value')} }}\n")
         else:
@@ -1059,6 +1053,30 @@ def gen_fields(ctx, msg, type_index):
     out.append(gen_decode_binary(msg))
     out.append(gen_decode_json(msg))
     out.append("}\n")
+    for oneof in msg.oneofs:
+        out.append(gen_oneof_walks(msg, oneof))
+    return "".join(out)
+
+
+def gen_oneof_walks(msg, oneof):
+    """traverse and _writeBinary of a oneof's enum, which the message's own call through the optional
+    enum (`self.content?._writeBinary(&writer)`): a method of the enum has the enum borrowed, so its switch binds the member's value in place,
+    where a switch over the message's property would copy it first (a retain and a release of every
+    reference the member holds)."""
+    name, type_name, members, _, _ = oneof
+    out = [f"\nextension {msg.name}.{type_name} {{\n",
+           "    @inline(__always)\n",
+           "    package borrowing func _traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {\n",
+           "        switch self {\n"]
+    for m in members:
+        out.append(f"        case .{m.swift}(let value): {visit_call(m, 'value')}\n")
+    out.append("        }\n    }\n\n")
+    out.append("    @inline(__always)\n")
+    out.append("    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {\n")
+    out.append("        switch self {\n")
+    for m in members:
+        out.append(f"        case .{m.swift}(let value): {write_call(m, 'value')}\n")
+    out.append("        }\n    }\n}\n")
     return "".join(out)
 
 

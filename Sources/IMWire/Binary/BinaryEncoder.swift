@@ -236,6 +236,7 @@ package struct BinaryWriter {
 
     /// (`borrowing`: a message is written where it is, never copied first — a copy retains every
     /// reference it holds.)
+    @inline(__always)
     package mutating func message<M: ProtoMessage>(_ value: borrowing M, field: Int) throws(IMWireError) {
         let start = try enter()
         try value._writeBinary(&self)
@@ -253,14 +254,11 @@ package struct BinaryWriter {
     }
 
     package mutating func repeatedMessage<M: ProtoMessage>(_ value: borrowing [M], field: Int) throws(IMWireError) {
-        // Through the buffer's addresses: elements are borrowed, not copied (a copy retains every field).
-        try value.withUnsafeBufferPointer { (messages) throws(IMWireError) in
-            guard let first = messages.baseAddress else { return }
-            var index = messages.count
-            while index > 0 {
-                index &-= 1
-                try message((first + index).pointee, field: field)
-            }
+        let messages = value.span
+        var index = messages.count
+        while index > 0 {
+            index &-= 1
+            try message(messages[index], field: field)
         }
     }
 

@@ -23,12 +23,7 @@ extension ConformanceRequest: IMWireMessage, ProtoMessage, JSONFieldReading {
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !self.testName.isEmpty { try visitor.visitString(self.testName, field: 1) }
-        switch self.payload {
-        case .binaryPayload(let value)?: try visitor.visitBytes(value, field: 2)
-        case .jsonPayload(let value)?: try visitor.visitBytes(value, field: 3)
-        case .timRestPayload(let value)?: try visitor.visitBytes(value, field: 4)
-        case nil: break
-        }
+        try self.payload?._traverse(&visitor)
         if self.requestedOutputFormat.rawValue != 0 { try visitor.visitEnum(self.requestedOutputFormat, field: 5) }
         if !self.validationProfile.isEmpty { try visitor.visitString(self.validationProfile, field: 6) }
         if self.jsonIgnoreUnknownFields { try visitor.visitBool(self.jsonIgnoreUnknownFields, field: 7) }
@@ -41,12 +36,7 @@ extension ConformanceRequest: IMWireMessage, ProtoMessage, JSONFieldReading {
         if self.jsonIgnoreUnknownFields { writer.bool(self.jsonIgnoreUnknownFields, field: 7) }
         if !self.validationProfile.isEmpty { writer.string(self.validationProfile, field: 6) }
         if self.requestedOutputFormat.rawValue != 0 { writer.enumeration(self.requestedOutputFormat, field: 5) }
-        switch self.payload {
-        case .binaryPayload(let value)?: writer.bytes(value, field: 2)
-        case .jsonPayload(let value)?: writer.bytes(value, field: 3)
-        case .timRestPayload(let value)?: writer.bytes(value, field: 4)
-        case nil: break
-        }
+        try self.payload?._writeBinary(&writer)
         if !self.testName.isEmpty { writer.string(self.testName, field: 1) }
     }
 
@@ -80,6 +70,26 @@ extension ConformanceRequest: IMWireMessage, ProtoMessage, JSONFieldReading {
         case 5: self.validationProfile = try reader.readString()
         case 6: self.jsonIgnoreUnknownFields = try reader.readBool()
         default: break
+        }
+    }
+}
+
+extension ConformanceRequest.Payload {
+    @inline(__always)
+    package borrowing func _traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        switch self {
+        case .binaryPayload(let value): try visitor.visitBytes(value, field: 2)
+        case .jsonPayload(let value): try visitor.visitBytes(value, field: 3)
+        case .timRestPayload(let value): try visitor.visitBytes(value, field: 4)
+        }
+    }
+
+    @inline(__always)
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        switch self {
+        case .binaryPayload(let value): writer.bytes(value, field: 2)
+        case .jsonPayload(let value): writer.bytes(value, field: 3)
+        case .timRestPayload(let value): writer.bytes(value, field: 4)
         }
     }
 }

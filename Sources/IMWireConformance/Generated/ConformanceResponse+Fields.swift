@@ -23,34 +23,14 @@ extension ConformanceResponse: IMWireMessage, ProtoMessage, JSONFieldReading {
     package static var _arenaLayoutIndex: Int { 1 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        switch self.result {
-        case .parseError(let value)?: try visitor.visitString(value, field: 1)
-        case .serializeError(let value)?: try visitor.visitString(value, field: 2)
-        case .validationError(let value)?: try visitor.visitString(value, field: 3)
-        case .runtimeError(let value)?: try visitor.visitString(value, field: 4)
-        case .binaryPayload(let value)?: try visitor.visitBytes(value, field: 5)
-        case .jsonPayload(let value)?: try visitor.visitBytes(value, field: 6)
-        case .timRestPayload(let value)?: try visitor.visitBytes(value, field: 7)
-        case .skipped(let value)?: try visitor.visitString(value, field: 8)
-        case nil: break
-        }
+        try self.result?._traverse(&visitor)
         if !self.unknownFields.isEmpty { try visitor.visitUnknownFields(self.unknownFields) }
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
     package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
-        switch self.result {
-        case .parseError(let value)?: writer.string(value, field: 1)
-        case .serializeError(let value)?: writer.string(value, field: 2)
-        case .validationError(let value)?: writer.string(value, field: 3)
-        case .runtimeError(let value)?: writer.string(value, field: 4)
-        case .binaryPayload(let value)?: writer.bytes(value, field: 5)
-        case .jsonPayload(let value)?: writer.bytes(value, field: 6)
-        case .timRestPayload(let value)?: writer.bytes(value, field: 7)
-        case .skipped(let value)?: writer.string(value, field: 8)
-        case nil: break
-        }
+        try self.result?._writeBinary(&writer)
     }
 
     /// Reads the fields of one message body from `reader` (to the end of the message it is in),
@@ -85,6 +65,36 @@ extension ConformanceResponse: IMWireMessage, ProtoMessage, JSONFieldReading {
         case 6: self.result = .timRestPayload(try reader.readBytes())
         case 7: self.result = .skipped(try reader.readString())
         default: break
+        }
+    }
+}
+
+extension ConformanceResponse.Result {
+    @inline(__always)
+    package borrowing func _traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        switch self {
+        case .parseError(let value): try visitor.visitString(value, field: 1)
+        case .serializeError(let value): try visitor.visitString(value, field: 2)
+        case .validationError(let value): try visitor.visitString(value, field: 3)
+        case .runtimeError(let value): try visitor.visitString(value, field: 4)
+        case .binaryPayload(let value): try visitor.visitBytes(value, field: 5)
+        case .jsonPayload(let value): try visitor.visitBytes(value, field: 6)
+        case .timRestPayload(let value): try visitor.visitBytes(value, field: 7)
+        case .skipped(let value): try visitor.visitString(value, field: 8)
+        }
+    }
+
+    @inline(__always)
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        switch self {
+        case .parseError(let value): writer.string(value, field: 1)
+        case .serializeError(let value): writer.string(value, field: 2)
+        case .validationError(let value): writer.string(value, field: 3)
+        case .runtimeError(let value): writer.string(value, field: 4)
+        case .binaryPayload(let value): writer.bytes(value, field: 5)
+        case .jsonPayload(let value): writer.bytes(value, field: 6)
+        case .timRestPayload(let value): writer.bytes(value, field: 7)
+        case .skipped(let value): writer.string(value, field: 8)
         }
     }
 }

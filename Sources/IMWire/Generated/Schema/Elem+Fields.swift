@@ -24,40 +24,14 @@ extension Elem: IMWireMessage, ProtoMessage, JSONFieldReading {
     package static var _arenaLayoutIndex: Int { 5 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
-        switch self.content {
-        case .text(let value)?: try visitor.visitMessage(value, field: 1)
-        case .custom(let value)?: try visitor.visitMessage(value, field: 2)
-        case .image(let value)?: try visitor.visitMessage(value, field: 3)
-        case .sound(let value)?: try visitor.visitMessage(value, field: 4)
-        case .video(let value)?: try visitor.visitMessage(value, field: 5)
-        case .file(let value)?: try visitor.visitMessage(value, field: 6)
-        case .location(let value)?: try visitor.visitMessage(value, field: 7)
-        case .face(let value)?: try visitor.visitMessage(value, field: 8)
-        case .groupTips(let value)?: try visitor.visitMessage(value, field: 9)
-        case .merger(let value)?: try visitor.visitMessage(value, field: 10)
-        case .groupSystem(let value)?: try visitor.visitMessage(value, field: 12)
-        case nil: break
-        }
+        try self.content?._traverse(&visitor)
         if !self.unknownFields.isEmpty { try visitor.visitUnknownFields(self.unknownFields) }
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
     package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
-        switch self.content {
-        case .text(let value)?: try writer.message(value, field: 1)
-        case .custom(let value)?: try writer.message(value, field: 2)
-        case .image(let value)?: try writer.message(value, field: 3)
-        case .sound(let value)?: try writer.message(value, field: 4)
-        case .video(let value)?: try writer.message(value, field: 5)
-        case .file(let value)?: try writer.message(value, field: 6)
-        case .location(let value)?: try writer.message(value, field: 7)
-        case .face(let value)?: try writer.message(value, field: 8)
-        case .groupTips(let value)?: try writer.message(value, field: 9)
-        case .merger(let value)?: try writer.message(value, field: 10)
-        case .groupSystem(let value)?: try writer.message(value, field: 12)
-        case nil: break
-        }
+        try self.content?._writeBinary(&writer)
     }
 
     /// Reads the fields of one message body from `reader` (to the end of the message it is in),
@@ -142,6 +116,42 @@ extension Elem: IMWireMessage, ProtoMessage, JSONFieldReading {
         case 9: self.content = .merger(try reader.readMessage(MergerElem.self))
         case 10: self.content = .groupSystem(try reader.readMessage(GroupSystemElem.self))
         default: break
+        }
+    }
+}
+
+extension Elem.Content {
+    @inline(__always)
+    package borrowing func _traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        switch self {
+        case .text(let value): try visitor.visitMessage(value, field: 1)
+        case .custom(let value): try visitor.visitMessage(value, field: 2)
+        case .image(let value): try visitor.visitMessage(value, field: 3)
+        case .sound(let value): try visitor.visitMessage(value, field: 4)
+        case .video(let value): try visitor.visitMessage(value, field: 5)
+        case .file(let value): try visitor.visitMessage(value, field: 6)
+        case .location(let value): try visitor.visitMessage(value, field: 7)
+        case .face(let value): try visitor.visitMessage(value, field: 8)
+        case .groupTips(let value): try visitor.visitMessage(value, field: 9)
+        case .merger(let value): try visitor.visitMessage(value, field: 10)
+        case .groupSystem(let value): try visitor.visitMessage(value, field: 12)
+        }
+    }
+
+    @inline(__always)
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        switch self {
+        case .text(let value): try writer.message(value, field: 1)
+        case .custom(let value): try writer.message(value, field: 2)
+        case .image(let value): try writer.message(value, field: 3)
+        case .sound(let value): try writer.message(value, field: 4)
+        case .video(let value): try writer.message(value, field: 5)
+        case .file(let value): try writer.message(value, field: 6)
+        case .location(let value): try writer.message(value, field: 7)
+        case .face(let value): try writer.message(value, field: 8)
+        case .groupTips(let value): try writer.message(value, field: 9)
+        case .merger(let value): try writer.message(value, field: 10)
+        case .groupSystem(let value): try writer.message(value, field: 12)
         }
     }
 }

@@ -67,12 +67,7 @@ extension Message: IMWireMessage, ProtoMessage, JSONFieldReading {
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !self.msgID.isEmpty { try visitor.visitString(self.msgID, field: 1) }
         if !self.sender.isEmpty { try visitor.visitString(self.sender, field: 2) }
-        switch self.target {
-        case .receiver(let value)?: try visitor.visitString(value, field: 3)
-        case .groupID(let value)?: try visitor.visitString(value, field: 4)
-        case .roomID(let value)?: try visitor.visitString(value, field: 5)
-        case nil: break
-        }
+        try self.target?._traverse(&visitor)
         if self.timestampMs != 0 { try visitor.visitUInt64(self.timestampMs, field: 6) }
         if self.seq != 0 { try visitor.visitUInt64(self.seq, field: 7) }
         if self.random != 0 { try visitor.visitUInt64(self.random, field: 8) }
@@ -89,24 +84,14 @@ extension Message: IMWireMessage, ProtoMessage, JSONFieldReading {
         if self.supportMessageExtension { try visitor.visitBool(self.supportMessageExtension, field: 19) }
         if let c = self._cold, !c.topicID.isEmpty { try visitor.visitString(c.topicID, field: 20) }
         if self.barrage { try visitor.visitBool(self.barrage, field: 21) }
-        switch self._cold?.signal {
-        case .recallNotice(let value)?: try visitor.visitMessage(value, field: 22)
-        case .groupReadReceipt(let value)?: try visitor.visitMessage(value, field: 23)
-        case .c2cReadReceipt(let value)?: try visitor.visitMessage(value, field: 24)
-        case nil: break
-        }
+        try self._cold?.signal?._traverse(&visitor)
         if let c = self._cold, !c.unknownFields.isEmpty { try visitor.visitUnknownFields(c.unknownFields) }
     }
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
     package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if let c = self._cold, !c.unknownFields.isEmpty { writer.unknownFields(c.unknownFields) }
-        switch self._cold?.signal {
-        case .recallNotice(let value)?: try writer.message(value, field: 22)
-        case .groupReadReceipt(let value)?: try writer.message(value, field: 23)
-        case .c2cReadReceipt(let value)?: try writer.message(value, field: 24)
-        case nil: break
-        }
+        try self._cold?.signal?._writeBinary(&writer)
         if self.barrage { writer.bool(self.barrage, field: 21) }
         if let c = self._cold, !c.topicID.isEmpty { writer.string(c.topicID, field: 20) }
         if self.supportMessageExtension { writer.bool(self.supportMessageExtension, field: 19) }
@@ -123,12 +108,7 @@ extension Message: IMWireMessage, ProtoMessage, JSONFieldReading {
         if self.random != 0 { writer.uint64(self.random, field: 8) }
         if self.seq != 0 { writer.uint64(self.seq, field: 7) }
         if self.timestampMs != 0 { writer.uint64(self.timestampMs, field: 6) }
-        switch self.target {
-        case .receiver(let value)?: writer.string(value, field: 3)
-        case .groupID(let value)?: writer.string(value, field: 4)
-        case .roomID(let value)?: writer.string(value, field: 5)
-        case nil: break
-        }
+        try self.target?._writeBinary(&writer)
         if !self.sender.isEmpty { writer.string(self.sender, field: 2) }
         if !self.msgID.isEmpty { writer.string(self.msgID, field: 1) }
     }
@@ -209,6 +189,46 @@ extension Message: IMWireMessage, ProtoMessage, JSONFieldReading {
         case 22: self.signal = .groupReadReceipt(try reader.readMessage(GroupReadReceipt.self))
         case 23: self.signal = .c2cReadReceipt(try reader.readMessage(C2CReadReceipt.self))
         default: break
+        }
+    }
+}
+
+extension Message.Target {
+    @inline(__always)
+    package borrowing func _traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        switch self {
+        case .receiver(let value): try visitor.visitString(value, field: 3)
+        case .groupID(let value): try visitor.visitString(value, field: 4)
+        case .roomID(let value): try visitor.visitString(value, field: 5)
+        }
+    }
+
+    @inline(__always)
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        switch self {
+        case .receiver(let value): writer.string(value, field: 3)
+        case .groupID(let value): writer.string(value, field: 4)
+        case .roomID(let value): writer.string(value, field: 5)
+        }
+    }
+}
+
+extension Message.Signal {
+    @inline(__always)
+    package borrowing func _traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
+        switch self {
+        case .recallNotice(let value): try visitor.visitMessage(value, field: 22)
+        case .groupReadReceipt(let value): try visitor.visitMessage(value, field: 23)
+        case .c2cReadReceipt(let value): try visitor.visitMessage(value, field: 24)
+        }
+    }
+
+    @inline(__always)
+    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+        switch self {
+        case .recallNotice(let value): try writer.message(value, field: 22)
+        case .groupReadReceipt(let value): try writer.message(value, field: 23)
+        case .c2cReadReceipt(let value): try writer.message(value, field: 24)
         }
     }
 }
