@@ -12,6 +12,12 @@ package struct JSONFieldNames {
     /// `keys[i]`: `"jsonName":` of field i as UTF-8 — what the writer writes and what the reader
     /// compares the input with when it predicts the next key.
     package let keys: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
+    /// The fields by the first byte of their JSON name, for the reader's prediction: `firstByByte[b]`
+    /// is the lowest field index whose name starts with byte `b` (below 128), `nextBySameByte[i]`
+    /// the next index after `i` whose name starts as field i's does; ``noField`` ends a chain.
+    package let firstByByte: UnsafeMutablePointer<UInt8>
+    package let nextBySameByte: UnsafeMutablePointer<UInt8>
+    package static let noField: UInt8 = 0xFF
     /// `keyByNumber[n]`: the same for field number n (empty for a number the type does not have).
     private let keyByNumber: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
     private let numberLimit: Int
@@ -47,6 +53,16 @@ package struct JSONFieldNames {
             let buffer = UnsafeBufferPointer(start: bytes, count: key.count)
             (keys + index).initialize(to: buffer)
             keyByNumber[field.number] = buffer
+        }
+        firstByByte = .allocate(capacity: 128)
+        firstByByte.initialize(repeating: Self.noField, count: 128)
+        nextBySameByte = .allocate(capacity: max(1, fields.count))
+        nextBySameByte.initialize(repeating: Self.noField, count: max(1, fields.count))
+        for index in (0..<fields.count).reversed() {
+            // keys[index][1]: the name's first byte (after the quote); JSON names are ASCII.
+            let first = Int(keys[index][1] & 0x7F)
+            nextBySameByte[index] = firstByByte[first]
+            firstByByte[first] = UInt8(index)
         }
         var bytes: [UInt8] = []
         var names: [(start: Int, count: Int, field: Int)] = []

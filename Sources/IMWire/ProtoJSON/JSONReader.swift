@@ -181,23 +181,22 @@ package struct JSONReader {
     /// another order, an unknown key — which ``scanMemberKey(_:state:)`` then reads.
     @inline(__always)
     private mutating func predictedKey(_ names: UnsafeMutablePointer<JSONFieldNames>, from: Int) -> Int? {
-        let fieldCount = names.pointee.fieldCount
         let keys = names.pointee.keys
         let input = scanner.base + scanner.position
         let left = scanner.count &- scanner.position
-        guard left > 2, input[0] == UInt8(ascii: "\"") else { return nil }
-        let first = input[1]
-        var index = from
-        while index < fieldCount {
+        guard left > 2, input[0] == UInt8(ascii: "\""), input[1] < 0x80 else { return nil }
+        // Only the fields whose names start with the key's first byte, from `from` on: a chain of a
+        // few, where a walk over every field after `from` would stop at each absent one.
+        var index = Int(names.pointee.firstByByte[Int(input[1])])
+        while index < from { index = Int(names.pointee.nextBySameByte[index]) }
+        while index != Int(JSONFieldNames.noField) {
             let key = keys[index]
-            // `key` starts with the quote; its second byte is the name's first.
-            if key.count <= left, key[1] == first,
-               JSONFieldNames.equal(UnsafeRawPointer(key.baseAddress!), UnsafeRawPointer(input), key.count) {
+            if key.count <= left, JSONFieldNames.equal(UnsafeRawPointer(key.baseAddress!), UnsafeRawPointer(input), key.count) {
                 scanner.position &+= key.count
                 scanner.skipWhitespace()
                 return index
             }
-            index &+= 1
+            index = Int(names.pointee.nextBySameByte[index])
         }
         return nil
     }

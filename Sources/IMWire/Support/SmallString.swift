@@ -39,7 +39,14 @@ package enum SmallString {
     @inline(__always)
     package static func make(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
         let (low, high) = words(bytes, isASCII: isASCII)
-        return unsafeBitCast((low, high), to: String.self)
+        // Stored into an empty string rather than cast (`unsafeBitCast` hands back a borrowed value,
+        // which the caller then retains: a call per string, for an object a small string has not).
+        var string = ""
+        withUnsafeMutableBytes(of: &string) { raw in
+            raw.storeBytes(of: low, as: UInt64.self)
+            raw.storeBytes(of: high, toByteOffset: 8, as: UInt64.self)
+        }
+        return string
     }
 
     /// The two words of the inline representation of `bytes`.
