@@ -459,10 +459,12 @@ def stored(field):
 
 
 def is_boxed(field):
-    """A singular message field a plain type keeps behind an `Indirect` box: one allocation when
-    present, 8 bytes inline. (A class-backed message type is 8 bytes already: it needs no box.)"""
+    """A singular message field kept behind an `Indirect` box: one allocation when present, 8 bytes
+    inline — in a plain type's fields, and in a class-backed type's storage, where an optional kept
+    inline would hold the whole sub-message's size in every value, set or not (a group tip's
+    operator's profile). (A class-backed message type is 8 bytes already: it needs no box.)"""
     return field.is_message and not field.repeated and field.oneof is None and not field.cold \
-        and not field.target_class_backed and not field.container_class_backed
+        and not field.target_class_backed
 
 
 def cold_default_test(kind, value):
@@ -555,6 +557,12 @@ def gen_message(ctx, msg, enums):
                            f"    mutating func _take{store[1].upper()}{store[2:]}IfUnique() -> [{field.type_name}]? {{\n"
                            f"        guard isKnownUniquelyReferenced(&_storage) else {{ return nil }}\n"
                            f"        return _storage.{store}.takeMessagesIfUnique()\n    }}\n")
+            init_body.append(f"self.{field.swift} = {field.swift}")
+        elif cb and is_boxed(field):
+            out.append(f"{doc_text}    @inlinable\n    public var {field.swift}: {decl} {{\n"
+                       f"        get {{ _storage.{store}.value }}\n"
+                       f"        set {{ _uniqueStorage().{store} = Indirect(newValue) }}\n    }}\n")
+            box_storage.append(f"var {store} = Indirect<{field.base_type()}>.none")
             init_body.append(f"self.{field.swift} = {field.swift}")
         elif cb:
             out.append(storage_accessor(field.swift, decl, field.swift, doc_text))
@@ -668,7 +676,7 @@ def gen_equality(msg):
             terms.append(f"lhs.{prop} == rhs.{prop}")
             hashed.append(f"hasher.combine({prop})")
             mirrored.append(prop)
-        elif f.closes_cycle or is_boxed(f):
+        elif f.closes_cycle or (is_boxed(f) and not msg.class_backed):
             terms.append(f"lhs.{stored(f)} == rhs.{stored(f)}")
             hashed.append(f"hasher.combine({stored(f)})")
             mirrored.append(f.swift)
@@ -756,7 +764,9 @@ def value_of(msg, field):
     """The value of a non-oneof field, as a function body reads it."""
     o = owner(msg)
     if msg.class_backed:
-        return f"storage.{stored(field)}.messages" if field.closes_cycle else f"storage.{field.swift}"
+        if field.closes_cycle:
+            return f"storage.{stored(field)}.messages"
+        return f"storage.{stored(field)}.value" if is_boxed(field) else f"storage.{field.swift}"
     if field.cold:
         return f"c.{field.swift}"
     if is_boxed(field):
@@ -916,7 +926,7 @@ def write_target(msg, field):
     if field.closes_cycle:
         return f"{owner(msg)}.{stored(field)}.messages"
     if is_boxed(field):
-        return f"self.{stored(field)}"
+        return f"{owner(msg)}.{stored(field)}"
     return f"{owner(msg)}.{field.swift}"
 
 

@@ -50,9 +50,8 @@ public struct GroupSystemElem: Sendable {
     /// The operator's member profile in the group (legacy TIM opGroupMemberInfo).
     @inlinable
     public var opMember: GroupMemberInfo? {
-        get { _storage.opMember }
-        set { _uniqueStorage().opMember = newValue }
-        _modify { yield &_uniqueStorage().opMember }
+        get { _storage._opMember.value }
+        set { _uniqueStorage()._opMember = Indirect(newValue) }
     }
     /// Operator's platform, as in GroupTipsElem.platform.
     @inlinable
@@ -64,9 +63,8 @@ public struct GroupSystemElem: Sendable {
     /// The operator's user profile (legacy TIM opUserInfo).
     @inlinable
     public var opUserInfo: UserProfile? {
-        get { _storage.opUserInfo }
-        set { _uniqueStorage().opUserInfo = newValue }
-        _modify { yield &_uniqueStorage().opUserInfo }
+        get { _storage._opUserInfo.value }
+        set { _uniqueStorage()._opUserInfo = Indirect(newValue) }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
     @inlinable
@@ -91,9 +89,9 @@ public struct GroupSystemElem: Sendable {
         @usableFromInline @exclusivity(unchecked) var msgKey: UInt64 = 0
         @usableFromInline @exclusivity(unchecked) var authKey: [UInt8] = []
         @usableFromInline @exclusivity(unchecked) var userData: [UInt8] = []
-        @usableFromInline @exclusivity(unchecked) var opMember: GroupMemberInfo? = nil
+        @usableFromInline @exclusivity(unchecked) var _opMember = Indirect<GroupMemberInfo>.none
         @usableFromInline @exclusivity(unchecked) var platform: String = ""
-        @usableFromInline @exclusivity(unchecked) var opUserInfo: UserProfile? = nil
+        @usableFromInline @exclusivity(unchecked) var _opUserInfo = Indirect<UserProfile>.none
         @usableFromInline @exclusivity(unchecked) var unknownFields = UnknownFields()
 
         @usableFromInline init() {}
@@ -106,9 +104,9 @@ public struct GroupSystemElem: Sendable {
             msgKey = other.msgKey
             authKey = other.authKey
             userData = other.userData
-            opMember = other.opMember
+            _opMember = other._opMember
             platform = other.platform
-            opUserInfo = other.opUserInfo
+            _opUserInfo = other._opUserInfo
             unknownFields = other.unknownFields
         }
     }

@@ -16,9 +16,8 @@ public struct GroupTipsElem: Sendable {
     }
     @inlinable
     public var opMember: GroupMemberInfo? {
-        get { _storage.opMember }
-        set { _uniqueStorage().opMember = newValue }
-        _modify { yield &_uniqueStorage().opMember }
+        get { _storage._opMember.value }
+        set { _uniqueStorage()._opMember = Indirect(newValue) }
     }
     @inlinable
     public var memberList: [GroupMemberInfo] {
@@ -65,9 +64,8 @@ public struct GroupTipsElem: Sendable {
     /// profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
     @inlinable
     public var opUserInfo: UserProfile? {
-        get { _storage.opUserInfo }
-        set { _uniqueStorage().opUserInfo = newValue }
-        _modify { yield &_uniqueStorage().opUserInfo }
+        get { _storage._opUserInfo.value }
+        set { _uniqueStorage()._opUserInfo = Indirect(newValue) }
     }
     /// User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
     /// by user ID: the key is the entry's user_id).
@@ -103,14 +101,14 @@ public struct GroupTipsElem: Sendable {
     @usableFromInline final class _Storage: @unchecked Sendable {
         @usableFromInline @exclusivity(unchecked) var groupID: String = ""
         @usableFromInline @exclusivity(unchecked) var `type`: GroupTipsType = .unspecified
-        @usableFromInline @exclusivity(unchecked) var opMember: GroupMemberInfo? = nil
+        @usableFromInline @exclusivity(unchecked) var _opMember = Indirect<GroupMemberInfo>.none
         @usableFromInline @exclusivity(unchecked) var memberList: [GroupMemberInfo] = []
         @usableFromInline @exclusivity(unchecked) var groupChangeList: [GroupChangeInfo] = []
         @usableFromInline @exclusivity(unchecked) var memberChangeList: [MemberChangeInfo] = []
         @usableFromInline @exclusivity(unchecked) var memberCount: UInt32 = 0
         @usableFromInline @exclusivity(unchecked) var groupName: String = ""
         @usableFromInline @exclusivity(unchecked) var platform: String = ""
-        @usableFromInline @exclusivity(unchecked) var opUserInfo: UserProfile? = nil
+        @usableFromInline @exclusivity(unchecked) var _opUserInfo = Indirect<UserProfile>.none
         @usableFromInline @exclusivity(unchecked) var changedUserInfoList: [UserProfile] = []
         @usableFromInline @exclusivity(unchecked) var changedGroupMemberInfoList: [GroupMemberInfo] = []
         @usableFromInline @exclusivity(unchecked) var unknownFields = UnknownFields()
@@ -120,14 +118,14 @@ public struct GroupTipsElem: Sendable {
         @usableFromInline init(copying other: _Storage) {
             groupID = other.groupID
             `type` = other.`type`
-            opMember = other.opMember
+            _opMember = other._opMember
             memberList = other.memberList
             groupChangeList = other.groupChangeList
             memberChangeList = other.memberChangeList
             memberCount = other.memberCount
             groupName = other.groupName
             platform = other.platform
-            opUserInfo = other.opUserInfo
+            _opUserInfo = other._opUserInfo
             changedUserInfoList = other.changedUserInfoList
             changedGroupMemberInfoList = other.changedGroupMemberInfoList
             unknownFields = other.unknownFields

@@ -31,9 +31,9 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage, JSONFieldReading {
         if storage.msgKey != 0 { try visitor.visitUInt64(storage.msgKey, field: 5) }
         if !storage.authKey.isEmpty { try visitor.visitBytes(storage.authKey, field: 6) }
         if !storage.userData.isEmpty { try visitor.visitBytes(storage.userData, field: 7) }
-        if let value = storage.opMember { try visitor.visitMessage(value, field: 8) }
+        if let value = storage._opMember.value { try visitor.visitMessage(value, field: 8) }
         if !storage.platform.isEmpty { try visitor.visitString(storage.platform, field: 9) }
-        if let value = storage.opUserInfo { try visitor.visitMessage(value, field: 10) }
+        if let value = storage._opUserInfo.value { try visitor.visitMessage(value, field: 10) }
         if !storage.unknownFields.isEmpty { try visitor.visitUnknownFields(storage.unknownFields) }
     }
 
@@ -41,9 +41,9 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage, JSONFieldReading {
     package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         let storage = self._storage
         if !storage.unknownFields.isEmpty { writer.unknownFields(storage.unknownFields) }
-        if let value = storage.opUserInfo { try writer.message(value, field: 10) }
+        if let value = storage._opUserInfo.value { try writer.message(value, field: 10) }
         if !storage.platform.isEmpty { writer.string(storage.platform, field: 9) }
-        if let value = storage.opMember { try writer.message(value, field: 8) }
+        if let value = storage._opMember.value { try writer.message(value, field: 8) }
         if !storage.userData.isEmpty { writer.bytes(storage.userData, field: 7) }
         if !storage.authKey.isEmpty { writer.bytes(storage.authKey, field: 6) }
         if storage.msgKey != 0 { writer.uint64(storage.msgKey, field: 5) }
@@ -67,9 +67,9 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage, JSONFieldReading {
             case 40: storage.msgKey = try reader.readVarint()
             case 50: storage.authKey = try reader.readBytes()
             case 58: storage.userData = try reader.readBytes()
-            case 66: try reader.mergeMessage(into: &storage.opMember)
+            case 66: try reader.mergeMessage(into: &storage._opMember)
             case 74: storage.platform = try reader.readString()
-            case 82: try reader.mergeMessage(into: &storage.opUserInfo)
+            case 82: try reader.mergeMessage(into: &storage._opUserInfo)
             default: try reader.readUnknownField(tag, into: &storage.unknownFields)
             }
             tag = try reader.nextTag()
@@ -87,9 +87,9 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage, JSONFieldReading {
         case 4: storage.msgKey = try reader.readUInt64()
         case 5: storage.authKey = try reader.readBytes()
         case 6: storage.userData = try reader.readBytes()
-        case 7: storage.opMember = try reader.readMessage(GroupMemberInfo.self)
+        case 7: storage._opMember = .some(try reader.readMessage(GroupMemberInfo.self))
         case 8: storage.platform = try reader.readString()
-        case 9: storage.opUserInfo = try reader.readMessage(UserProfile.self)
+        case 9: storage._opUserInfo = .some(try reader.readMessage(UserProfile.self))
         default: break
         }
     }

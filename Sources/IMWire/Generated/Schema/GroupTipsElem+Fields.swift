@@ -28,14 +28,14 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage, JSONFieldReading {
         let storage = self._storage
         if !storage.groupID.isEmpty { try visitor.visitString(storage.groupID, field: 1) }
         if storage.`type`.rawValue != 0 { try visitor.visitEnum(storage.`type`, field: 2) }
-        if let value = storage.opMember { try visitor.visitMessage(value, field: 3) }
+        if let value = storage._opMember.value { try visitor.visitMessage(value, field: 3) }
         if !storage.memberList.isEmpty { try visitor.visitRepeatedMessage(storage.memberList, field: 4) }
         if !storage.groupChangeList.isEmpty { try visitor.visitRepeatedMessage(storage.groupChangeList, field: 5) }
         if !storage.memberChangeList.isEmpty { try visitor.visitRepeatedMessage(storage.memberChangeList, field: 6) }
         if storage.memberCount != 0 { try visitor.visitUInt32(storage.memberCount, field: 7) }
         if !storage.groupName.isEmpty { try visitor.visitString(storage.groupName, field: 8) }
         if !storage.platform.isEmpty { try visitor.visitString(storage.platform, field: 9) }
-        if let value = storage.opUserInfo { try visitor.visitMessage(value, field: 10) }
+        if let value = storage._opUserInfo.value { try visitor.visitMessage(value, field: 10) }
         if !storage.changedUserInfoList.isEmpty { try visitor.visitRepeatedMessage(storage.changedUserInfoList, field: 11) }
         if !storage.changedGroupMemberInfoList.isEmpty { try visitor.visitRepeatedMessage(storage.changedGroupMemberInfoList, field: 12) }
         if !storage.unknownFields.isEmpty { try visitor.visitUnknownFields(storage.unknownFields) }
@@ -47,14 +47,14 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage, JSONFieldReading {
         if !storage.unknownFields.isEmpty { writer.unknownFields(storage.unknownFields) }
         if !storage.changedGroupMemberInfoList.isEmpty { try writer.repeatedMessage(storage.changedGroupMemberInfoList, field: 12) }
         if !storage.changedUserInfoList.isEmpty { try writer.repeatedMessage(storage.changedUserInfoList, field: 11) }
-        if let value = storage.opUserInfo { try writer.message(value, field: 10) }
+        if let value = storage._opUserInfo.value { try writer.message(value, field: 10) }
         if !storage.platform.isEmpty { writer.string(storage.platform, field: 9) }
         if !storage.groupName.isEmpty { writer.string(storage.groupName, field: 8) }
         if storage.memberCount != 0 { writer.uint32(storage.memberCount, field: 7) }
         if !storage.memberChangeList.isEmpty { try writer.repeatedMessage(storage.memberChangeList, field: 6) }
         if !storage.groupChangeList.isEmpty { try writer.repeatedMessage(storage.groupChangeList, field: 5) }
         if !storage.memberList.isEmpty { try writer.repeatedMessage(storage.memberList, field: 4) }
-        if let value = storage.opMember { try writer.message(value, field: 3) }
+        if let value = storage._opMember.value { try writer.message(value, field: 3) }
         if storage.`type`.rawValue != 0 { writer.enumeration(storage.`type`, field: 2) }
         if !storage.groupID.isEmpty { writer.string(storage.groupID, field: 1) }
     }
@@ -68,14 +68,14 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage, JSONFieldReading {
             switch tag {
             case 10: storage.groupID = try reader.readString()
             case 16: storage.`type` = GroupTipsType(rawValue: Int32(truncatingIfNeeded: try reader.readVarint()))
-            case 26: try reader.mergeMessage(into: &storage.opMember)
+            case 26: try reader.mergeMessage(into: &storage._opMember)
             case 34: try reader.appendMessage(to: &storage.memberList, tag: 34)
             case 42: try reader.appendMessage(to: &storage.groupChangeList, tag: 42)
             case 50: try reader.appendMessage(to: &storage.memberChangeList, tag: 50)
             case 56: storage.memberCount = UInt32(truncatingIfNeeded: try reader.readVarint())
             case 66: storage.groupName = try reader.readString()
             case 74: storage.platform = try reader.readString()
-            case 82: try reader.mergeMessage(into: &storage.opUserInfo)
+            case 82: try reader.mergeMessage(into: &storage._opUserInfo)
             case 90: try reader.appendMessage(to: &storage.changedUserInfoList, tag: 90)
             case 98: try reader.appendMessage(to: &storage.changedGroupMemberInfoList, tag: 98)
             default: try reader.readUnknownField(tag, into: &storage.unknownFields)
@@ -90,14 +90,14 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage, JSONFieldReading {
         switch index {
         case 0: storage.groupID = try reader.readString()
         case 1: if let value = try reader.readEnum(GroupTipsType.self) { storage.`type` = value }
-        case 2: storage.opMember = try reader.readMessage(GroupMemberInfo.self)
+        case 2: storage._opMember = .some(try reader.readMessage(GroupMemberInfo.self))
         case 3: try reader.readRepeatedMessages(into: &storage.memberList)
         case 4: try reader.readRepeatedMessages(into: &storage.groupChangeList)
         case 5: try reader.readRepeatedMessages(into: &storage.memberChangeList)
         case 6: storage.memberCount = try reader.readUInt32()
         case 7: storage.groupName = try reader.readString()
         case 8: storage.platform = try reader.readString()
-        case 9: storage.opUserInfo = try reader.readMessage(UserProfile.self)
+        case 9: storage._opUserInfo = .some(try reader.readMessage(UserProfile.self))
         case 10: try reader.readRepeatedMessages(into: &storage.changedUserInfoList)
         case 11: try reader.readRepeatedMessages(into: &storage.changedGroupMemberInfoList)
         default: break
