@@ -30,8 +30,8 @@ public struct StringBytesMap: Hashable, Sendable, ExpressibleByDictionaryLiteral
         }
     }
 
-    /// Sorted by key bytes, one entry per key (except while a decoder fills the map: see
-    /// ``appendDecoded(key:value:)``).
+    /// Sorted by key bytes, one entry per key. (A decoder appends entries in wire order and
+    /// orders them before it returns the map, so a decoded map is sorted too.)
     public private(set) var entries: [Entry] = []
     /// Whether entries appended by a decoder may be out of order or repeat a key.
     private var needsOrdering = false
@@ -81,14 +81,14 @@ public struct StringBytesMap: Hashable, Sendable, ExpressibleByDictionaryLiteral
 
     // MARK: - Decoding
 
-    /// Adds an entry as a decoder reads it, in wire order; ``finishDecoding()`` then orders the
+    /// Adds an entry as a decoder reads it, in wire order; `finishDecoding()` then orders the
     /// entries and keeps the last value of a repeated key (as on the wire).
     package mutating func appendDecoded(key: String, value: [UInt8]) {
         if let last = entries.last, !Self.precedes(last.key, key) { needsOrdering = true }
         entries.append(Entry(key: key, value: value))
     }
 
-    /// Orders what ``appendDecoded(key:value:)`` added: by key bytes, the last value of a key kept.
+    /// Orders what `appendDecoded(key:value:)` added: by key bytes, the last value of a key kept.
     package mutating func finishDecoding() {
         guard needsOrdering else { return }
         needsOrdering = false
