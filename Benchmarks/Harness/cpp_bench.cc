@@ -288,43 +288,31 @@ __attribute__((noinline, cold)) void Fail(Work& w, const char* what, size_t inde
 
 using PassFn = void (*)(Work&);
 
-void PassDecode(Work& w) {
-  for (size_t i = 0; i < w.records->count(); i++) {
-    const std::string& r = w.records->data[i];
-    Message* m = new Message;
-    if (!m->ParseFromArray(r.data(), int(r.size()))) Fail(w, "ParseFromArray failed", i);
-    Escape(m);
-    delete m;
-  }
-}
-
-void PassDecodeArena(Work& w) {
-  for (size_t i = 0; i < w.records->count(); i++) {
-    const std::string& r = w.records->data[i];
-    pb::Arena arena;
-    Message* m = pb::Arena::CreateMessage<Message>(&arena);
-    if (!m->ParseFromArray(r.data(), int(r.size()))) Fail(w, "ParseFromArray failed", i);
+// Parses one record into `m`, then walks it (kRead) or only keeps it from being optimised away.
+template <bool kRead>
+inline void ParseAndUse(Work& w, Message* m, const std::string& r, size_t i) {
+  if (!m->ParseFromArray(r.data(), int(r.size()))) Fail(w, "ParseFromArray failed", i);
+  if constexpr (kRead) {
+    walk_sink = walk::Walk(*m);
+  } else {
     Escape(m);
   }
 }
 
-void PassDecodeRead(Work& w) {
+// Decode (kRead: and walk) every record: on the heap (new + delete), or (kArena) in an arena made for
+// the message and destroyed after it.
+template <bool kArena, bool kRead>
+void PassDecodeWith(Work& w) {
   for (size_t i = 0; i < w.records->count(); i++) {
     const std::string& r = w.records->data[i];
-    Message* m = new Message;
-    if (!m->ParseFromArray(r.data(), int(r.size()))) Fail(w, "ParseFromArray failed", i);
-    walk_sink = walk::Walk(*m);
-    delete m;
-  }
-}
-
-void PassDecodeReadArena(Work& w) {
-  for (size_t i = 0; i < w.records->count(); i++) {
-    const std::string& r = w.records->data[i];
-    pb::Arena arena;
-    Message* m = pb::Arena::CreateMessage<Message>(&arena);
-    if (!m->ParseFromArray(r.data(), int(r.size()))) Fail(w, "ParseFromArray failed", i);
-    walk_sink = walk::Walk(*m);
+    if constexpr (kArena) {
+      pb::Arena arena;
+      ParseAndUse<kRead>(w, pb::Arena::CreateMessage<Message>(&arena), r, i);
+    } else {
+      Message* m = new Message;
+      ParseAndUse<kRead>(w, m, r, i);
+      delete m;
+    }
   }
 }
 
@@ -444,10 +432,12 @@ PassFn Prepare(const std::string& impl, int op, const Records& binary, const Rec
   w = Work();
   w.records = IsJson(op) ? &json : &binary;
   *why = nullptr;
-  if (impl == "C++ arena") return op == kDecode ? PassDecodeArena : op == kDecodeRead ? PassDecodeReadArena : nullptr;
+  if (impl == "C++ arena") {
+    return op == kDecode ? PassDecodeWith<true, false> : op == kDecodeRead ? PassDecodeWith<true, true> : nullptr;
+  }
   switch (op) {
-    case kDecode: return PassDecode;
-    case kDecodeRead: return PassDecodeRead;
+    case kDecode: return PassDecodeWith<false, false>;
+    case kDecodeRead: return PassDecodeWith<false, true>;
     case kJsonDecode: return PassJsonDecode;
     case kJsonDecodeRead: return PassJsonDecodeRead;
     default:

@@ -4,19 +4,22 @@
 # read >= 1.3x the eager model"): EagerBench (imwire-bench's commands) and EagerAllocs (imwire-allocs').
 # Prints the directory they are in.
 #
-#   Benchmarks/Harness/eager.sh OUT_DIR
+#   Benchmarks/Harness/eager.sh OUT_DIR              02d391d, in OUT_DIR/eager (what Scripts/bench runs)
+#   Benchmarks/Harness/eager.sh OUT_DIR COMMIT       another commit, in OUT_DIR/imwire-COMMIT: the same
+#                                                    harness over any earlier model (Docs/benchmarks.md
+#                                                    compares the arena model of 660b0b4 this way)
 #
-# The package is made in OUT_DIR/eager (never committed): the library's sources at 02d391d, taken from
+# The package is made in OUT_DIR/eager (never committed): the library's sources at the commit, taken from
 # this repository's history with `git archive`, as a module named IMWireEager, and the harness from the
 # current Benchmarks/Sources files that work on any IMWire model (Harness.swift, Corpus.swift, the walk,
 # the values built in code and the IMWire workloads; the heap and allocation counters), their `import
 # IMWire` renamed. The same code times both models. Made again only when those files change.
 set -euo pipefail
 
-out="${1:?usage: eager.sh OUT_DIR}"
+out="${1:?usage: eager.sh OUT_DIR [COMMIT]}"
 repo_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-commit=02d391d
-package="$out/eager"
+commit="${2:-02d391d}"
+if [[ "$commit" == 02d391d ]]; then package="$out/eager"; else package="$out/imwire-$commit"; fi
 sources="$repo_root/Benchmarks/Sources"
 shared=(Harness.swift Corpus.swift Walk+IMWire.swift Build+IMWire.swift Workload+IMWire.swift)
 
@@ -33,6 +36,15 @@ if [[ ! -f "$package/stamp" || "$(cat "$package/stamp")" != "$stamp" ]]; then
     done
     (cd "$repo_root" && git archive "$commit" Sources/IMWire) | tar -x -C "$package/Sources/IMWireEager" --strip-components=2
     rm -rf "$package/Sources/IMWireEager/IMWire.docc"
+    # Later commits check UTF-8 in a C target of their own: taken along when the commit has it.
+    library_dependencies=""
+    c_target=""
+    if (cd "$repo_root" && git cat-file -e "$commit:Sources/CIMWireUTF8" 2>/dev/null); then
+        mkdir -p "$package/Sources/CIMWireUTF8"
+        (cd "$repo_root" && git archive "$commit" Sources/CIMWireUTF8) | tar -x -C "$package/Sources/CIMWireUTF8" --strip-components=2
+        library_dependencies=', dependencies: ["CIMWireUTF8"]'
+        c_target='        .target(name: "CIMWireUTF8"),'
+    fi
     for file in "${shared[@]}"; do
         sed -e 's/^import IMWire$/import IMWireEager/' -e 's/^@_spi(Benchmarks) import IMWire$/import IMWireEager/' \
             "$sources/BenchSupport/$file" >"$package/Sources/EagerSupport/$file"
@@ -69,7 +81,8 @@ if [[ ! -f "$package/stamp" || "$(cat "$package/stamp")" != "$stamp" ]]; then
         "    name: \"IMWireEagerBench\"," \
         "    platforms: [.macOS(.v15)]," \
         "    targets: [" \
-        "        .target(name: \"IMWireEager\")," \
+        "        .target(name: \"IMWireEager\"$library_dependencies)," \
+        "$c_target" \
         "        .target(name: \"CHeapInUse\")," \
         "        .target(name: \"CMallocCount\")," \
         "        .target(name: \"EagerSupport\", dependencies: [\"IMWireEager\", \"CHeapInUse\"])," \

@@ -8,7 +8,7 @@
 //
 // Names are IMPL.OPERATION.CORPUS (e.g. IMWire.binary-decode.chat, IMWire.binary-route.chat); they
 // name the static thresholds files Thresholds/IMWireBenchmarks.NAME.p90.json, which hold the highest p90
-// mallocCountTotal allowed (Docs/benchmarks.md "Allocation counts": where each number comes from and how
+// mallocCountTotal allowed (Docs/benchmarks.md, "Thresholds": where each number comes from and how
 // to update it). Only mallocs are checked: time is too noisy on a shared machine to gate on.
 
 import BenchSupport

@@ -284,67 +284,52 @@ public func runHarness(
     if chosen.isEmpty { chosen = implementations }
     if operations.isEmpty { operations = Operation.allCases }
 
-    switch command {
-    case "run":
+    /// Every chosen implementation on every corpus (and, `perOperation`, every operation): the lines
+    /// `body` returns, or an error line naming the implementation, corpus and what failed.
+    func forEach(perOperation: Bool, _ what: String, _ body: (HarnessImplementation, Corpus, Operation?) throws -> [String]) {
         for name in corpora {
             let corpus = loadCorpus(name, directory)
             for impl in chosen {
-                for op in operations {
+                for op in perOperation ? operations.map(Optional.some) : [nil] {
                     do {
-                        guard let workload = try impl.workload(op, corpus) else { continue }
-                        let (seconds, passesPerSample) = try measure(workload, sampleTime: sampleTime, samples: samples)
-                        emit("result\t\(impl.name)\t\(name)\t\(op.rawValue)\t\(workload.messages)\t\(workload.bytes)\t\(seconds)\t\(passesPerSample)\t\(samples)\t\(round)")
+                        for line in try body(impl, corpus, op) { emit(line) }
                     } catch {
-                        emit("error\t\(impl.name)\t\(name)\t\(op.rawValue)\t\(clean("\(error)"))")
+                        emit("error\t\(impl.name)\t\(name)\t\(op?.rawValue ?? what)\t\(clean("\(error)"))")
                     }
                 }
             }
         }
+    }
+
+    switch command {
+    case "run":
+        forEach(perOperation: true, "run") { impl, corpus, op in
+            guard let op, let workload = try impl.workload(op, corpus) else { return [] }
+            let (seconds, passesPerSample) = try measure(workload, sampleTime: sampleTime, samples: samples)
+            return ["result\t\(impl.name)\t\(corpus.name)\t\(op.rawValue)\t\(workload.messages)\t\(workload.bytes)\t\(seconds)\t\(passesPerSample)\t\(samples)\t\(round)"]
+        }
     case "digest":
-        for name in corpora {
-            let corpus = loadCorpus(name, directory)
-            for impl in chosen {
-                do {
-                    for (format, sum) in try impl.digests(corpus) {
-                        let label = format == "binary" ? impl.name : "\(impl.name) \(format)"
-                        emit("digest\t\(label)\t\(name)\t\(corpus.count)\t\(sum)")
-                    }
-                } catch {
-                    emit("error\t\(impl.name)\t\(name)\tdigest\t\(clean("\(error)"))")
-                }
+        forEach(perOperation: false, "digest") { impl, corpus, _ in
+            try impl.digests(corpus).map { format, sum in
+                let label = format == "binary" ? impl.name : "\(impl.name) \(format)"
+                return "digest\t\(label)\t\(corpus.name)\t\(corpus.count)\t\(sum)"
             }
         }
     case "memory":
-        for name in corpora {
-            let corpus = loadCorpus(name, directory)
-            for impl in chosen {
-                do {
-                    for (kept, bytes) in try impl.memory(corpus, count) {
-                        emit("memory\t\(impl.name)\t\(name)\t\(kept)\t\(count)\t\((bytes * 10).rounded() / 10)")
-                    }
-                } catch {
-                    emit("error\t\(impl.name)\t\(name)\tmemory\t\(clean("\(error)"))")
-                }
+        forEach(perOperation: false, "memory") { impl, corpus, _ in
+            try impl.memory(corpus, count).map { kept, bytes in
+                "memory\t\(impl.name)\t\(corpus.name)\t\(kept)\t\(count)\t\((bytes * 10).rounded() / 10)"
             }
         }
     case "allocs":
         guard let countAllocations else { fail("\(tool) counts no allocations: run imwire-allocs") }
-        for name in corpora {
-            let corpus = loadCorpus(name, directory)
-            for impl in chosen {
-                for op in operations {
-                    do {
-                        guard let workload = try impl.workload(op, corpus) else { continue }
-                        try workload.pass()  // warm-up: one-time allocations (caches, metadata) are left out
-                        let count = try countAllocations { for _ in 0..<passes { try workload.pass() } }
-                        guard count >= 0 else { fail("this C library's allocations cannot be counted") }
-                        let perMessage = Double(count) / Double(passes * workload.messages)
-                        emit("allocs\t\(impl.name)\t\(name)\t\(op.rawValue)\t\(workload.messages)\t\(perMessage)")
-                    } catch {
-                        emit("error\t\(impl.name)\t\(name)\t\(op.rawValue)\t\(clean("\(error)"))")
-                    }
-                }
-            }
+        forEach(perOperation: true, "allocs") { impl, corpus, op in
+            guard let op, let workload = try impl.workload(op, corpus) else { return [] }
+            try workload.pass()  // warm-up: one-time allocations (caches, metadata) are left out
+            let count = try countAllocations { for _ in 0..<passes { try workload.pass() } }
+            guard count >= 0 else { fail("this C library's allocations cannot be counted") }
+            let perMessage = Double(count) / Double(passes * workload.messages)
+            return ["allocs\t\(impl.name)\t\(corpus.name)\t\(op.rawValue)\t\(workload.messages)\t\(perMessage)"]
         }
     case "verify":
         guard let verify else { fail("\(tool) has no byte-identity checks") }
