@@ -91,25 +91,25 @@ import Glibc
     }
 
     @Test func millionsOfTinyElemsStayWithinAConstantFactor() throws {
-        // Four million empty elems (2 bytes each on the wire, an arena node and a list entry each).
+        // Four million empty elems (2 bytes each on the wire, a 32-byte `Elem` each).
         let input = [UInt8]((0..<(8 * 1024 * 1024)).map { $0 % 2 == 0 ? UInt8(0x52) : UInt8(0x00) })
         let run = try Self.peakMemory(["convert", "--from", "binary", "--to", "binary"] + Self.limitArguments, input: input)
         #expect(run.status == 0)
-        // Measured: about 28× (an arena node and list entry per 2 input bytes, the encoder's output).
-        #expect(run.peak - Self.baseline < 32 * input.count, "peak \(run.peak) for \(input.count) bytes")
+        // Measured: about 19× (a 32-byte `Elem` per 2 input bytes, the input, the encoder's output).
+        #expect(run.peak - Self.baseline < 24 * input.count, "peak \(run.peak) for \(input.count) bytes")
     }
 
     @Test func millionsOfTinyNestedMessagesStayWithinAConstantFactor() throws {
         // One merger holding 2 million empty messages: the model's worst case per input byte
-        // (a 144-byte Message node and its list entry for 2 bytes of wire).
+        // (a 112-byte `Message` for 2 bytes of wire).
         let count = 2 * 1024 * 1024
         let merger = [UInt8]((0..<(2 * count)).map { $0 % 2 == 0 ? UInt8(0x2A) : UInt8(0x00) })  // MergerElem.messages
         let elem = [UInt8(0x52)] + Self.varint(UInt64(merger.count)) + merger  // Elem.merger
         let input = [UInt8(0x52)] + Self.varint(UInt64(elem.count)) + elem  // Message.elems
         let run = try Self.peakMemory(["convert", "--from", "binary", "--to", "binary"] + Self.limitArguments, input: input)
         #expect(run.status == 0)
-        // Measured: about 84× (a 144-byte Message node and a 24-byte list entry per 2 input bytes).
-        #expect(run.peak - Self.baseline < 100 * input.count, "peak \(run.peak) for \(input.count) bytes")
+        // Measured: about 59× (a 112-byte `Message` per 2 input bytes, the input, the output).
+        #expect(run.peak - Self.baseline < 72 * input.count, "peak \(run.peak) for \(input.count) bytes")
     }
 
     @Test func millionsOfTinyElemsInJSONStayWithinAConstantFactor() throws {
@@ -117,8 +117,8 @@ import Glibc
         let input = Array(#"{"elems":["#.utf8) + Array(elems.utf8) + Array("]}".utf8)
         let run = try Self.peakMemory(["convert", "--from", "json", "--to", "binary"] + Self.limitArguments, input: input)
         #expect(run.status == 0)
-        // Measured: about 18×.
-        #expect(run.peak - Self.baseline < 24 * input.count, "peak \(run.peak) for \(input.count) bytes")
+        // Measured: about 14× (a 32-byte `Elem` per 3 input bytes, the input, the output).
+        #expect(run.peak - Self.baseline < 18 * input.count, "peak \(run.peak) for \(input.count) bytes")
     }
 
     // MARK: - tim-rest
