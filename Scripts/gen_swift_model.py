@@ -1126,6 +1126,113 @@ def gen_arena_layouts(ctx, messages):
     return "".join(out)
 
 
+def view_value(field, slot_expr, in_oneof=False):
+    """The expression a view reads field `field`'s value with (a oneof member's value is the word
+    after the member's number), and its Swift type."""
+    if field.map:
+        return f"_node.map({slot_expr})", "StringBytesMapView"
+    if field.repeated:
+        if field.is_message:
+            return f"_node.list({slot_expr})", f"ViewList<{field.type_name}.View>"
+        assert field.type == FD.TYPE_STRING, f"{field.name}: a view has repeated messages and strings only"
+        return f"_node.list({slot_expr})", "ViewList<StringView>"
+    if field.is_message:
+        if in_oneof:
+            return f"_node.messageMember({slot_expr})", f"{field.type_name}.View"
+        return f"_node.message({slot_expr})", f"{field.type_name}.View?"
+    shift = f", {field.shift}" if field.packed else ""
+    if field.is_enum:
+        return f"{field.type_name}(rawValue: _node.int32({slot_expr}{shift}))", field.type_name
+    kind = {FD.TYPE_STRING: ("string", "StringView"), FD.TYPE_BYTES: ("bytesValue", "BytesView"),
+            FD.TYPE_UINT64: ("uint64", "UInt64"), FD.TYPE_UINT32: ("uint32", "UInt32"),
+            FD.TYPE_INT32: ("int32", "Int32"), FD.TYPE_BOOL: ("bool", "Bool"),
+            FD.TYPE_DOUBLE: ("double", "Double")}[field.type]
+    return f"_node.{kind[0]}({slot_expr}{shift})", kind[1]
+
+
+def owned_value(field, value):
+    """An owned copy of a view's value `value` of field `field` (a oneof member's, or a field's)."""
+    if field.map:
+        return f"StringBytesMap({value})"
+    if field.repeated:
+        return f"{value}.map({field.type_name}.init)" if field.is_message else f"{value}.map(String.init)"
+    if field.is_message:
+        return f"{field.type_name}({value})"
+    if field.type == FD.TYPE_STRING:
+        return f"String({value})"
+    if field.type == FD.TYPE_BYTES:
+        return f"Array({value})"
+    return value
+
+
+def gen_view(ctx, msg):
+    """`T.View`: the type's fields read in place from a view decode's node (Sources/IMWire/View),
+    at the slots of the type's arena layout; and `T.init(_ view:)`, an owned copy."""
+    name = msg.name
+    out = [ctx.header, "\n",
+           f"extension {name} {{\n",
+           f"    /// A read-only view of a binary ``{name}``: every field read in place from the input, valid only\n",
+           f"    /// inside the closure of ``IMWireMessage/withView(serializedBytes:options:_:)``. Strings are\n",
+           f"    /// ``StringView``s, bytes ``BytesView``s, sub-messages views, repeated fields ``ViewList``s;\n",
+           f"    /// `{name}(view)` makes an owned copy.\n",
+           f"    public struct View: IMWireMessageView {{\n",
+           f"        public typealias Owned = {name}\n",
+           "        @usableFromInline let _node: _ViewNode\n",
+           "        @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }\n"]
+    for f in msg.fields:
+        if f.oneof is not None:
+            continue
+        expr, type_ = view_value(f, str(f.slot))
+        out.append(f"\n        /// `{f.name}` (field {f.number}).\n")
+        out.append(f"        @inlinable public var {f.swift}: {type_} {{ {expr} }}\n")
+    for oneof_name, type_name, members, _, kind in msg.oneofs:
+        slot = members[0].slot
+        prop = escape(camel(oneof_name))
+        out.append(f"\n        /// The `{oneof_name}` oneof: the member that is set, or `nil`.\n")
+        out.append(f"        public enum {type_name} {{\n")
+        for m in members:
+            _, type_ = view_value(m, "0", in_oneof=True)
+            out.append(f"            /// `{m.name}` (field {m.number}).\n            case {m.swift}({type_})\n")
+        out.append("        }\n\n")
+        out.append(f"        @inlinable public var {prop}: {type_name}? {{\n")
+        out.append(f"            switch _node.oneofCase({slot}) {{\n")
+        for m in members:
+            expr, _ = view_value(m, str(slot + 1), in_oneof=True)
+            out.append(f"            case {m.number}: .{m.swift}({expr})\n")
+        out.append("            default: nil\n            }\n        }\n")
+        if kind:
+            out.append(f"\n        /// Which `{oneof_name}` member is set (``{name}/{kind.property}``).\n")
+            out.append(f"        @inlinable public var {kind.property}: {kind.enum}? {{ {kind.enum}({kind.number_property}: _node.oneofCase({slot})) }}\n")
+    out.append("\n        /// Fields this schema does not know, each field's bytes in wire order.\n")
+    out.append("        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }\n")
+    out.append("    }\n\n")
+    out.append(f"    /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes\n"
+               f"    /// from the same bytes.\n")
+    out.append("    public init(_ view: View) {\n        self.init()\n")
+    for f in msg.fields:
+        if f.oneof is not None:
+            continue
+        value = owned_value(f, f"view.{f.swift}")
+        if f.is_message and not f.repeated:
+            out.append(f"        if let value = view.{f.swift} {{ self.{f.swift} = {f.type_name}(value) }}\n")
+        elif (f.repeated or f.map or f.type in (FD.TYPE_STRING, FD.TYPE_BYTES)):
+            out.append(f"        if !view.{f.swift}.isEmpty {{ self.{f.swift} = {value} }}\n")
+        else:
+            out.append(f"        self.{f.swift} = {value}\n")
+    for oneof_name, type_name, members, _, _ in msg.oneofs:
+        prop = escape(camel(oneof_name))
+        out.append(f"        switch view.{prop} {{\n")
+        for m in members:
+            out.append(f"        case .{m.swift}(let value)?: self.{prop} = .{m.swift}({owned_value(m, 'value')})\n")
+        out.append("        case nil: break\n        }\n")
+    out.append("        if !view.unknownFields.isEmpty { self.unknownFields = view.unknownFields.owned }\n")
+    out.append("    }\n}\n\n")
+    out.append(f"@available(*, unavailable) extension {name}.View: Sendable {{}}\n")
+    for oneof_name, type_name, members, _, _ in msg.oneofs:
+        out.append(f"@available(*, unavailable) extension {name}.View.{type_name}: Sendable {{}}\n")
+    return "".join(out)
+
+
 def check_config(config, file, messages, enums):
     """Every name the config mentions must exist in the schema: a stale entry is a silent no-op."""
     proto_names = {m.name for m in file.message_type} | {e.name for e in file.enum_type}
@@ -1186,6 +1293,7 @@ def main():
     for type_index, msg in enumerate(messages):
         outputs[f"{model_dir}/{msg.name}.swift"] = gen_message(ctx, msg, enums)
         outputs[f"{schema_dir}/{msg.name}+Fields.swift"] = gen_fields(ctx, msg, type_index)
+        outputs[f"{model_dir}/{msg.name}+View.swift"] = gen_view(ctx, msg)
         for oneof in msg.oneofs:
             if oneof[4]:
                 outputs[f"{model_dir}/{oneof[4].enum}.swift"] = gen_oneof_kind(ctx, msg, oneof)

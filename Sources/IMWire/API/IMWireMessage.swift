@@ -22,6 +22,10 @@ public protocol IMWireMessage: Hashable, Sendable, CustomDebugStringConvertible 
     var unknownFields: UnknownFields { get set }
     /// Implementation detail: this type's codecs. Not for use outside IMWire.
     static var _imwireCodec: _IMWireMessageCodec<Self> { get }
+    /// The type's read-only view over borrowed bytes (``withView(serializedBytes:options:_:)``).
+    associatedtype View: IMWireMessageView where View.Owned == Self
+    /// An owned copy of a view's fields.
+    init(_ view: View)
 }
 
 // MARK: - Binary

@@ -12,6 +12,9 @@ public struct _IMWireMessageCodec<M: IMWireMessage>: Sendable {
     @usableFromInline let decodeJSONReporting: @Sendable (UnsafeBufferPointer<UInt8>, JSONDecodingOptions, inout DecodingReport) throws(IMWireError) -> M
     @usableFromInline let encodeJSON: @Sendable (M, JSONEncodingOptions) throws(IMWireError) -> [UInt8]
     @usableFromInline let describe: @Sendable (M) -> String
+    /// The layouts of the type's schema file and the type's index among them (its message view).
+    let layoutTable: ArenaLayoutTable
+    let layoutIndex: Int
 }
 
 extension _IMWireMessageCodec where M: JSONFieldReading {
@@ -28,6 +31,8 @@ extension _IMWireMessageCodec where M: JSONFieldReading {
         }
         encodeJSON = { (message, options) throws(IMWireError) in try JSONWriter.encode(message, options: options) }
         describe = { message in DebugDescription.of(message) }
+        layoutTable = M._arenaTable
+        layoutIndex = M._arenaLayoutIndex
     }
 }
 

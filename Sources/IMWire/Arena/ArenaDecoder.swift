@@ -386,3 +386,23 @@ package struct ArenaDecoder {
         return .invalidWireType(UInt8(truncatingIfNeeded: tag & 7), field: number, offset: offset)
     }
 }
+
+extension ArenaDecoder {
+    /// Decodes `buffer` as a message of layout `layout` of `table` into the thread's scratch words,
+    /// with string and bytes words pointing into `buffer` itself (no copy), and calls `body` with the
+    /// root node; the words go back to the thread when `body` returns. What a message view reads.
+    package static func withView<Result>(
+        table: ArenaLayoutTable, layout: Int, from buffer: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions,
+        _ body: (_ViewNode) throws -> Result
+    ) throws -> Result {
+        try BinaryDecoder.checkLimits(inputCount: buffer.count, options: options)
+        guard buffer.count <= Int(UInt32.max) else {
+            throw IMWireError.inputBeyondFourGiB(size: buffer.count)
+        }
+        var decoder = ArenaDecoder(buffer, maxDepth: options.maxDepth, layouts: table.layouts)
+        defer { decoder.arena.discard() }
+        let root = decoder.arena.allocate(decoder.layouts[layout].slotCount)
+        try decoder.decodeNode(layout, root)
+        return try body(_ViewNode(words: UnsafePointer(decoder.arena.words), bytes: decoder.base, node: root))
+    }
+}

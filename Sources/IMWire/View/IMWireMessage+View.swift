@@ -1,0 +1,42 @@
+extension IMWireMessage {
+    /// Reads binary `bytes` as a message view — every field read in place, nothing copied — and
+    /// calls `body` with it; returns what `body` returns.
+    ///
+    /// Making the view checks everything ``init(serializedBytes:options:)-(Bytes,_)`` checks (tags,
+    /// lengths, wire types, the UTF-8 of every string, nesting, the input limit) and throws the
+    /// same ``IMWireError`` for the same input; then every read is a load. It allocates nothing
+    /// once the thread's buffer for the decode has grown to the input's needs (a chat message's
+    /// first view on a thread allocates it).
+    ///
+    /// The view and everything read from it (a ``StringView``, a ``ViewList``, a nested view) point
+    /// into `bytes` and into that buffer: they are valid only inside `body`. Copy out what you keep:
+    /// `String(view.msgID)`, `Message(view)`.
+    ///
+    /// ```swift
+    /// let banned = try Message.withView(serializedBytes: body) { message in
+    ///     message.elems.contains { elem in
+    ///         if case .text(let text)? = elem.content { return text.text.starts(with: "spam".utf8) }
+    ///         return false
+    ///     }
+    /// }
+    /// ```
+    public static func withView<Bytes: Collection, Result>(
+        serializedBytes bytes: Bytes,
+        options: BinaryDecodingOptions = .init(),
+        _ body: (View) throws -> Result
+    ) throws -> Result where Bytes.Element == UInt8 {
+        let codec = Self._imwireCodec
+        if let result = try bytes.withContiguousStorageIfAvailable({ buffer in
+            try ArenaDecoder.withView(table: codec.layoutTable, layout: codec.layoutIndex, from: buffer, options: options) {
+                try body(View(_viewNode: $0))
+            }
+        }) {
+            return result
+        }
+        return try Array(bytes).withUnsafeBufferPointer { buffer in
+            try ArenaDecoder.withView(table: codec.layoutTable, layout: codec.layoutIndex, from: buffer, options: options) {
+                try body(View(_viewNode: $0))
+            }
+        }
+    }
+}
