@@ -66,6 +66,7 @@ let otherTargets: [Target] = [
     .executableTarget(name: "IMWireFuzzValidation", dependencies: ["IMWireFuzzSupport"]),
     .executableTarget(name: "IMWireFuzzConformance", dependencies: ["IMWireFuzzSupport"]),
     .executableTarget(name: "IMWireFuzzUTF8", dependencies: ["IMWireFuzzSupport"]),
+    .executableTarget(name: "IMWireFuzzView", dependencies: ["IMWireFuzzSupport"]),
 
     // Peer: libprotobuf-c (apt: libprotobuf-c-dev) and the protoc-c output for Schemas/.
     .systemLibrary(

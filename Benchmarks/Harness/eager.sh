@@ -52,9 +52,10 @@ if [[ ! -f "$package/stamp" || "$(cat "$package/stamp")" != "$stamp" ]]; then
     cp -R "$sources/CHeapInUse/." "$package/Sources/CHeapInUse/"
     cp -R "$sources/CMallocCount/." "$package/Sources/CMallocCount/"
     printf '%s\n' \
-        "// The routing view and the string builder came after this model: no such operations here." \
+        "// The message view, the routing view and the string builder came after this model: no such operations here." \
         "enum IMWireExtras {" \
         "    static func pass(_ operation: Operation, _ corpus: Corpus) throws -> (() throws -> Void)? { nil }" \
+        "    static func digests(_ corpus: Corpus) throws -> [(format: String, sum: UInt64)] { [] }" \
         "}" >"$package/Sources/EagerSupport/Extras.swift"
     printf '%s\n' \
         "// The harness of imwire-bench over IMWire's eager model of commit $commit." \

@@ -160,6 +160,50 @@ public enum FuzzChecks {
         }
     }
 
+    /// The message view over hostile bytes: it refuses exactly what a decode refuses, with the same
+    /// error; what it accepts reads (every field of every type, through the owned copy, whose
+    /// accessors read them all) the value a decode gives, and a walk of every string and list in
+    /// place stays inside the input.
+    public static func view(_ bytes: [UInt8]) throws(Invariants.Violation) {
+        let decoded = Result { () throws(IMWireError) in try Message(serializedBytes: bytes) }
+        let viewed: Result<Message, IMWireError>
+        do {
+            viewed = .success(try Message.withView(serializedBytes: bytes) { view in
+                _ = walk(view)
+                return Message(view)
+            })
+        } catch let error as IMWireError {
+            viewed = .failure(error)
+        } catch {
+            throw Invariants.Violation(description: "the view threw \(error)")
+        }
+        switch (decoded, viewed) {
+        case (.success(let message), .success(let copy)):
+            guard message == copy else { throw Invariants.Violation(description: "the view reads another value than a decode") }
+        case (.failure(let decodeError), .failure(let viewError)):
+            guard decodeError == viewError else {
+                throw Invariants.Violation(description: "the view refuses with \(viewError), a decode with \(decodeError)")
+            }
+            try Invariants.wellFormedError(viewError, inputCount: bytes.count)
+        case (.success, .failure(let error)):
+            throw Invariants.Violation(description: "the view refuses what a decode accepts: \(error)")
+        case (.failure(let error), .success):
+            throw Invariants.Violation(description: "the view accepts what a decode refuses: \(error)")
+        }
+    }
+
+    /// Touches every byte of every string the view's envelope and elems hold (a read outside the
+    /// input is an AddressSanitizer report under the fuzzer).
+    private static func walk(_ view: Message.View) -> Int {
+        var sum = view.msgID.reduce(0) { $0 &+ Int($1) } &+ view.sender.reduce(0) { $0 &+ Int($1) }
+        for elem in view.elems {
+            if case .text(let text)? = elem.content { sum &+= text.text.reduce(0) { $0 &+ Int($1) } }
+            if case .merger(let merger)? = elem.content { for message in merger.messages { sum &+= walk(message) } }
+        }
+        for field in view.unknownFields { sum &+= field.reduce(0) { $0 &+ Int($1) } }
+        return sum
+    }
+
     /// Validation of whatever binary decodes: never traps, every violation has a code and a path,
     /// the result is deterministic and survives a binary round trip unchanged.
     public static func validation(_ bytes: [UInt8]) throws(Invariants.Violation) {

@@ -32,6 +32,9 @@ public enum Operation: String, CaseIterable, Sendable {
     case binaryEncode = "binary-encode"
     case jsonDecode = "json-decode"
     case jsonEncode = "json-encode"
+    /// Make a message view of each binary message and read every field in place: the walk's reads,
+    /// plus each string's and bytes' first byte (IMWire only: Walk+IMWireView.swift).
+    case binaryViewRead = "binary-view-read"
     /// Open a routing view on each binary message and read its envelope (IMWire only).
     case binaryRoute = "binary-route"
     /// Build a `String` from the validated bytes of every string of the corpus, as the decoder does

@@ -1,5 +1,5 @@
-// IMWire's own operations, which no peer and no earlier model has: the routing view and the string
-// builder the decoders use. (The harness for commit 02d391d has a stub of this file instead:
+// IMWire's own operations, which no peer and no earlier model has: the message view, the routing
+// view and the string builder the decoders use. (The harness for commit 02d391d has a stub of this file instead:
 // Benchmarks/Harness/eager.sh.)
 
 @_spi(Benchmarks) import IMWire
@@ -7,6 +7,13 @@
 enum IMWireExtras {
     static func pass(_ operation: Operation, _ corpus: Corpus) throws -> (() throws -> Void)? {
         switch operation {
+        case .binaryViewRead:
+            let inputs = corpus.binaryRaw
+            return {
+                for input in inputs {
+                    blackHole(try Message.withView(serializedBytes: input) { IMWireViewWalk.message($0) })
+                }
+            }
         case .binaryRoute:
             // What a relay reads before forwarding the bytes: msg id, sender, target, timestamp, seq and
             // the kind of every elem. The strings are read in place as UTF-8 (the view's `…UTF8`
@@ -39,6 +46,16 @@ enum IMWireExtras {
         default:
             return nil
         }
+    }
+}
+
+extension IMWireExtras {
+    /// The walk's digest through the message view ("view": the same sum as "binary" when the view
+    /// reads what a decode gives).
+    static func digests(_ corpus: Corpus) throws -> [(format: String, sum: UInt64)] {
+        var sum: UInt64 = 0
+        for input in corpus.binary { sum &+= try Message.withView(serializedBytes: input) { IMWireViewWalk.message($0) } }
+        return [("view", sum)]
     }
 }
 

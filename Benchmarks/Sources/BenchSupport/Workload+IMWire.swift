@@ -78,7 +78,7 @@ public enum IMWireWorkloads {
                     for index in models.indices { blackHole(try models[index].jsonUTF8Bytes()) }
                 }
             }
-        case .binaryRoute, .stringBuild, .stringBuildFallback:
+        case .binaryViewRead, .binaryRoute, .stringBuild, .stringBuildFallback:
             guard let extra = try IMWireExtras.pass(operation, corpus) else { return nil }
             pass = extra
         }
@@ -89,7 +89,7 @@ public enum IMWireWorkloads {
         var binary: UInt64 = 0, json: UInt64 = 0
         for input in corpus.binary { binary &+= IMWireWalk.message(try Message(serializedBytes: input)) }
         for input in corpus.json { json &+= IMWireWalk.message(try Message(jsonUTF8Bytes: input)) }
-        return [("binary", binary), ("json", json)]
+        return [("binary", binary), ("json", json)] + (try IMWireExtras.digests(corpus))
     }
 
     static func memory(_ corpus: Corpus, _ count: Int) throws -> [(kept: String, bytesPerValue: Double)] {
