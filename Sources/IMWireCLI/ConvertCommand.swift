@@ -56,6 +56,35 @@ struct MessageInput: ParsableArguments {
     func read(as format: Format?, option: String, from input: CLIInput, output: inout CLIOutput) throws -> Message {
         let bytes = try readInput(file, input: input, limit: maxInputSize)
         let chosen = try format ?? FormatDetection.detect(bytes, option: option)
+        return try decodeReporting(bytes, as: chosen, detected: format == nil, option: option, output: &output)
+    }
+
+    /// The violations of `profile` in FILE (or stdin). A binary input is validated through the
+    /// message view, without building a `Message` (the same violations, the same errors).
+    func validate(
+        _ profile: ValidationProfile, as format: Format?, option: String, from input: CLIInput, output: inout CLIOutput
+    ) throws -> [Violation] {
+        let bytes = try readInput(file, input: input, limit: maxInputSize)
+        let chosen = try format ?? FormatDetection.detect(bytes, option: option)
+        guard chosen == .binary else {
+            return try decodeReporting(bytes, as: chosen, detected: format == nil, option: option, output: &output)
+                .validate(profile: profile)
+        }
+        do {
+            return try Message.validate(
+                serializedBytes: bytes, options: BinaryDecodingOptions(maxDepth: maxDepth, maxInputSize: maxInputSize),
+                profile: profile)
+        } catch {
+            throw CLIDecodeError(
+                error: error, hint: FormatDetection.hint(for: bytes, readAs: chosen, detected: format == nil, option: option))
+        }
+    }
+
+    /// Decodes `bytes` as `chosen`, the skipped keys as warnings on stderr.
+    private func decodeReporting(
+        _ bytes: [UInt8], as chosen: Format, detected: Bool, option: String, output: inout CLIOutput
+    ) throws -> Message {
+        let format: Format? = detected ? nil : chosen
         var report = DecodingReport()
         do {
             let message = try decode(bytes, as: chosen, report: &report)

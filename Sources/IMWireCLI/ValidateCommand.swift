@@ -70,8 +70,7 @@ struct ValidateCommand: IMWireSubcommand {
     var maxNestingDepth: Int { limits.maxDepth }
 
     func execute(input: CLIInput, output: inout CLIOutput) throws {
-        let message = try limits.read(as: format, option: "--format", from: input, output: &output)
-        let violations = message.validate(profile: profile.profile)
+        let violations = try limits.validate(profile.profile, as: format, option: "--format", from: input, output: &output)
         guard !violations.isEmpty else { return }
         for violation in violations {
             let line = "\(violation.code.name) \(violation.path)"

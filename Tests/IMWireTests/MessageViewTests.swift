@@ -111,6 +111,61 @@ struct MessageViewTests {
         #expect(sizeError?.code == .inputTooLarge)
     }
 
+    // MARK: Validation through the view
+
+    /// Validating bytes through the view gives the decoded message's violations, in the same
+    /// order, under every preset; the content size too. The generator makes messages that break
+    /// limits (long IDs, many elems, mergers, signals), so violations are there to compare.
+    @Test func validatingBytesThroughTheViewGivesTheDecodedMessagesViolations() async {
+        await propertyCheck(count: PropertyIterations.count(default: 1000), input: IMWireGen.message()) { message in
+            do {
+                let encoded = try message.serializedBytes()
+                let decoded = try Message(serializedBytes: encoded)
+                for profile in ValidationProfile.presets {
+                    let viewed = try Message.validate(serializedBytes: encoded, profile: profile)
+                    #expect(viewed == decoded.validate(profile: profile), "\(profile.name): \(TestWire.hex(encoded))")
+                }
+                let size = try Message.withView(serializedBytes: encoded) { $0.contentByteCount }
+                #expect(size == decoded.contentByteCount)
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+
+    @Test func validatingBytesThroughTheViewFindsWhatTheRulesFind() throws {
+        // 10 text elems of 13 KB: Tencent's 12 KB content limit, its text limit; a receiver 40 bytes
+        // long among the @ list (the ID limit is 32 bytes), and the @all ID, which is no user.
+        let long = String(repeating: "x", count: 40)
+        let message = Message(
+            sender: "alice", target: .groupID("g"), elems: Array(repeating: .text(String(repeating: "字", count: 4_400)), count: 10),
+            atUserList: [long, Message.atAllUserID])
+        let bytes = try message.serializedBytes()
+        let viewed = try Message.validate(serializedBytes: bytes, profile: .tencent)
+        #expect(viewed == message.validate(profile: .tencent))
+        #expect(viewed.contains { $0.code == .contentTooLarge })
+        #expect(viewed.contains { $0.code == .userIDTooLong && $0.path == "at_user_list[0]" })
+        #expect(!viewed.contains { $0.path == "at_user_list[1]" })
+        // A merger's abstracts count UTF-16 code units: an emoji is two.
+        let merger = Message(elems: [.merger(MergerElem(title: "t", abstractList: [String(repeating: "😀", count: 60)], messages: [Message(elems: [.text("a")])]))])
+        let mergerBytes = try merger.serializedBytes()
+        #expect(try Message.validate(serializedBytes: mergerBytes, profile: .tencentSDK) == merger.validate(profile: .tencentSDK))
+        let refused = #expect(throws: IMWireError.self) { try Message.validate(serializedBytes: [0x0A, 0x05, 0x61], profile: .tencent) }
+        let decodeError = #expect(throws: IMWireError.self) { try Message(serializedBytes: [0x0A, 0x05, 0x61]) }
+        #expect(refused != nil && refused == decodeError)
+    }
+
+    @Test(arguments: DecodedValueLinearTimeTests.shapes)
+    func validatingBytesThroughTheViewIsLinear(_ shape: String) throws {
+        let small = try DecodedValueLinearTimeTests.message(shape, 2_000).serializedBytes()
+        let large = try DecodedValueLinearTimeTests.message(shape, 16_000).serializedBytes()
+        #expect(try !Message.validate(serializedBytes: large, profile: .tencent).isEmpty)
+        let ratio = growthRatio(bound: growthBound) { _ = try? Message.validate(serializedBytes: small, profile: .tencent) } large: {
+            _ = try? Message.validate(serializedBytes: large, profile: .tencent)
+        }
+        #expect(ratio < growthBound, "8× the \(shape) took \(ratio)× as long to validate through the view")
+    }
+
     // MARK: The values
 
     static let sample = Message(

@@ -63,3 +63,65 @@ enum ContentSize {
         mutating func visitUnknownFields(_ value: UnknownFields) {}
     }
 }
+
+extension ContentSize {
+    /// The content size of a message view, counted the same way as `of(_:)` counts a
+    /// `Message`, from the view decode's words: each node's string, bytes, sub-message, repeated and
+    /// map fields, found through its type's arena layout; a message nested in a merger by its elems
+    /// only. Iterative (two worklists), at any depth.
+    static func of(_ view: Message.View) -> UInt64 {
+        let node = view._node
+        let words = node.words
+        let layouts = imwireArenaLayouts.layouts
+        let messageLayout = Message._arenaLayoutIndex
+        let elemsSlot = Int(layouts[messageLayout].fields[Message.FieldNumber.elems].slot)
+        var total: UInt64 = 0
+        var messages = [node.node]
+        var nodes: [(node: Int, layout: Int)] = []
+
+        @inline(__always) func count(_ word: UInt64) -> UInt64 { (word >> 32) & 0x7FFF_FFFF }
+        /// Calls `body` with the index of each list entry's first value word.
+        @inline(__always) func forEachEntry(_ links: UInt64, _ body: (Int) -> Void) {
+            var entry = Int(truncatingIfNeeded: links & 0xFFFF_FFFF)
+            while entry != 0 {
+                body(entry &+ 2)
+                entry = Int(truncatingIfNeeded: words[entry])
+            }
+        }
+        func child(_ child: Int, _ layout: Int) {
+            if layout == messageLayout { messages.append(child) } else { nodes.append((child, layout)) }
+        }
+
+        while true {
+            if let (current, layoutIndex) = nodes.popLast() {
+                let layout = layouts[layoutIndex]
+                for position in 0..<layout.fieldCount {
+                    let (number, field) = layout.byIndex[position]
+                    let slot = current &+ Int(field.slot)
+                    switch (field.kind, field.container) {
+                    case (.string, .repeated), (.bytes, .repeated):
+                        forEachEntry(words[slot]) { total &+= count(words[$0]) }
+                    case (.string, .oneof), (.bytes, .oneof):
+                        if words[slot] == UInt64(number) { total &+= count(words[slot &+ 1]) }
+                    case (.string, _), (.bytes, _):
+                        total &+= count(words[slot])
+                    case (.stringToBytesMap, _):
+                        forEachEntry(words[slot]) { total &+= count(words[$0]) &+ count(words[$0 &+ 1]) }
+                    case (.message, .repeated):
+                        forEachEntry(words[slot]) { child($0, Int(field.sub)) }
+                    case (.message, .oneof):
+                        if words[slot] == UInt64(number) { child(Int(truncatingIfNeeded: words[slot &+ 1]), Int(field.sub)) }
+                    case (.message, _):
+                        if words[slot] != 0 { child(Int(truncatingIfNeeded: words[slot]), Int(field.sub)) }
+                    default:
+                        break
+                    }
+                }
+            } else if let message = messages.popLast() {
+                forEachEntry(words[message &+ elemsSlot]) { nodes.append(($0, Elem._arenaLayoutIndex)) }
+            } else {
+                return total
+            }
+        }
+    }
+}

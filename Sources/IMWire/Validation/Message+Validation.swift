@@ -34,3 +34,34 @@ extension Message {
         Int(clamping: ContentSize.of(self))
     }
 }
+
+extension Message.View {
+    /// ``Message/validate(profile:)`` of the message this view reads, read in place: the same
+    /// violations in the same order, without building the message.
+    public func validate(profile: ValidationProfile) -> [Violation] {
+        var validator = Validator(profile: profile)
+        validator.validate(self)
+        return validator.violations
+    }
+
+    /// ``Message/contentByteCount`` of the message this view reads.
+    public var contentByteCount: Int { Int(clamping: ContentSize.of(self)) }
+}
+
+extension Message {
+    /// Validates a binary message without decoding it into a `Message`: the bytes are read through
+    /// the message view (<doc:ReadingWithoutCopying>), which checks them as a decode does, and the
+    /// rules of `profile` run over the view. The result is ``validate(profile:)`` of the decoded
+    /// message; an input a decode refuses throws the decode's error.
+    public static func validate<Bytes: Collection>(
+        serializedBytes bytes: Bytes, options: BinaryDecodingOptions = .init(), profile: ValidationProfile
+    ) throws(IMWireError) -> [Violation] where Bytes.Element == UInt8 {
+        do {
+            return try withView(serializedBytes: bytes, options: options) { $0.validate(profile: profile) }
+        } catch let error as IMWireError {
+            throw error
+        } catch {
+            preconditionFailure("the view's body throws nothing: \(error)")
+        }
+    }
+}

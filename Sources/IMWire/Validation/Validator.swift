@@ -21,28 +21,56 @@ struct Validator {
         self.profile = profile
     }
 
-    /// A message being walked: the index of its next elem, the deepest merger among its elems so
-    /// far, and the path mark of the elem whose merger is being walked.
-    private struct MessageFrame: ChildWalk {
-        let message: Message
-        /// `message.elems`, read once: the walk indexes it once per elem, and an index into the
-        /// property itself would cost whatever reading the property costs, each time.
-        let elems: [Elem]
+    /// A message being walked: its next elem (position and index), the deepest merger among its
+    /// elems so far, and the path mark of the elem whose merger is being walked.
+    private struct MessageFrame<M: ValidatedMessage>: ChildWalk {
+        let message: M
+        /// `message.elems`, read once, and its count (a view's list counts by walking).
+        let elems: M.Elems
+        let count: Int
         let insideMerger: Bool
+        var cursor: M.Elems.Index
         var next = 0
         var layers = 0
         var mark = 0
+
+        init(message: M, elems: M.Elems, insideMerger: Bool) {
+            self.message = message
+            self.elems = elems
+            count = elems.count
+            self.insideMerger = insideMerger
+            cursor = elems.startIndex
+        }
+
+        mutating func advance() {
+            next += 1
+            cursor = elems.index(after: cursor)
+        }
     }
 
-    /// A merger being walked: the index of its next message, the most layers among its messages so
-    /// far, where its nesting violation goes, and the path mark of the message being walked.
-    private struct MergerFrame: ChildWalk {
-        let messages: [Message]
+    /// A merger being walked: its next message (position and index), the most layers among its
+    /// messages so far, where its nesting violation goes, and the path mark of the message being
+    /// walked.
+    private struct MergerFrame<M: ValidatedMessage>: ChildWalk {
+        let messages: M.Merger.Messages
         let isTopLevel: Bool
         let nestingSlot: Int
+        var cursor: M.Merger.Messages.Index
         var next = 0
         var layers = 0
         var mark = 0
+
+        init(messages: M.Merger.Messages, isTopLevel: Bool, nestingSlot: Int) {
+            self.messages = messages
+            self.isTopLevel = isTopLevel
+            self.nestingSlot = nestingSlot
+            cursor = messages.startIndex
+        }
+
+        mutating func advance() {
+            next += 1
+            cursor = messages.index(after: cursor)
+        }
     }
 
     /// Continues `frame` after its current child (an elem's merger, a merger's message), which
@@ -50,14 +78,14 @@ struct Validator {
     private mutating func resume<Frame: ChildWalk>(_ frame: inout Frame, afterChildWith layers: Int) {
         path.pop(to: frame.mark)
         frame.layers = max(frame.layers, layers)
-        frame.next += 1
+        frame.advance()
     }
 
     /// Validates `root` as the root of a run: in the order of a depth-first recursive walk (a
     /// message: its own rules, its elems, each merger's messages in turn; then its closing rules).
-    mutating func validate(_ root: Message) {
+    mutating func validate<M: ValidatedMessage>(_ root: M) {
         var messageFrames = [beginMessage(root, insideMerger: false)]
-        var mergerFrames: [MergerFrame] = []
+        var mergerFrames: [MergerFrame<M>] = []
         // The merger layers of the frame that just finished, for the frame below it.
         var finished: Int? = nil
         while true {
@@ -68,18 +96,18 @@ struct Validator {
                     finished = nil
                 }
                 let index = messageFrames[top].next
-                if index < messageFrames[top].elems.count {
+                if index < messageFrames[top].count {
                     let mark = path.push("elems", index: index)
                     let insideMerger = messageFrames[top].insideMerger
                     if let merger = validateElem(
-                        messageFrames[top].elems[index], at: index, chainLength: messageFrames[top].elems.count,
-                        of: messageFrames[top].message, insideMerger: insideMerger)
+                        messageFrames[top].elems[messageFrames[top].cursor], at: index,
+                        chainLength: messageFrames[top].count, of: messageFrames[top].message, insideMerger: insideMerger)
                     {
                         messageFrames[top].mark = mark
                         mergerFrames.append(beginMerger(merger, isTopLevel: !insideMerger))
                     } else {
                         path.pop(to: mark)
-                        messageFrames[top].next += 1
+                        messageFrames[top].advance()
                     }
                 } else {
                     let frame = messageFrames.removeLast()
@@ -93,10 +121,9 @@ struct Validator {
                     resume(&mergerFrames[top], afterChildWith: layers)
                     finished = nil
                 }
-                let index = mergerFrames[top].next
-                if index < mergerFrames[top].messages.count {
-                    mergerFrames[top].mark = path.push("messages", index: index)
-                    messageFrames.append(beginMessage(mergerFrames[top].messages[index], insideMerger: true))
+                if mergerFrames[top].cursor != mergerFrames[top].messages.endIndex {
+                    mergerFrames[top].mark = path.push("messages", index: mergerFrames[top].next)
+                    messageFrames.append(beginMessage(mergerFrames[top].messages[mergerFrames[top].cursor], insideMerger: true))
                 } else {
                     finished = endMerger(mergerFrames.removeLast())
                 }
@@ -107,14 +134,14 @@ struct Validator {
     // MARK: Messages
 
     /// The rules of one message (at the current path) that come before its elems; returns its frame.
-    private mutating func beginMessage(_ message: Message, insideMerger: Bool) -> MessageFrame {
+    private mutating func beginMessage<M: ValidatedMessage>(_ message: M, insideMerger: Bool) -> MessageFrame<M> {
         checkUserID(message.sender, "sender")
-        switch message.target {
+        switch message.validatedTarget {
         case .receiver(let receiver)?:
             checkUserID(receiver, "receiver")
             // The sender may be empty while a message is built; when both are set they can be compared.
             if profile.forbidsMessageToSelf, !receiver.isEmpty, receiver == message.sender {
-                report(.messageToSelf, "receiver", limit: .text("other_than_sender"), actual: .text(receiver),
+                report(.messageToSelf, "receiver", limit: .text("other_than_sender"), actual: .text(receiver.owned),
                        "a one-to-one message to its own sender; \(profile.name) refuses it (ZIM error 6000001)")
             }
         case .roomID? where profile.forbidsRoomTarget:
@@ -131,29 +158,30 @@ struct Validator {
         }
 
         let elems = message.elems
-        validateChain(message, elems, isRoot: !insideMerger)
-        return MessageFrame(message: message, elems: elems, insideMerger: insideMerger)
+        let frame = MessageFrame(message: message, elems: elems, insideMerger: insideMerger)
+        validateChain(message, elems, count: frame.count, isRoot: !insideMerger)
+        return frame
     }
 
     /// The rules of one message that come after its elems.
-    private mutating func endMessage(_ message: Message, insideMerger: Bool) {
+    private mutating func endMessage<M: ValidatedMessage>(_ message: M, insideMerger: Bool) {
         validateMentions(message)
         validateBarrage(message)
         validateSignal(message, insideMerger: insideMerger)
     }
 
     /// Rules about the chain as a whole, reported at `elems`.
-    private mutating func validateChain(_ message: Message, _ elems: [Elem], isRoot: Bool) {
-        if profile.requiresElems && elems.isEmpty && message.signal == nil {
+    private mutating func validateChain<M: ValidatedMessage>(_ message: M, _ elems: M.Elems, count: Int, isRoot: Bool) {
+        if profile.requiresElems && elems.isEmpty && message.validatedSignal == nil {
             report(.elemChainEmpty, "elems", limit: .integer(1), actual: .integer(0),
                    "the message has no elem; \(profile.name) needs at least 1")
         }
         if isRoot, let limit = profile.maxContentBytes {
-            checkAtMost(ContentSize.of(message), limit, .contentTooLarge, "elems",
+            checkAtMost(message.contentSize, limit, .contentTooLarge, "elems",
                         subject: "message content (string and bytes fields of every elem, merged messages included) is",
                         unit: "byte")
         }
-        checkAtMost(elems.count, profile.maxElems, .tooManyElems, "elems", subject: "the chain has", unit: "elem")
+        checkAtMost(count, profile.maxElems, .tooManyElems, "elems", subject: "the chain has", unit: "elem")
 
         var custom = 0, image = 0, file = 0, sound = 0, video = 0
         for elem in elems {
@@ -179,8 +207,8 @@ struct Validator {
     }
 
     /// `at_user_list` and `targeted_receivers`.
-    private mutating func validateMentions(_ message: Message) {
-        let target = Self.targetName(message.target)
+    private mutating func validateMentions<M: ValidatedMessage>(_ message: M) {
+        let target = Self.targetName(message.validatedTarget)
         let needsGroup = profile.mentionsRequireGroup && target != "group_id"
 
         let atUsers = message.atUserList
@@ -204,7 +232,7 @@ struct Validator {
                        "only text @ messages are supported; the first elem is \(actual)")
             }
             // @all, in either spelling, names no user.
-            for (index, id) in atUsers.enumerated() where !Message.isAtAllUserID(id) {
+            for (index, id) in atUsers.enumerated() where !Self.isAtAll(id) {
                 checkUserID(id, "at_user_list", index: index)
             }
         }
@@ -221,10 +249,10 @@ struct Validator {
     }
 
     /// A barrage (``Message/barrage``): one text elem, to a room.
-    private mutating func validateBarrage(_ message: Message) {
+    private mutating func validateBarrage<M: ValidatedMessage>(_ message: M) {
         guard message.barrage, profile.barrageRequiresRoomText else { return }
-        if case .roomID? = message.target {} else {
-            let target = Self.targetName(message.target)
+        if case .roomID? = message.validatedTarget {} else {
+            let target = Self.targetName(message.validatedTarget)
             report(.barrageRequiresRoom, "barrage", limit: .text("room_id"), actual: .text(target),
                    "a barrage is an in-room message; the target is \(target)")
         }
@@ -237,16 +265,17 @@ struct Validator {
     }
 
     /// A recall notice or read receipt: alone, naming its message, to the right kind of target.
-    private mutating func validateSignal(_ message: Message, insideMerger: Bool) {
-        guard let signal = message.signal else { return }
-        let field: String, msgID: String?, neededTarget: String?
+    private mutating func validateSignal<M: ValidatedMessage>(_ message: M, insideMerger: Bool) {
+        guard let signal = message.validatedSignal else { return }
+        let field: String, neededTarget: String?
+        let msgIDText: M.Text?
         switch signal {
-        case .recallNotice(let notice):
-            (field, msgID, neededTarget) = ("recall_notice", notice.msgID, nil)
+        case .recallNotice(let notice, _):
+            (field, msgIDText, neededTarget) = ("recall_notice", notice, nil)
         case .groupReadReceipt(let receipt):
-            (field, msgID, neededTarget) = ("group_read_receipt", receipt.msgID, "group_id")
+            (field, msgIDText, neededTarget) = ("group_read_receipt", receipt, "group_id")
         case .c2cReadReceipt:
-            (field, msgID, neededTarget) = ("c2c_read_receipt", nil, "receiver")
+            (field, msgIDText, neededTarget) = ("c2c_read_receipt", nil, "receiver")
         }
         if insideMerger && profile.forbidsSignalsInMerger {
             report(.signalNotAllowedInMerger, field, limit: .text("elems"), actual: .text(field),
@@ -258,7 +287,7 @@ struct Validator {
                    "a message carrying a \(field) has no elems; it has \(count)")
         }
         if profile.receiptsRequireMatchingTarget, let neededTarget {
-            let target = Self.targetName(message.target)
+            let target = Self.targetName(message.validatedTarget)
             if target != neededTarget {
                 report(.signalTargetMismatch, field, limit: .text(neededTarget), actual: .text(target),
                        "a \(field) goes to a \(neededTarget) conversation; the target is \(target)")
@@ -266,13 +295,13 @@ struct Validator {
         }
         let mark = path.push(field)
         defer { path.pop(to: mark) }
-        if profile.signalsRequireMsgID, let msgID, msgID.isEmpty {
+        if profile.signalsRequireMsgID, let msgIDText, msgIDText.isEmpty {
             report(.signalMsgIDMissing, "msg_id", limit: .integer(1), actual: .integer(0),
                    "a \(field) names the message it is about; msg_id is empty")
         }
         switch signal {
-        case .recallNotice(let notice): checkUserID(notice.recalledBy, "recalled_by")
-        case .c2cReadReceipt(let receipt): checkUserID(receipt.userID, "user_id")
+        case .recallNotice(_, let recalledBy): checkUserID(recalledBy, "recalled_by")
+        case .c2cReadReceipt(let userID): checkUserID(userID, "user_id")
         case .groupReadReceipt: break
         }
     }
@@ -282,9 +311,9 @@ struct Validator {
     /// Validates the elem at the current path (`…elems[index]`), one of `chainLength` elems of
     /// `message`. A merger elem is returned, with its kind pushed on the path
     /// (`…elems[index].merger`), for the caller to walk.
-    private mutating func validateElem(
-        _ elem: Elem, at index: Int, chainLength: Int, of message: Message, insideMerger: Bool
-    ) -> MergerElem? {
+    private mutating func validateElem<M: ValidatedMessage>(
+        _ elem: M.ElemType, at index: Int, chainLength: Int, of message: M, insideMerger: Bool
+    ) -> M.Merger? {
         let kind = elem.kind
         let kindName = kind?.rawValue ?? ""
 
@@ -308,7 +337,7 @@ struct Validator {
                    "messages inside a merger may not contain \(Self.phrase(for: elem))")
         }
 
-        guard let content = elem.content else { return nil }
+        guard let content = elem.validatedContent else { return nil }
         if case .merger(let merger) = content {
             _ = path.push(kindName)
             return merger
@@ -317,62 +346,63 @@ struct Validator {
         defer { path.pop(to: mark) }
         switch content {
         case .text(let text):
-            let bytes = text.text.utf8.count
+            let bytes = text.utf8Count
             if message.barrage {
                 checkAtMost(bytes, profile.maxBarrageBytes, .barrageTooLarge, "text",
                             subject: "the text of a barrage is", unit: "byte")
             } else {
                 checkAtMost(bytes, profile.maxTextBytes, .textTooLarge, "text", subject: "the text is", unit: "byte")
             }
-        case .custom(let custom):
-            checkAtMost(custom.data.count, profile.maxCustomDataBytes, .customDataTooLarge, "data",
+        case .custom(let data):
+            checkAtMost(data.count, profile.maxCustomDataBytes, .customDataTooLarge, "data",
                         subject: "custom data is", unit: "byte")
-            if profile.requiresTUIKitCustomData, let problem = TUIKitCustomPayload.problem(inCustomData: custom.data) {
+            if profile.requiresTUIKitCustomData,
+               let problem = TUIKitCustomPayload.problem(inCustomData: data as? [UInt8] ?? Array(data)) {
                 report(.customDataNotTUIKit, "data", limit: .text("businessID"), actual: .text(problem.code),
                        "TUIKit custom data is a JSON object with a non-empty string businessID; \(problem.reason)")
             }
-        case .image(let image):
-            validateImage(image)
-        case .sound(let sound):
-            checkAtMost(sound.dataSize, profile.maxSoundBytes, .soundTooLarge, "data_size",
+        case .image(let format, let images):
+            validateImage(format: format, images: images)
+        case .sound(let dataSize, let duration, let format):
+            checkAtMost(dataSize, profile.maxSoundBytes, .soundTooLarge, "data_size",
                         subject: "the sound is", unit: "byte")
-            checkAtMost(sound.duration, profile.maxSoundSeconds, .soundTooLong, "duration",
+            checkAtMost(duration, profile.maxSoundSeconds, .soundTooLong, "duration",
                         subject: "the sound lasts", unit: "second")
-            checkFormat(sound.format, profile.allowedSoundFormats, .soundFormatNotAllowed, "format", subject: "sound")
-        case .video(let video):
-            checkAtMost(video.videoSize, profile.maxVideoBytes, .videoTooLarge, "video_size",
+            checkFormat(format, profile.allowedSoundFormats, .soundFormatNotAllowed, "format", subject: "sound")
+        case .video(let videoSize, let videoFormat):
+            checkAtMost(videoSize, profile.maxVideoBytes, .videoTooLarge, "video_size",
                         subject: "the video is", unit: "byte")
-            checkFormat(video.videoFormat, profile.allowedVideoFormats, .videoFormatNotAllowed, "video_format",
+            checkFormat(videoFormat, profile.allowedVideoFormats, .videoFormatNotAllowed, "video_format",
                         subject: "video")
-        case .file(let file):
-            checkAtMost(file.fileSize, profile.maxFileBytes, .fileTooLarge, "file_size",
+        case .file(let fileSize):
+            checkAtMost(fileSize, profile.maxFileBytes, .fileTooLarge, "file_size",
                         subject: "the file is", unit: "byte")
-        case .location(let location):
-            checkRange(location.longitude, bound: 180, .longitudeOutOfRange, "longitude")
-            checkRange(location.latitude, bound: 90, .latitudeOutOfRange, "latitude")
+        case .location(let longitude, let latitude):
+            checkRange(longitude, bound: 180, .longitudeOutOfRange, "longitude")
+            checkRange(latitude, bound: 90, .latitudeOutOfRange, "latitude")
         case .face:
             break
         case .groupTips(let tips):
             validateGroupTips(tips)
         case .merger:
             break  // returned above
-        case .groupSystem(let system):
-            checkUserID(system.opUser, "op_user")
-            if let member = system.opMember { checkUserID(member.userID, "op_member", leaf: "user_id") }
-            checkPlatform(system.platform)
-            if let userInfo = system.opUserInfo { checkUserID(userInfo.userID, "op_user_info", leaf: "user_id") }
+        case .groupSystem(let opUser, let opMemberUserID, let platform, let opUserInfoUserID):
+            checkUserID(opUser, "op_user")
+            if let opMemberUserID { checkUserID(opMemberUserID, "op_member", leaf: "user_id") }
+            checkPlatform(platform)
+            if let opUserInfoUserID { checkUserID(opUserInfoUserID, "op_user_info", leaf: "user_id") }
         }
         return nil
     }
 
-    private mutating func validateImage(_ image: ImageElem) {
-        if let allowed = profile.allowedImageFormats, !allowed.contains(image.format) {
+    private mutating func validateImage<Images: Collection>(format: ImageFormat, images: Images)
+    where Images.Element: ValidatedImageInfo {
+        if let allowed = profile.allowedImageFormats, !allowed.contains(format) {
             let names = allowed.sorted { $0.rawValue < $1.rawValue }.map(Self.name(of:)).joined(separator: "|")
-            let actual = Self.name(of: image.format)
+            let actual = Self.name(of: format)
             report(.imageFormatNotAllowed, "format", limit: .text(names), actual: .text(actual),
                    "image format \(actual) is not one of \(names)")
         }
-        let images = image.images
         var counts: [ImageType: Int] = [:]
         for info in images { counts[info.type, default: 0] += 1 }
         var seen: Set<ImageType> = []
@@ -389,7 +419,7 @@ struct Validator {
         }
     }
 
-    private mutating func validateGroupTips(_ tips: GroupTipsElem) {
+    private mutating func validateGroupTips<Tips: ValidatedGroupTips>(_ tips: Tips) {
         if let member = tips.opMember { checkUserID(member.userID, "op_member", leaf: "user_id") }
         for (index, member) in tips.memberList.enumerated() {
             checkUserID(member.userID, "member_list", index: index, leaf: "user_id")
@@ -412,13 +442,13 @@ struct Validator {
             default:
                 continue
             }
-            checkAtMost(change.value.utf8.count, limit, code, "group_change_list", index: index, leaf: "value",
+            checkAtMost(change.value.utf8Count, limit, code, "group_change_list", index: index, leaf: "value",
                         subject: subject, unit: "byte")
         }
         for (index, change) in tips.memberChangeList.enumerated() {
             checkUserID(change.userID, "member_change_list", index: index, leaf: "user_id")
         }
-        checkAtMost(tips.groupName.utf8.count, profile.maxGroupNameBytes, .groupNameTooLong, "group_name",
+        checkAtMost(tips.groupName.utf8Count, profile.maxGroupNameBytes, .groupNameTooLong, "group_name",
                     subject: "the group name is", unit: "byte")
         checkPlatform(tips.platform)
         if let userInfo = tips.opUserInfo { checkUserID(userInfo.userID, "op_user_info", leaf: "user_id") }
@@ -432,7 +462,7 @@ struct Validator {
 
     /// The rules of a merger elem at the current path (`…elems[i].merger`) that come before its
     /// messages; returns its frame.
-    private mutating func beginMerger(_ merger: MergerElem, isTopLevel: Bool) -> MergerFrame {
+    private mutating func beginMerger<M: ValidatedMessage>(_ merger: M.Merger, isTopLevel: Bool) -> MergerFrame<M> {
         // The nesting violation belongs before everything inside the merger, but its depth is
         // known only after its messages are walked (``endMerger(_:)``).
         let nestingSlot = violations.count
@@ -441,7 +471,7 @@ struct Validator {
                     subject: "the abstract list has", unit: "abstract")
         if let limit = profile.maxMergerAbstractLength {
             for (index, abstract) in merger.abstractList.enumerated() {
-                checkAtMost(abstract.utf16.count, limit, .mergerAbstractTooLong, "abstract_list", index: index,
+                checkAtMost(abstract.utf16Count, limit, .mergerAbstractTooLong, "abstract_list", index: index,
                             subject: "abstract \(index) is", unit: "UTF-16 code unit")
             }
         }
@@ -464,7 +494,7 @@ struct Validator {
 
     /// Closes a merger whose messages have been walked (the path is back at `…elems[i].merger`):
     /// its nesting violation, if it is the top-level one; returns its layers.
-    private mutating func endMerger(_ frame: MergerFrame) -> Int {
+    private mutating func endMerger<M: ValidatedMessage>(_ frame: MergerFrame<M>) -> Int {
         let layers = frame.layers + 1
         if frame.isTopLevel, let limit = profile.maxMergerLayers, layers > limit {
             let violation = Violation(
@@ -479,16 +509,18 @@ struct Validator {
     // MARK: Checks
 
     /// A legacy TIM operator platform: empty, or one of ``ValidationProfile/allowedPlatforms``.
-    private mutating func checkPlatform(_ platform: String) {
-        guard let allowed = profile.allowedPlatforms, !platform.isEmpty, !allowed.contains(platform) else { return }
+    private mutating func checkPlatform<Text: ValidatedString>(_ platformText: Text) {
+        guard let allowed = profile.allowedPlatforms, !platformText.isEmpty else { return }
+        let platform = platformText.owned
+        guard !allowed.contains(platform) else { return }
         let names = TIMPlatform.allCases.map(\.rawValue).filter(allowed.contains)
             + allowed.subtracting(TIMPlatform.allCases.map(\.rawValue)).sorted()
         report(.platformNotRecognized, "platform", limit: .text(names.joined(separator: "|")), actual: .text(platform),
                "platform \"\(platform)\" is not one of \(names.joined(separator: ", "))")
     }
 
-    private mutating func checkUserID(_ id: String, _ field: String, index: Int? = nil, leaf: String? = nil) {
-        checkAtMost(id.utf8.count, profile.maxUserIDBytes, .userIDTooLong, field, index: index, leaf: leaf,
+    private mutating func checkUserID<Text: ValidatedString>(_ id: Text, _ field: String, index: Int? = nil, leaf: String? = nil) {
+        checkAtMost(id.utf8Count, profile.maxUserIDBytes, .userIDTooLong, field, index: index, leaf: leaf,
                     subject: "the user ID is", unit: "byte")
     }
 
@@ -511,10 +543,11 @@ struct Validator {
     }
 
     /// Reports `code` when `format`, ASCII-lowercased, is not in `allowed` (an empty format never is).
-    private mutating func checkFormat(
-        _ format: String, _ allowed: Set<String>?, _ code: Violation.Code, _ field: String, subject: String
+    private mutating func checkFormat<Text: ValidatedString>(
+        _ formatText: Text, _ allowed: Set<String>?, _ code: Violation.Code, _ field: String, subject: String
     ) {
         guard let allowed else { return }
+        let format = formatText.owned
         let lowered = String(decoding: format.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
         guard !allowed.contains(lowered) else { return }
         let names = allowed.sorted().joined(separator: "|")
@@ -537,6 +570,14 @@ struct Validator {
 
     // MARK: Names
 
+    /// Whether `id` is the @all ID, in either spelling (``Message/isAtAllUserID(_:)``).
+    private static func isAtAll<Text: ValidatedString>(_ id: Text) -> Bool {
+        let count = id.utf8Count
+        guard count == Message.atAllUserID.utf8.count || count == Message.atAllUserIDAlternateSpelling.utf8.count else {
+            return false
+        }
+        return Message.isAtAllUserID(id.owned)
+    }
 
     /// `text|custom|…` in ``ElemKind`` declaration order.
     private static func names(of kinds: Set<ElemKind>) -> String {
@@ -558,17 +599,17 @@ struct Validator {
     }
 
     /// `an image elem`, `a group_tips elem`, or `an elem without content` (a kind this schema does not know).
-    private static func phrase(for elem: Elem) -> String {
+    private static func phrase<E: ValidatedElem>(for elem: E) -> String {
         elem.kind.map { withArticle($0.rawValue) + " elem" } ?? "an elem without content"
     }
 
     /// The proto name of the elem's content member, or `none` (no elem, or no content this schema knows).
-    private static func kindName(of elem: Elem?) -> String {
+    private static func kindName<E: ValidatedElem>(of elem: E?) -> String {
         elem?.kind?.rawValue ?? "none"
     }
 
     /// The proto name of the target's field, or `none`.
-    private static func targetName(_ target: Message.Target?) -> String {
+    private static func targetName<Text>(_ target: ValidatedTarget<Text>?) -> String {
         switch target {
         case .receiver?: "receiver"
         case .groupID?: "group_id"
@@ -582,6 +623,8 @@ struct Validator {
 /// merger layers among those walked, and the path mark of the one being walked.
 private protocol ChildWalk {
     var next: Int { get set }
+    /// On to the next child.
+    mutating func advance()
     var layers: Int { get set }
     var mark: Int { get set }
 }
