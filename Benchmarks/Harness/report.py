@@ -95,6 +95,8 @@ TARGETS = (
 )
 # Issue 34: allocations per viewed message at most (one: the thread's buffer growing for a large input;
 # none for a corpus whose messages are under that buffer's first size, 32 KiB of words).
+# Issue 34: validating bytes through the view at least this many times as fast as decoding and validating.
+VALIDATE_TARGET = 2.0
 VIEW_ALLOCATION_TARGETS = {"chat": 0, "random": 0, "fixtures": 0, "merger300": 1, "text12k": 1}
 # A second read of a decoded value: its time ÷ the time of the same read of values built in code, at most.
 READ_AGAIN_TARGET = 1.2
@@ -403,6 +405,13 @@ def main():
         v = allocs.get(("IMWire", corpus, "binary-route"))
         if v is not None:
             target_rows.append(["routing view allocations per message = 0", corpus, f"{v:.2f}", verdict(v == 0)])
+    for corpus in CORPORA:
+        # Issue 34: validate --profile tencent on bytes through the view against decode + validate.
+        st = res.ratio(("IMWire", corpus, "binary-validate-view"), ("IMWire", corpus, "binary-decode-validate"))
+        if st is not None:
+            target_rows.append([f"validate (tencent) of bytes through the view ÷ decode + validate ≥ {fmt_target(VALIDATE_TARGET)} "
+                                f"(min ≥ {fmt_target(FLOOR * VALIDATE_TARGET)})", corpus, fmt_spread(st),
+                                verdict(st[0] >= VALIDATE_TARGET and st[1] >= FLOOR * VALIDATE_TARGET)])
     for corpus, bound in VIEW_ALLOCATION_TARGETS.items():
         v = allocs.get(("IMWire", corpus, "binary-view-read"))
         if v is not None:

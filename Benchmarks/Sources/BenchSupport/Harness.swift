@@ -35,6 +35,10 @@ public enum Operation: String, CaseIterable, Sendable {
     /// Make a message view of each binary message and read every field in place: the walk's reads,
     /// plus each string's and bytes' first byte (IMWire only: Walk+IMWireView.swift).
     case binaryViewRead = "binary-view-read"
+    /// Validate each binary message against the tencent profile through the message view, and the
+    /// same by decoding it first (IMWire only).
+    case binaryValidateView = "binary-validate-view"
+    case binaryDecodeValidate = "binary-decode-validate"
     /// Open a routing view on each binary message and read its envelope (IMWire only).
     case binaryRoute = "binary-route"
     /// Build a `String` from the validated bytes of every string of the corpus, as the decoder does

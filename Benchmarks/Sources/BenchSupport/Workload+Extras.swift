@@ -14,6 +14,16 @@ enum IMWireExtras {
                     blackHole(try Message.withView(serializedBytes: input) { IMWireViewWalk.message($0) })
                 }
             }
+        case .binaryValidateView:
+            let inputs = corpus.binaryRaw
+            return {
+                for input in inputs { blackHole(try Message.validate(serializedBytes: input, profile: .tencent)) }
+            }
+        case .binaryDecodeValidate:
+            let inputs = corpus.binaryRaw
+            return {
+                for input in inputs { blackHole(try Message(serializedBytes: input).validate(profile: .tencent)) }
+            }
         case .binaryRoute:
             // What a relay reads before forwarding the bytes: msg id, sender, target, timestamp, seq and
             // the kind of every elem. The strings are read in place as UTF-8 (the view's `…UTF8`

@@ -78,7 +78,7 @@ public enum IMWireWorkloads {
                     for index in models.indices { blackHole(try models[index].jsonUTF8Bytes()) }
                 }
             }
-        case .binaryViewRead, .binaryRoute, .stringBuild, .stringBuildFallback:
+        case .binaryViewRead, .binaryValidateView, .binaryDecodeValidate, .binaryRoute, .stringBuild, .stringBuildFallback:
             guard let extra = try IMWireExtras.pass(operation, corpus) else { return nil }
             pass = extra
         }

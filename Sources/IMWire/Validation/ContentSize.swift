@@ -65,62 +65,94 @@ enum ContentSize {
 }
 
 extension ContentSize {
-    /// The content size of a message view, counted the same way as `of(_:)` counts a
-    /// `Message`, from the view decode's words: each node's string, bytes, sub-message, repeated and
-    /// map fields, found through its type's arena layout; a message nested in a merger by its elems
-    /// only. Iterative (two worklists), at any depth.
+    /// The content size of a message view, counted the same way as `of(_:)` counts a `Message`,
+    /// from the view decode's words: each node's string, bytes, sub-message, repeated and map
+    /// fields, found through its type's arena layout; a message nested in a merger by its elems
+    /// only. Iterative (a worklist), at any depth.
     static func of(_ view: Message.View) -> UInt64 {
-        let node = view._node
-        let words = node.words
-        let layouts = imwireArenaLayouts.layouts
-        let messageLayout = Message._arenaLayoutIndex
-        let elemsSlot = Int(layouts[messageLayout].fields[Message.FieldNumber.elems].slot)
-        var total: UInt64 = 0
-        var messages = [node.node]
-        var nodes: [(node: Int, layout: Int)] = []
-
-        @inline(__always) func count(_ word: UInt64) -> UInt64 { (word >> 32) & 0x7FFF_FFFF }
-        /// Calls `body` with the index of each list entry's first value word.
-        @inline(__always) func forEachEntry(_ links: UInt64, _ body: (Int) -> Void) {
-            var entry = Int(truncatingIfNeeded: links & 0xFFFF_FFFF)
-            while entry != 0 {
-                body(entry &+ 2)
-                entry = Int(truncatingIfNeeded: words[entry])
+        var counter = ViewCounter(words: view._node.words)
+        counter.addElems(ofMessage: view._node.node)
+        while let (node, layout) = counter.pending.popLast() {
+            if layout == counter.messageLayout {
+                counter.addElems(ofMessage: node)
+            } else {
+                counter.add(node: node, layout: layout)
             }
         }
-        func child(_ child: Int, _ layout: Int) {
-            if layout == messageLayout { messages.append(child) } else { nodes.append((child, layout)) }
+        return counter.total
+    }
+
+    /// The sum and the worklist of ``of(_:)-(Message.View)``: nodes to count (an elem and what is
+    /// inside it), a merger's messages by their elems.
+    private struct ViewCounter {
+        let words: UnsafePointer<UInt64>
+        let layouts = imwireArenaLayouts.layouts
+        let messageLayout = Message._arenaLayoutIndex
+        let elemLayout = Elem._arenaLayoutIndex
+        var total: UInt64 = 0
+        var pending: [(node: Int, layout: Int)] = []
+
+        init(words: UnsafePointer<UInt64>) { self.words = words }
+
+        @inline(__always)
+        func count(_ word: UInt64) -> UInt64 { (word >> 32) & 0x7FFF_FFFF }
+
+        /// The first entry of the list whose links are `links`, and each next one.
+        @inline(__always)
+        func first(_ links: UInt64) -> Int { Int(truncatingIfNeeded: links & 0xFFFF_FFFF) }
+        @inline(__always)
+        func next(_ entry: Int) -> Int { Int(truncatingIfNeeded: words[entry]) }
+
+        mutating func addElems(ofMessage message: Int) {
+            let slot = Int(layouts[messageLayout].fields[Message.FieldNumber.elems].slot)
+            var entry = first(words[message &+ slot])
+            while entry != 0 {
+                add(node: entry &+ 2, layout: elemLayout)
+                entry = next(entry)
+            }
         }
 
-        while true {
-            if let (current, layoutIndex) = nodes.popLast() {
-                let layout = layouts[layoutIndex]
-                for position in 0..<layout.fieldCount {
-                    let (number, field) = layout.byIndex[position]
-                    let slot = current &+ Int(field.slot)
-                    switch (field.kind, field.container) {
-                    case (.string, .repeated), (.bytes, .repeated):
-                        forEachEntry(words[slot]) { total &+= count(words[$0]) }
-                    case (.string, .oneof), (.bytes, .oneof):
-                        if words[slot] == UInt64(number) { total &+= count(words[slot &+ 1]) }
-                    case (.string, _), (.bytes, _):
-                        total &+= count(words[slot])
-                    case (.stringToBytesMap, _):
-                        forEachEntry(words[slot]) { total &+= count(words[$0]) &+ count(words[$0 &+ 1]) }
-                    case (.message, .repeated):
-                        forEachEntry(words[slot]) { child($0, Int(field.sub)) }
-                    case (.message, .oneof):
-                        if words[slot] == UInt64(number) { child(Int(truncatingIfNeeded: words[slot &+ 1]), Int(field.sub)) }
-                    case (.message, _):
-                        if words[slot] != 0 { child(Int(truncatingIfNeeded: words[slot]), Int(field.sub)) }
-                    default:
-                        break
+        /// A sub-message: counted later, from the worklist (a merger's message by its elems), so
+        /// that no nesting recurses.
+        mutating func child(_ node: Int, _ layout: Int) {
+            pending.append((node, layout))
+        }
+
+        mutating func add(node: Int, layout layoutIndex: Int) {
+            let layout = layouts[layoutIndex]
+            for position in 0..<layout.fieldCount {
+                let (number, field) = layout.byIndex[position]
+                let slot = node &+ Int(field.slot)
+                switch (field.kind, field.container) {
+                case (.string, .repeated), (.bytes, .repeated):
+                    var entry = first(words[slot])
+                    while entry != 0 {
+                        total &+= count(words[entry &+ 2])
+                        entry = next(entry)
                     }
+                case (.string, .oneof), (.bytes, .oneof):
+                    if words[slot] == UInt64(number) { total &+= count(words[slot &+ 1]) }
+                case (.string, _), (.bytes, _):
+                    total &+= count(words[slot])
+                case (.stringToBytesMap, _):
+                    var entry = first(words[slot])
+                    while entry != 0 {
+                        total &+= count(words[entry &+ 2]) &+ count(words[entry &+ 3])
+                        entry = next(entry)
+                    }
+                case (.message, .repeated):
+                    var entry = first(words[slot])
+                    while entry != 0 {
+                        child(entry &+ 2, Int(field.sub))
+                        entry = next(entry)
+                    }
+                case (.message, .oneof):
+                    if words[slot] == UInt64(number) { child(Int(truncatingIfNeeded: words[slot &+ 1]), Int(field.sub)) }
+                case (.message, _):
+                    if words[slot] != 0 { child(Int(truncatingIfNeeded: words[slot]), Int(field.sub)) }
+                default:
+                    break
                 }
-            } else if let message = messages.popLast() {
-                forEachEntry(words[message &+ elemsSlot]) { nodes.append(($0, Elem._arenaLayoutIndex)) }
-            } else {
-                return total
             }
         }
     }

@@ -24,6 +24,21 @@ struct FieldPath {
         return String(decoding: copy, as: UTF8.self)
     }
 
+    /// The decimal digits of `value` (not negative), without making a `String`.
+    private static func appendDigits(of value: Int, to target: inout [UInt8]) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var count = 0
+        var rest = UInt64(max(0, value))
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[23 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            } while rest != 0
+            target.append(contentsOf: buffer[(24 - count)...])
+        }
+    }
+
     // Static: as an instance method its `self` would hold a second reference to `bytes` while
     // `bytes` is appended to, so every push would copy the whole path (quadratic in the depth).
     private static func append(_ field: String, index: Int?, to target: inout [UInt8]) {
@@ -31,7 +46,7 @@ struct FieldPath {
         target.append(contentsOf: field.utf8)
         if let index {
             target.append(UInt8(ascii: "["))
-            target.append(contentsOf: String(index).utf8)
+            appendDigits(of: index, to: &target)
             target.append(UInt8(ascii: "]"))
         }
     }

@@ -194,16 +194,12 @@ struct Validator {
             default: break
             }
         }
-        let counts: [(Int, Int?, Violation.Code, String)] = [
-            (custom, profile.maxCustomElems, .tooManyCustomElems, "custom elem"),
-            (image, profile.maxImageElems, .tooManyImageElems, "image elem"),
-            (file, profile.maxFileElems, .tooManyFileElems, "file elem"),
-            (sound, profile.maxSoundElems, .tooManySoundElems, "sound elem"),
-            (video, profile.maxVideoElems, .tooManyVideoElems, "video elem"),
-        ]
-        for (count, limit, code, unit) in counts {
-            checkAtMost(count, limit, code, "elems", subject: "the chain has", unit: unit)
-        }
+        // One call each, not a loop over a table: the table would be an array made for every message.
+        checkAtMost(custom, profile.maxCustomElems, .tooManyCustomElems, "elems", subject: "the chain has", unit: "custom elem")
+        checkAtMost(image, profile.maxImageElems, .tooManyImageElems, "elems", subject: "the chain has", unit: "image elem")
+        checkAtMost(file, profile.maxFileElems, .tooManyFileElems, "elems", subject: "the chain has", unit: "file elem")
+        checkAtMost(sound, profile.maxSoundElems, .tooManySoundElems, "elems", subject: "the chain has", unit: "sound elem")
+        checkAtMost(video, profile.maxVideoElems, .tooManyVideoElems, "elems", subject: "the chain has", unit: "video elem")
     }
 
     /// `at_user_list` and `targeted_receivers`.
