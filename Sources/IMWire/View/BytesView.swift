@@ -1,0 +1,54 @@
+/// A bytes field read in place: a collection of its bytes in the input. Copy it out with
+/// `Array(view)`. Valid only inside the view's closure.
+public struct BytesView: RandomAccessCollection, Hashable {
+    @usableFromInline let base: UnsafePointer<UInt8>
+    @usableFromInline let length: Int
+
+    @inlinable @inline(__always)
+    init(_ input: UnsafePointer<UInt8>, word: UInt64) {
+        base = input + Int(truncatingIfNeeded: word & 0xFFFF_FFFF)
+        length = Int(truncatingIfNeeded: (word >> 32) & 0x7FFF_FFFF)
+    }
+
+    public typealias Index = Int
+    public typealias Indices = Range<Int>
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { length }
+    @inlinable public var count: Int { length }
+    @inlinable public var isEmpty: Bool { length == 0 }
+    @inlinable public subscript(position: Int) -> UInt8 {
+        precondition(position >= 0 && position < length, "BytesView index out of range")
+        return base[position]
+    }
+
+    /// Calls `body` with the bytes (valid during the call).
+    @inlinable
+    public func withUnsafeBytes<Result, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> Result) throws(E) -> Result {
+        try body(UnsafeRawBufferPointer(start: base, count: length))
+    }
+
+    @inlinable
+    public func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        try body(UnsafeBufferPointer(start: base, count: length))
+    }
+
+    #if compiler(>=6.2)
+    /// Calls `body` with the bytes as a span (valid during the call).
+    @inlinable
+    public func withSpan<Result, E: Error>(_ body: (RawSpan) throws(E) -> Result) throws(E) -> Result {
+        try body(RawSpan(_unsafeStart: UnsafeRawPointer(base), byteCount: length))
+    }
+    #endif
+    @inlinable
+    public static func == (lhs: BytesView, rhs: BytesView) -> Bool {
+        lhs.length == rhs.length && (lhs.base == rhs.base || lhs.elementsEqual(rhs))
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes: UnsafeRawBufferPointer(start: base, count: length))
+    }
+}
+
+// A view points into memory that lives only as long as the closure that made it: it must not
+// cross to another thread or task.
+@available(*, unavailable) extension BytesView: Sendable {}
