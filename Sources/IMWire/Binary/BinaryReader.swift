@@ -16,17 +16,18 @@
 /// Safety: every length is checked against the bytes left before it is used, so memory is bounded
 /// by the input; nesting is bounded by `maxDepth` on every recursive path (sub-messages, map entries,
 /// unknown groups) and by the thread's stack (``StackGuard``).
-package struct BinaryReader {
-    private let base: UnsafePointer<UInt8>
-    private let inputCount: Int
-    private var position = 0
+package struct BinaryReader: WireCursor {
+    // The cursor (``WireCursor``: the reads this decoder shares with ``ArenaDecoder``).
+    let base: UnsafePointer<UInt8>
+    let inputCount: Int
+    var position = 0
     /// End of the message being decoded.
-    private var end: Int
+    var end: Int
+    var depth = 1
+    let maxDepth: Int
+    var stackGuard = StackGuard()
     /// Where the tag ``nextTag()`` returned last starts (for an unknown field's bytes and errors).
     private var tagStart = 0
-    private var depth = 1
-    private let maxDepth: Int
-    private var stackGuard = StackGuard()
     /// ``SmallString/isAvailable``, read once per decode.
     private let smallStrings = SmallString.isAvailable
 
@@ -110,79 +111,14 @@ package struct BinaryReader {
         return try readVarintSlow()
     }
 
-    private mutating func readVarintSlow() throws(IMWireError) -> UInt64 {
-        if end &- position >= 10 {
-            // Ten bytes are there: no bounds check per byte.
-            let p = base + position
-            var result = UInt64(p[0] & 0x7F)
-            for index in 1..<9 {
-                let byte = p[index]
-                result |= UInt64(byte & 0x7F) &<< UInt64(7 &* index)
-                if byte < 0x80 {
-                    position &+= index &+ 1
-                    return result
-                }
-            }
-            let last = p[9]
-            guard last & 0x80 == 0 else {
-                throw .varintTooLong(offset: position)
-            }
-            position &+= 10
-            return result | (UInt64(last & 1) << 63)
-        }
-        let start = position
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            guard position < end else { throw truncated(start, "a varint") }
-            let byte = base[position]
-            position &+= 1
-            if shift == 63 {
-                // The 10th byte holds bit 63 only; more continuation means more than 64 bits.
-                guard byte & 0x80 == 0 else {
-                    throw .varintTooLong(offset: start)
-                }
-                return result | (UInt64(byte & 1) << 63)
-            }
-            result |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return result }
-            shift &+= 7
-        }
-    }
-
-    @inline(__always)
-    package mutating func readFixed64() throws(IMWireError) -> UInt64 {
-        guard end &- position >= 8 else { throw truncated(position, "a fixed64 value") }
-        let value = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-        position &+= 8
-        return UInt64(littleEndian: value)
-    }
-
-    /// A length prefix, checked against the bytes left in the enclosing message.
-    @inline(__always)
-    private mutating func readLength() throws(IMWireError) -> Int {
-        let start = position
-        let length = try readVarint()
-        guard length <= UInt64(end &- position) else {
-            throw .lengthOutOfBounds(length, remaining: end &- position, inInput: end == inputCount, offset: start)
-        }
-        return Int(truncatingIfNeeded: length)
-    }
-
-    /// A string: its UTF-8 checked once (eight bytes at a time when short, vectorised when long) and
-    /// copied once, into the `String`, which is not checked again.
+    /// A string: its UTF-8 checked once (``readUTF8()``) and copied once, into the `String`, which
+    /// is not checked again.
     @inline(__always)
     package mutating func readString() throws(IMWireError) -> String {
-        let length = try readLength()
-        let start = position
-        position &+= length
-        if length == 0 { return "" }
-        let bytes = UnsafeBufferPointer(start: base + start, count: length)
-        switch UTF8Validation.check(bytes) {
-        case .ascii: return UTF8Validation.string(validated: bytes, isASCII: true, smallStrings: smallStrings)
-        case .valid: return UTF8Validation.string(validated: bytes, isASCII: false, smallStrings: smallStrings)
-        case .invalid: throw invalidUTF8(bytes, at: start)
-        }
+        let (start, count, isASCII) = try readUTF8()
+        if count == 0 { return "" }
+        return UTF8Validation.string(
+            validated: UnsafeBufferPointer(start: base + start, count: count), isASCII: isASCII, smallStrings: smallStrings)
     }
 
     @inline(__always)
@@ -330,22 +266,6 @@ package struct BinaryReader {
         map.appendDecoded(key: key, value: value)
     }
 
-    /// Enters a length-delimited sub-message: checks its length and the depth limit, and narrows
-    /// `end` to it. Returns the outer `end`.
-    @inline(__always)
-    private mutating func enterSubmessage() throws(IMWireError) -> Int {
-        let lengthOffset = position
-        let length = try readLength()
-        guard depth < maxDepth else {
-            throw .depthLimitExceeded(.messages, limit: maxDepth, offset: lengthOffset)
-        }
-        let outerEnd = end
-        end = position &+ length
-        depth &+= 1
-        try stackGuard.check(depth: depth, offset: lengthOffset)
-        return outerEnd
-    }
-
     // MARK: - Unknown fields
 
     /// A field whose tag the type does not know (or knows with another wire type): checked, skipped,
@@ -366,79 +286,5 @@ package struct BinaryReader {
             throw .malformedGroup(endTagFor: number, closing: nil, offset: tagStart)
         }
         try skipField(wireType, number: number)
-    }
-
-    private mutating func skipField(_ wireType: UInt8, number: Int) throws(IMWireError) {
-        switch wireType {
-        case WireType.varint:
-            _ = try readVarint()
-        case WireType.fixed64:
-            _ = try readFixed64()
-        case WireType.lengthDelimited:
-            position &+= try readLength()
-        case WireType.fixed32:
-            guard end &- position >= 4 else { throw truncated(position, "a fixed32 value") }
-            position &+= 4
-        default:
-            try skipGroup(number)
-        }
-    }
-
-    /// Skips an unknown group up to its matching end-group tag; each nested group is a level.
-    @inline(never)
-    private mutating func skipGroup(_ number: Int) throws(IMWireError) {
-        let start = position
-        guard depth < maxDepth else {
-            throw .depthLimitExceeded(.groups, limit: maxDepth, offset: start)
-        }
-        depth &+= 1
-        try stackGuard.check(depth: depth, offset: start)
-        while true {
-            guard position < end else {
-                // Unclosed at the end of the input too: a group needs its end tag.
-                throw .malformedGroup(unclosed: number, inInput: end == inputCount, offset: start)
-            }
-            let innerStart = position
-            let tag = try readVarint()
-            let inner = tag >> 3
-            let wireType = UInt8(truncatingIfNeeded: tag & 7)
-            guard inner != 0, inner <= UInt64(Varint.maxFieldNumber), position &- innerStart <= 5, wireType <= 5 else {
-                throw badTag(tag, at: innerStart)
-            }
-            if wireType == WireType.endGroup {
-                guard inner == UInt64(number) else {
-                    throw .malformedGroup(endTagFor: Int(truncatingIfNeeded: inner), closing: number, offset: innerStart)
-                }
-                break
-            }
-            try skipField(wireType, number: Int(truncatingIfNeeded: inner))
-        }
-        depth &-= 1
-    }
-
-    // MARK: - Errors
-
-    private func truncated(_ offset: Int, _ what: String) -> IMWireError {
-        .truncated(inInput: end == inputCount, inside: what, start: offset, end: end)
-    }
-
-    @inline(never)
-    private func invalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> IMWireError {
-        let bad = start + UTF8Validation.firstInvalidIndex(bytes)
-        return .invalidUTF8(stringLength: bytes.count, start: start, bad: bad, badByte: base[bad])
-    }
-
-    /// The error for a tag a decoder refuses: field number 0 or too large, more than 5 bytes, or
-    /// wire type 6 or 7 — checked in that order. `position` is just past the tag.
-    @inline(never)
-    private func badTag(_ tag: UInt64, at offset: Int) -> IMWireError {
-        let number = tag >> 3
-        if number == 0 || number > UInt64(Varint.maxFieldNumber) {
-            return .invalidFieldNumber(number, offset: offset)
-        }
-        if position - offset > 5 {
-            return .tagTooLong(size: position - offset, offset: offset)
-        }
-        return .invalidWireType(UInt8(truncatingIfNeeded: tag & 7), field: number, offset: offset)
     }
 }
