@@ -175,8 +175,16 @@ static int check_ssse3(const uint8_t *bytes, size_t count) {
 // works within 128-bit lanes, so the lane boundary comes from a permute).
 #define PREV256(input, prev, n) _mm256_alignr_epi8((input), _mm256_permute2x128_si256((prev), (input), 0x21), 16 - (n))
 
-__attribute__((target("avx2")))
-static int check_avx2(const uint8_t *bytes, size_t count) {
+// The state of the AVX2 check between 32-byte blocks.
+struct avx2_state {
+    __m256i prev, error, incomplete, any;
+};
+
+// One 32-byte block of the check (the SSSE3 one on twice the width), shared by the AVX2 and the
+// AVX-512 variants, which differ only in how they read the last block. Inlined into both: the
+// lookup tables and constants are loop invariants there, loaded once.
+__attribute__((target("avx2"), always_inline))
+static inline void avx2_block(struct avx2_state *state, __m256i input) {
     const __m256i t1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)byte_1_high));
     const __m256i t2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)byte_1_low));
     const __m256i t3 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)byte_2_high));
@@ -185,8 +193,37 @@ static int check_avx2(const uint8_t *bytes, size_t count) {
     const __m256i third_lead = _mm256_set1_epi8((char)(0xE0 - 0x80));
     const __m256i fourth_lead = _mm256_set1_epi8((char)(0xF0 - 0x80));
     const __m256i high_bit = _mm256_set1_epi8((char)0x80);
-    __m256i prev = _mm256_setzero_si256(), error = _mm256_setzero_si256(), incomplete = _mm256_setzero_si256();
-    __m256i any = _mm256_setzero_si256();
+    if (_mm256_movemask_epi8(input) == 0) {
+        state->error = _mm256_or_si256(state->error, state->incomplete);
+        state->incomplete = _mm256_setzero_si256();
+        state->prev = input;
+        return;
+    }
+    state->any = _mm256_or_si256(state->any, input);
+    __m256i prev1 = PREV256(input, state->prev, 1);
+    __m256i high1 = _mm256_shuffle_epi8(t1, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble));
+    __m256i low1 = _mm256_shuffle_epi8(t2, _mm256_and_si256(prev1, nibble));
+    __m256i high2 = _mm256_shuffle_epi8(t3, _mm256_and_si256(_mm256_srli_epi16(input, 4), nibble));
+    __m256i special = _mm256_and_si256(_mm256_and_si256(high1, low1), high2);
+    __m256i prev2 = PREV256(input, state->prev, 2);
+    __m256i prev3 = PREV256(input, state->prev, 3);
+    __m256i must23 = _mm256_or_si256(_mm256_subs_epu8(prev2, third_lead), _mm256_subs_epu8(prev3, fourth_lead));
+    state->error = _mm256_or_si256(state->error, _mm256_xor_si256(_mm256_and_si256(must23, high_bit), special));
+    state->incomplete = _mm256_subs_epu8(input, max);
+    state->prev = input;
+}
+
+// The verdict once every block has been through avx2_block.
+__attribute__((target("avx2"), always_inline))
+static inline int avx2_result(const struct avx2_state *state) {
+    __m256i error = _mm256_or_si256(state->error, state->incomplete);
+    if (!_mm256_testz_si256(error, error)) return IMWIRE_UTF8_INVALID;
+    return _mm256_movemask_epi8(state->any) == 0 ? IMWIRE_UTF8_ASCII : IMWIRE_UTF8_VALID;
+}
+
+__attribute__((target("avx2")))
+static int check_avx2(const uint8_t *bytes, size_t count) {
+    struct avx2_state state = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
     uint8_t tail[32];
     size_t i = 0;
     while (i < count) {
@@ -199,28 +236,9 @@ static int check_avx2(const uint8_t *bytes, size_t count) {
             input = _mm256_loadu_si256((const __m256i *)tail);
         }
         i += 32;
-        if (_mm256_movemask_epi8(input) == 0) {
-            error = _mm256_or_si256(error, incomplete);
-            incomplete = _mm256_setzero_si256();
-            prev = input;
-            continue;
-        }
-        any = _mm256_or_si256(any, input);
-        __m256i prev1 = PREV256(input, prev, 1);
-        __m256i high1 = _mm256_shuffle_epi8(t1, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble));
-        __m256i low1 = _mm256_shuffle_epi8(t2, _mm256_and_si256(prev1, nibble));
-        __m256i high2 = _mm256_shuffle_epi8(t3, _mm256_and_si256(_mm256_srli_epi16(input, 4), nibble));
-        __m256i special = _mm256_and_si256(_mm256_and_si256(high1, low1), high2);
-        __m256i prev2 = PREV256(input, prev, 2);
-        __m256i prev3 = PREV256(input, prev, 3);
-        __m256i must23 = _mm256_or_si256(_mm256_subs_epu8(prev2, third_lead), _mm256_subs_epu8(prev3, fourth_lead));
-        error = _mm256_or_si256(error, _mm256_xor_si256(_mm256_and_si256(must23, high_bit), special));
-        incomplete = _mm256_subs_epu8(input, max);
-        prev = input;
+        avx2_block(&state, input);
     }
-    error = _mm256_or_si256(error, incomplete);
-    if (!_mm256_testz_si256(error, error)) return IMWIRE_UTF8_INVALID;
-    return _mm256_movemask_epi8(any) == 0 ? IMWIRE_UTF8_ASCII : IMWIRE_UTF8_VALID;
+    return avx2_result(&state);
 }
 
 // AVX-512 (BW and VL, on 256-bit vectors): AVX2's algorithm, with the last block read by a masked
@@ -228,16 +246,7 @@ static int check_avx2(const uint8_t *bytes, size_t count) {
 // strings a message holds) is one block and no copy, and it needs no scalar loop.
 __attribute__((target("avx2,avx512f,avx512bw,avx512vl")))
 static int check_avx512(const uint8_t *bytes, size_t count) {
-    const __m256i t1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)byte_1_high));
-    const __m256i t2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)byte_1_low));
-    const __m256i t3 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)byte_2_high));
-    const __m256i nibble = _mm256_set1_epi8(0x0F);
-    const __m256i max = _mm256_loadu_si256((const __m256i *)incomplete_max);
-    const __m256i third_lead = _mm256_set1_epi8((char)(0xE0 - 0x80));
-    const __m256i fourth_lead = _mm256_set1_epi8((char)(0xF0 - 0x80));
-    const __m256i high_bit = _mm256_set1_epi8((char)0x80);
-    __m256i prev = _mm256_setzero_si256(), error = _mm256_setzero_si256(), incomplete = _mm256_setzero_si256();
-    __m256i any = _mm256_setzero_si256();
+    struct avx2_state state = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
     size_t i = 0;
     while (i < count) {
         __m256i input;
@@ -247,28 +256,9 @@ static int check_avx512(const uint8_t *bytes, size_t count) {
             input = _mm256_maskz_loadu_epi8((__mmask32)((1u << (count - i)) - 1), bytes + i);
         }
         i += 32;
-        if (_mm256_movemask_epi8(input) == 0) {
-            error = _mm256_or_si256(error, incomplete);
-            incomplete = _mm256_setzero_si256();
-            prev = input;
-            continue;
-        }
-        any = _mm256_or_si256(any, input);
-        __m256i prev1 = PREV256(input, prev, 1);
-        __m256i high1 = _mm256_shuffle_epi8(t1, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble));
-        __m256i low1 = _mm256_shuffle_epi8(t2, _mm256_and_si256(prev1, nibble));
-        __m256i high2 = _mm256_shuffle_epi8(t3, _mm256_and_si256(_mm256_srli_epi16(input, 4), nibble));
-        __m256i special = _mm256_and_si256(_mm256_and_si256(high1, low1), high2);
-        __m256i prev2 = PREV256(input, prev, 2);
-        __m256i prev3 = PREV256(input, prev, 3);
-        __m256i must23 = _mm256_or_si256(_mm256_subs_epu8(prev2, third_lead), _mm256_subs_epu8(prev3, fourth_lead));
-        error = _mm256_or_si256(error, _mm256_xor_si256(_mm256_and_si256(must23, high_bit), special));
-        incomplete = _mm256_subs_epu8(input, max);
-        prev = input;
+        avx2_block(&state, input);
     }
-    error = _mm256_or_si256(error, incomplete);
-    if (!_mm256_testz_si256(error, error)) return IMWIRE_UTF8_INVALID;
-    return _mm256_movemask_epi8(any) == 0 ? IMWIRE_UTF8_ASCII : IMWIRE_UTF8_VALID;
+    return avx2_result(&state);
 }
 
 static int detect(void) {
