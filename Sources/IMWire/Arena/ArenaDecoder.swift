@@ -1,8 +1,8 @@
-/// Decodes protobuf bytes into an ``ArenaStorage``, as upb decodes into its arena: one pass over the
-/// input that checks everything a decode must check (framing, field numbers, wire types, lengths,
-/// UTF-8 of every string, nesting) and records every field in a node of 64-bit words laid out by the
-/// type's ``ArenaLayout`` — no `String`, array or object per field. The words are built in the
-/// thread's buffer (``ArenaWords``); the storage returned holds them and a copy of the input.
+/// Decodes protobuf bytes into the words a message view reads, as upb decodes into its arena: one
+/// pass over the input that checks everything a decode must check (framing, field numbers, wire
+/// types, lengths, UTF-8 of every string, nesting) and records every field in a node of 64-bit words
+/// laid out by the type's ``ArenaLayout`` — no `String`, array or object per field. The words are
+/// built in the thread's buffer (``ArenaWords``); string and bytes words point into the input.
 ///
 /// Protobuf's merge rules hold as in any parser: the last occurrence of a scalar wins (its word is
 /// overwritten), a repeated occurrence of a singular message or of the same oneof member merges into
@@ -34,26 +34,6 @@ package struct ArenaDecoder: WireCursor {
         end = buffer.count
         self.maxDepth = maxDepth
         self.layouts = layouts
-    }
-
-    /// Decodes `buffer` as a message of type `M`: its node in a new storage.
-    package static func decode<M: ProtoMessage>(
-        _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions
-    ) throws(IMWireError) -> ArenaRef {
-        try BinaryDecoder.checkLimits(inputCount: buffer.count, options: options)
-        guard buffer.count <= Int(UInt32.max) else {
-            throw .inputBeyondFourGiB(size: buffer.count)
-        }
-        var decoder = ArenaDecoder(buffer, maxDepth: options.maxDepth, layouts: M._arenaTable.layouts)
-        let layout = M._arenaLayoutIndex
-        let root = decoder.arena.allocate(decoder.layouts[layout].slotCount)
-        do {
-            try decoder.decodeNode(layout, root)
-        } catch {
-            decoder.arena.discard()
-            throw error
-        }
-        return ArenaRef(decoder.arena.finish(bytes: buffer), root)
     }
 
     /// Appends to a repeated field's list an entry with `valueWords` value words; returns the first.

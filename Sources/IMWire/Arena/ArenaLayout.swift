@@ -1,5 +1,5 @@
-/// How a message of one type is laid out in an ``ArenaStorage``, and what the decoders do with each
-/// of its fields. The generator writes one layout per message type (`Generated/Schema/ArenaLayouts.swift`)
+/// How a message of one type is laid out in a message view's words (``ArenaDecoder``), and what the
+/// decoder does with each of its fields. The generator writes one layout per message type (`Generated/Schema/ArenaLayouts.swift`)
 /// with the same slots as the type's generated accessors, so the decoders and the accessors cannot
 /// disagree.
 ///

@@ -95,7 +95,7 @@ extension ContentSize {
         init(words: UnsafePointer<UInt64>) { self.words = words }
 
         @inline(__always)
-        func count(_ word: UInt64) -> UInt64 { (word >> 32) & 0x7FFF_FFFF }
+        func count(_ word: UInt64) -> UInt64 { UInt64(ArenaString.count(word)) }
 
         /// The first entry of the list whose links are `links`, and each next one.
         @inline(__always)

@@ -6,8 +6,8 @@ public struct BytesView: RandomAccessCollection, Hashable {
 
     @inlinable @inline(__always)
     init(_ input: UnsafePointer<UInt8>, word: UInt64) {
-        base = input + Int(truncatingIfNeeded: word & 0xFFFF_FFFF)
-        length = Int(truncatingIfNeeded: (word >> 32) & 0x7FFF_FFFF)
+        base = input + ArenaString.offset(word)
+        length = ArenaString.count(word)
     }
 
     public typealias Index = Int

@@ -12,9 +12,9 @@ public struct StringView: RandomAccessCollection, Hashable, CustomStringConverti
     /// The value of an ``ArenaString`` word, over `input`.
     @inlinable @inline(__always)
     init(_ input: UnsafePointer<UInt8>, word: UInt64) {
-        base = input + Int(truncatingIfNeeded: word & 0xFFFF_FFFF)
-        length = Int(truncatingIfNeeded: (word >> 32) & 0x7FFF_FFFF)
-        isASCII = word >> 63 != 0 || word == 0
+        base = input + ArenaString.offset(word)
+        length = ArenaString.count(word)
+        isASCII = ArenaString.isASCII(word) || word == 0
     }
 
     public typealias Index = Int
