@@ -344,13 +344,12 @@ class MessageType:
                                 comments.get(tuple(path + [8, i]), ""),
                                 ctx.config.oneof_kinds.get((self.name, oneof.name))))
 
-        # The arena layout (Sources/IMWire/Arena/ArenaLayout.swift): word 0 heads the unknown-field list,
-        # word 1 marks the fields present; then, in field-number order, one word per uint64, double,
+        # The arena layout (Sources/IMWire/Arena/ArenaLayout.swift): word 0 heads the unknown-field list;
+        # then, in field-number order, one word per uint64, double,
         # string, bytes or singular message, one per repeated field or map (its list's links), two
         # per oneof (shared by its members); last the words the 32-bit scalars and the bools share
         # (two 32-bit values, or 64 bools, a word).
-        assert len(self.fields) <= 64, f"{proto.name} has {len(self.fields)} fields; an arena node marks at most 64"
-        slot = 2
+        slot = 1
         oneof_slots = {}
         packed32, packed_bools = [], []
         for f in self.fields:

@@ -74,7 +74,6 @@ package struct ArenaDecoder: WireCursor {
                 continue
             }
             let slot = node &+ Int(field.slot)
-            words[node &+ 1] |= 1 &<< UInt64(field.index)
             let value: UInt64
             switch field.kind {
             case .uint64, .uint32, .int32, .enumeration, .bool: value = try readShortVarint()

@@ -4,15 +4,14 @@
 /// disagree.
 ///
 /// A node is ``ArenaLayout/slotCount`` 64-bit words. Word 0 heads the list of the message's unknown
-/// fields; word 1 has bit i set when the schema's field i was written (so a type has at most 64
-/// fields, and the encoder visits only what is there). Then the fields, in field-number order:
+/// fields. Then the fields, in field-number order:
 /// - a `uint64`, a `double`'s bits, a string or bytes (an ``ArenaString``), a singular message (the
 ///   child node, 0 when absent: a repeated occurrence merges into it): one word each;
 /// - the 32-bit scalars and the bools (`uint32`, `int32`, enums; `bool`) share words: 32 bits or
 ///   one bit each, at ``ArenaField/shift`` (container ``ArenaField/Container/bits``);
 /// - a oneof: two words shared by its members, [field number of the member set][its value word];
 /// - a repeated field or a map: one word, [first entry | last entry << 32], heading a list of
-///   entries [next][previous][value…]. The value of a string entry is one word, of a map entry two
+///   entries [next][value…]. The value of a string entry is one word, of a map entry two
 ///   (key and value), and a message entry's value is the element's node itself.
 package struct ArenaField: Sendable {
     package var kind: Kind
@@ -21,7 +20,7 @@ package struct ArenaField: Sendable {
     package var slot: UInt16
     /// For message fields: the index of the sub-message's layout in the same ``ArenaLayoutTable``.
     package var sub: UInt16
-    /// The field's index in its schema (``MessageSchema/fields``): its bit in the node's word 1.
+    /// The field's index in its schema (``MessageSchema/fields``).
     package var index: UInt8
     /// For ``Container/bits``: the lowest bit of the value in its word.
     package var shift: UInt8
@@ -87,14 +86,6 @@ package struct ArenaField: Sendable {
             words[slot] = (words[slot] & ~mask) | ((value & 0xFFFF_FFFF) &<< UInt64(shift))
         }
     }
-
-    /// The raw value ``store(_:in:at:)`` stored (a bool as 0 or 1, a 32-bit scalar as its low bits).
-    @inline(__always)
-    package func load(_ word: UInt64) -> UInt64 {
-        guard container == .bits else { return word }
-        let value = word &>> UInt64(shift)
-        return kind == .bool ? value & 1 : value & 0xFFFF_FFFF
-    }
 }
 
 /// One message type's layout as the decoders read it: plain values behind a pointer, so their loops
@@ -111,9 +102,7 @@ package struct ArenaLayout {
     package let byIndex: UnsafeMutablePointer<(number: Int, field: ArenaField)>
     /// The type's schema (names, for error messages and the text formats). Schemas live as long as the program.
     package unowned(unsafe) let schema: MessageSchema
-    /// `enums[i]`: the schema of field i's enum type, for enum fields (value names).
-    package let enums: UnsafeMutablePointer<Unmanaged<EnumSchema>?>
-    /// How many fields the type has (entries of ``byIndex`` and ``enums``).
+    /// How many fields the type has (entries of ``byIndex``).
     package let fieldCount: Int
 }
 
@@ -128,14 +117,12 @@ package final class ArenaLayoutTable: @unchecked Sendable {
         count = types.count
         layouts = .allocate(capacity: types.count)
         for (index, type) in types.enumerated() {
-            precondition(type.fields.count <= 64, "arena layout \(index): more than 64 fields")
             let maxNumber = type.fields.map(\.0).max() ?? 0
             let fields = UnsafeMutablePointer<ArenaField>.allocate(capacity: maxNumber + 1)
             fields.initialize(repeating: .none, count: maxNumber + 1)
             let wireTypes = UnsafeMutablePointer<UInt8>.allocate(capacity: maxNumber + 1)
             wireTypes.initialize(repeating: 0xFF, count: maxNumber + 1)
             let byIndex = UnsafeMutablePointer<(number: Int, field: ArenaField)>.allocate(capacity: max(1, type.fields.count))
-            let enums = UnsafeMutablePointer<Unmanaged<EnumSchema>?>.allocate(capacity: max(1, type.fields.count))
             for (position, (number, field)) in type.fields.enumerated() {
                 precondition(Int(field.slot) < type.slotCount && (field.kind != .message || Int(field.sub) < types.count)
                              && Int(field.index) == position && type.schema.numbers[position] == number,
@@ -143,15 +130,10 @@ package final class ArenaLayoutTable: @unchecked Sendable {
                 fields[number] = field
                 wireTypes[number] = field.wireType
                 (byIndex + position).initialize(to: (number, field))
-                if case .enumeration(let schema) = type.schema.fields[position].kind {
-                    (enums + position).initialize(to: .passUnretained(schema))
-                } else {
-                    (enums + position).initialize(to: nil)
-                }
             }
             (layouts + index).initialize(to: ArenaLayout(
                 slotCount: type.slotCount, maxNumber: maxNumber, fields: fields, wireTypes: wireTypes,
-                byIndex: byIndex, schema: type.schema, enums: enums, fieldCount: type.fields.count))
+                byIndex: byIndex, schema: type.schema, fieldCount: type.fields.count))
         }
     }
 }

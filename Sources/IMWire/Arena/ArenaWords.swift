@@ -21,6 +21,7 @@ package enum ArenaString {
 /// The words ``ArenaDecoder`` builds a message view's nodes in: the thread's scratch buffer
 /// (``Scratch/words``), grown in place (`realloc`) when a large input needs more, and given back when
 /// the view's closure returns.
+@usableFromInline
 package struct ArenaWords {
     package private(set) var words: UnsafeMutablePointer<UInt64>
     private var capacity: Int
@@ -50,22 +51,24 @@ package struct ArenaWords {
         capacity = newCapacity
     }
 
+    /// Where an entry's value starts: after the word that links it to the next entry.
+    @inlinable @inline(__always)
+    package static var valueOffset: Int { 1 }
+
     /// Appends an entry with `valueWords` value words (zeroed) to the list whose links are at
-    /// `links`; returns the index of the entry's first value word. (Linked both ways: the binary
-    /// encoder writes back to front.)
+    /// `links` (the first entry | the last << 32); returns the index of the entry's first value word.
     @inline(__always)
     package mutating func appendEntry(links: Int, valueWords: Int) -> Int {
-        let entry = allocate(2 &+ valueWords)
+        let entry = allocate(Self.valueOffset &+ valueWords)
         let current = words[links]
         if current == 0 {
             words[links] = UInt64(truncatingIfNeeded: entry) | UInt64(truncatingIfNeeded: entry) << 32
         } else {
             let tail = Int(truncatingIfNeeded: current >> 32)
             words[tail] = UInt64(truncatingIfNeeded: entry)
-            words[entry &+ 1] = UInt64(truncatingIfNeeded: tail)
             words[links] = (current & 0xFFFF_FFFF) | UInt64(truncatingIfNeeded: entry) << 32
         }
-        return entry &+ 2
+        return entry &+ Self.valueOffset
     }
 
     /// Returns the buffer to the thread (or frees it, when it grew past what the thread keeps).

@@ -107,7 +107,7 @@ extension ContentSize {
             let slot = Int(layouts[messageLayout].fields[Message.FieldNumber.elems].slot)
             var entry = first(words[message &+ slot])
             while entry != 0 {
-                add(node: entry &+ 2, layout: elemLayout)
+                add(node: entry &+ ArenaWords.valueOffset, layout: elemLayout)
                 entry = next(entry)
             }
         }
@@ -127,7 +127,7 @@ extension ContentSize {
                 case (.string, .repeated), (.bytes, .repeated):
                     var entry = first(words[slot])
                     while entry != 0 {
-                        total &+= count(words[entry &+ 2])
+                        total &+= count(words[entry &+ ArenaWords.valueOffset])
                         entry = next(entry)
                     }
                 case (.string, .oneof), (.bytes, .oneof):
@@ -137,13 +137,13 @@ extension ContentSize {
                 case (.stringToBytesMap, _):
                     var entry = first(words[slot])
                     while entry != 0 {
-                        total &+= count(words[entry &+ 2]) &+ count(words[entry &+ 3])
+                        total &+= count(words[entry &+ ArenaWords.valueOffset]) &+ count(words[entry &+ ArenaWords.valueOffset &+ 1])
                         entry = next(entry)
                     }
                 case (.message, .repeated):
                     var entry = first(words[slot])
                     while entry != 0 {
-                        child(entry &+ 2, Int(field.sub))
+                        child(entry &+ ArenaWords.valueOffset, Int(field.sub))
                         entry = next(entry)
                     }
                 case (.message, .oneof):

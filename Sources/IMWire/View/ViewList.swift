@@ -42,15 +42,15 @@ public struct ViewList<Element: _ViewListElement>: Collection {
     @inlinable @inline(__always)
     public subscript(position: Index) -> Element {
         precondition(position.entry != 0, "ViewList: subscript at the end")
-        // An entry is [next][previous][value…].
-        return Element._element(of: node, at: position.entry &+ 2)
+        // An entry is [next][value…].
+        return Element._element(of: node, at: position.entry &+ ArenaWords.valueOffset)
     }
 
     /// The last element, found from the list's tail in O(1).
     @inlinable
     public var last: Element? {
         let tail = Int(truncatingIfNeeded: links >> 32)
-        return tail == 0 ? nil : Element._element(of: node, at: tail &+ 2)
+        return tail == 0 ? nil : Element._element(of: node, at: tail &+ ArenaWords.valueOffset)
     }
 }
 

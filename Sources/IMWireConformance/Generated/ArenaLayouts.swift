@@ -7,24 +7,24 @@ import IMWire
 /// type's `_arenaLayoutIndex`; their slots are the ones the types' accessors read.
 package let conformanceArenaLayouts = ArenaLayoutTable([
     // 0: ConformanceRequest
-    (slotCount: 7, schema: ConformanceRequest.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-        (2, ArenaField(.bytes, .oneof, slot: 3, index: 1)),
-        (3, ArenaField(.bytes, .oneof, slot: 3, index: 2)),
-        (4, ArenaField(.bytes, .oneof, slot: 3, index: 3)),
-        (5, ArenaField(.enumeration, .bits, slot: 6, index: 4, shift: 0)),
-        (6, ArenaField(.string, .single, slot: 5, index: 5)),
-        (7, ArenaField(.bool, .bits, slot: 6, index: 6, shift: 32)),
+    (slotCount: 6, schema: ConformanceRequest.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
+        (2, ArenaField(.bytes, .oneof, slot: 2, index: 1)),
+        (3, ArenaField(.bytes, .oneof, slot: 2, index: 2)),
+        (4, ArenaField(.bytes, .oneof, slot: 2, index: 3)),
+        (5, ArenaField(.enumeration, .bits, slot: 5, index: 4, shift: 0)),
+        (6, ArenaField(.string, .single, slot: 4, index: 5)),
+        (7, ArenaField(.bool, .bits, slot: 5, index: 6, shift: 32)),
     ]),
     // 1: ConformanceResponse
-    (slotCount: 4, schema: ConformanceResponse.schema, fields: [
-        (1, ArenaField(.string, .oneof, slot: 2, index: 0)),
-        (2, ArenaField(.string, .oneof, slot: 2, index: 1)),
-        (3, ArenaField(.string, .oneof, slot: 2, index: 2)),
-        (4, ArenaField(.string, .oneof, slot: 2, index: 3)),
-        (5, ArenaField(.bytes, .oneof, slot: 2, index: 4)),
-        (6, ArenaField(.bytes, .oneof, slot: 2, index: 5)),
-        (7, ArenaField(.bytes, .oneof, slot: 2, index: 6)),
-        (8, ArenaField(.string, .oneof, slot: 2, index: 7)),
+    (slotCount: 3, schema: ConformanceResponse.schema, fields: [
+        (1, ArenaField(.string, .oneof, slot: 1, index: 0)),
+        (2, ArenaField(.string, .oneof, slot: 1, index: 1)),
+        (3, ArenaField(.string, .oneof, slot: 1, index: 2)),
+        (4, ArenaField(.string, .oneof, slot: 1, index: 3)),
+        (5, ArenaField(.bytes, .oneof, slot: 1, index: 4)),
+        (6, ArenaField(.bytes, .oneof, slot: 1, index: 5)),
+        (7, ArenaField(.bytes, .oneof, slot: 1, index: 6)),
+        (8, ArenaField(.string, .oneof, slot: 1, index: 7)),
     ]),
 ])

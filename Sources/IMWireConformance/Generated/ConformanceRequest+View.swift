@@ -14,16 +14,16 @@ extension ConformanceRequest {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `test_name` (field 1).
-        @inlinable public var testName: StringView { _node.string(2) }
+        @inlinable public var testName: StringView { _node.string(1) }
 
         /// `requested_output_format` (field 5).
-        @inlinable public var requestedOutputFormat: WireFormat { WireFormat(rawValue: _node.int32(6, 0)) }
+        @inlinable public var requestedOutputFormat: WireFormat { WireFormat(rawValue: _node.int32(5, 0)) }
 
         /// `validation_profile` (field 6).
-        @inlinable public var validationProfile: StringView { _node.string(5) }
+        @inlinable public var validationProfile: StringView { _node.string(4) }
 
         /// `json_ignore_unknown_fields` (field 7).
-        @inlinable public var jsonIgnoreUnknownFields: Bool { _node.bool(6, 32) }
+        @inlinable public var jsonIgnoreUnknownFields: Bool { _node.bool(5, 32) }
 
         /// The `payload` oneof: the member that is set, or `nil`.
         public enum Payload {
@@ -36,10 +36,10 @@ extension ConformanceRequest {
         }
 
         @inlinable public var payload: Payload? {
-            switch _node.oneofCase(3) {
-            case 2: .binaryPayload(_node.bytesValue(4))
-            case 3: .jsonPayload(_node.bytesValue(4))
-            case 4: .timRestPayload(_node.bytesValue(4))
+            switch _node.oneofCase(2) {
+            case 2: .binaryPayload(_node.bytesValue(3))
+            case 3: .jsonPayload(_node.bytesValue(3))
+            case 4: .timRestPayload(_node.bytesValue(3))
             default: nil
             }
         }

@@ -34,15 +34,15 @@ extension ConformanceResponse {
         }
 
         @inlinable public var result: Result? {
-            switch _node.oneofCase(2) {
-            case 1: .parseError(_node.string(3))
-            case 2: .serializeError(_node.string(3))
-            case 3: .validationError(_node.string(3))
-            case 4: .runtimeError(_node.string(3))
-            case 5: .binaryPayload(_node.bytesValue(3))
-            case 6: .jsonPayload(_node.bytesValue(3))
-            case 7: .timRestPayload(_node.bytesValue(3))
-            case 8: .skipped(_node.string(3))
+            switch _node.oneofCase(1) {
+            case 1: .parseError(_node.string(2))
+            case 2: .serializeError(_node.string(2))
+            case 3: .validationError(_node.string(2))
+            case 4: .runtimeError(_node.string(2))
+            case 5: .binaryPayload(_node.bytesValue(2))
+            case 6: .jsonPayload(_node.bytesValue(2))
+            case 7: .timRestPayload(_node.bytesValue(2))
+            case 8: .skipped(_node.string(2))
             default: nil
             }
         }

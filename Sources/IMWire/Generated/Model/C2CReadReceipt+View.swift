@@ -12,10 +12,10 @@ extension C2CReadReceipt {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `user_id` (field 1).
-        @inlinable public var userID: StringView { _node.string(2) }
+        @inlinable public var userID: StringView { _node.string(1) }
 
         /// `read_timestamp_ms` (field 2).
-        @inlinable public var readTimestampMs: UInt64 { _node.uint64(3) }
+        @inlinable public var readTimestampMs: UInt64 { _node.uint64(2) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

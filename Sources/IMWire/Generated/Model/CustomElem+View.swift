@@ -12,16 +12,16 @@ extension CustomElem {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `data` (field 1).
-        @inlinable public var data: BytesView { _node.bytesValue(2) }
+        @inlinable public var data: BytesView { _node.bytesValue(1) }
 
         /// `desc` (field 2).
-        @inlinable public var desc: StringView { _node.string(3) }
+        @inlinable public var desc: StringView { _node.string(2) }
 
         /// `ext` (field 3).
-        @inlinable public var ext: StringView { _node.string(4) }
+        @inlinable public var ext: StringView { _node.string(3) }
 
         /// `sound` (field 4).
-        @inlinable public var sound: StringView { _node.string(5) }
+        @inlinable public var sound: StringView { _node.string(4) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

@@ -38,24 +38,24 @@ extension Elem {
         }
 
         @inlinable public var content: Content? {
-            switch _node.oneofCase(2) {
-            case 1: .text(_node.messageMember(3))
-            case 2: .custom(_node.messageMember(3))
-            case 3: .image(_node.messageMember(3))
-            case 4: .sound(_node.messageMember(3))
-            case 5: .video(_node.messageMember(3))
-            case 6: .file(_node.messageMember(3))
-            case 7: .location(_node.messageMember(3))
-            case 8: .face(_node.messageMember(3))
-            case 9: .groupTips(_node.messageMember(3))
-            case 10: .merger(_node.messageMember(3))
-            case 12: .groupSystem(_node.messageMember(3))
+            switch _node.oneofCase(1) {
+            case 1: .text(_node.messageMember(2))
+            case 2: .custom(_node.messageMember(2))
+            case 3: .image(_node.messageMember(2))
+            case 4: .sound(_node.messageMember(2))
+            case 5: .video(_node.messageMember(2))
+            case 6: .file(_node.messageMember(2))
+            case 7: .location(_node.messageMember(2))
+            case 8: .face(_node.messageMember(2))
+            case 9: .groupTips(_node.messageMember(2))
+            case 10: .merger(_node.messageMember(2))
+            case 12: .groupSystem(_node.messageMember(2))
             default: nil
             }
         }
 
         /// Which `content` member is set (``Elem/kind``).
-        @inlinable public var kind: ElemKind? { ElemKind(v2timElemType: _node.oneofCase(2)) }
+        @inlinable public var kind: ElemKind? { ElemKind(v2timElemType: _node.oneofCase(1)) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

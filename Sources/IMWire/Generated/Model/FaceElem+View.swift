@@ -12,10 +12,10 @@ extension FaceElem {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `index` (field 1).
-        @inlinable public var index: Int32 { _node.int32(3, 0) }
+        @inlinable public var index: Int32 { _node.int32(2, 0) }
 
         /// `data` (field 2).
-        @inlinable public var data: BytesView { _node.bytesValue(2) }
+        @inlinable public var data: BytesView { _node.bytesValue(1) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

@@ -12,16 +12,16 @@ extension FileElem {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `uuid` (field 1).
-        @inlinable public var uuid: StringView { _node.string(2) }
+        @inlinable public var uuid: StringView { _node.string(1) }
 
         /// `url` (field 2).
-        @inlinable public var url: StringView { _node.string(3) }
+        @inlinable public var url: StringView { _node.string(2) }
 
         /// `file_name` (field 3).
-        @inlinable public var fileName: StringView { _node.string(4) }
+        @inlinable public var fileName: StringView { _node.string(3) }
 
         /// `file_size` (field 4).
-        @inlinable public var fileSize: UInt64 { _node.uint64(5) }
+        @inlinable public var fileSize: UInt64 { _node.uint64(4) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

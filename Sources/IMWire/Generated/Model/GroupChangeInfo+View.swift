@@ -12,22 +12,22 @@ extension GroupChangeInfo {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `type` (field 1).
-        @inlinable public var `type`: GroupInfoChangeType { GroupInfoChangeType(rawValue: _node.int32(5, 0)) }
+        @inlinable public var `type`: GroupInfoChangeType { GroupInfoChangeType(rawValue: _node.int32(4, 0)) }
 
         /// `value` (field 2).
-        @inlinable public var value: StringView { _node.string(2) }
+        @inlinable public var value: StringView { _node.string(1) }
 
         /// `key` (field 3).
-        @inlinable public var key: StringView { _node.string(3) }
+        @inlinable public var key: StringView { _node.string(2) }
 
         /// `bool_value` (field 4).
-        @inlinable public var boolValue: Bool { _node.bool(6, 0) }
+        @inlinable public var boolValue: Bool { _node.bool(5, 0) }
 
         /// `int_value` (field 5).
-        @inlinable public var intValue: UInt32 { _node.uint32(5, 32) }
+        @inlinable public var intValue: UInt32 { _node.uint32(4, 32) }
 
         /// `uint64_value` (field 6).
-        @inlinable public var uint64Value: UInt64 { _node.uint64(4) }
+        @inlinable public var uint64Value: UInt64 { _node.uint64(3) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

@@ -12,31 +12,31 @@ extension GroupMemberInfo {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `user_id` (field 1).
-        @inlinable public var userID: StringView { _node.string(2) }
+        @inlinable public var userID: StringView { _node.string(1) }
 
         /// `nick_name` (field 2).
-        @inlinable public var nickName: StringView { _node.string(3) }
+        @inlinable public var nickName: StringView { _node.string(2) }
 
         /// `friend_remark` (field 3).
-        @inlinable public var friendRemark: StringView { _node.string(4) }
+        @inlinable public var friendRemark: StringView { _node.string(3) }
 
         /// `name_card` (field 4).
-        @inlinable public var nameCard: StringView { _node.string(5) }
+        @inlinable public var nameCard: StringView { _node.string(4) }
 
         /// `face_url` (field 5).
-        @inlinable public var faceURL: StringView { _node.string(6) }
+        @inlinable public var faceURL: StringView { _node.string(5) }
 
         /// `role` (field 6).
-        @inlinable public var role: GroupMemberRole { GroupMemberRole(rawValue: _node.int32(10, 0)) }
+        @inlinable public var role: GroupMemberRole { GroupMemberRole(rawValue: _node.int32(9, 0)) }
 
         /// `join_time` (field 7).
-        @inlinable public var joinTime: UInt64 { _node.uint64(7) }
+        @inlinable public var joinTime: UInt64 { _node.uint64(6) }
 
         /// `mute_until` (field 8).
-        @inlinable public var muteUntil: UInt64 { _node.uint64(8) }
+        @inlinable public var muteUntil: UInt64 { _node.uint64(7) }
 
         /// `custom_info` (field 9).
-        @inlinable public var customInfo: StringBytesMapView { _node.map(9) }
+        @inlinable public var customInfo: StringBytesMapView { _node.map(8) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

@@ -12,13 +12,13 @@ extension GroupReadReceipt {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `msg_id` (field 1).
-        @inlinable public var msgID: StringView { _node.string(2) }
+        @inlinable public var msgID: StringView { _node.string(1) }
 
         /// `read_count` (field 2).
-        @inlinable public var readCount: UInt64 { _node.uint64(3) }
+        @inlinable public var readCount: UInt64 { _node.uint64(2) }
 
         /// `unread_count` (field 3).
-        @inlinable public var unreadCount: UInt64 { _node.uint64(4) }
+        @inlinable public var unreadCount: UInt64 { _node.uint64(3) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

@@ -12,40 +12,40 @@ extension GroupTipsElem {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `group_id` (field 1).
-        @inlinable public var groupID: StringView { _node.string(2) }
+        @inlinable public var groupID: StringView { _node.string(1) }
 
         /// `type` (field 2).
-        @inlinable public var `type`: GroupTipsType { GroupTipsType(rawValue: _node.int32(12, 0)) }
+        @inlinable public var `type`: GroupTipsType { GroupTipsType(rawValue: _node.int32(11, 0)) }
 
         /// `op_member` (field 3).
-        @inlinable public var opMember: GroupMemberInfo.View? { _node.message(3) }
+        @inlinable public var opMember: GroupMemberInfo.View? { _node.message(2) }
 
         /// `member_list` (field 4).
-        @inlinable public var memberList: ViewList<GroupMemberInfo.View> { _node.list(4) }
+        @inlinable public var memberList: ViewList<GroupMemberInfo.View> { _node.list(3) }
 
         /// `group_change_list` (field 5).
-        @inlinable public var groupChangeList: ViewList<GroupChangeInfo.View> { _node.list(5) }
+        @inlinable public var groupChangeList: ViewList<GroupChangeInfo.View> { _node.list(4) }
 
         /// `member_change_list` (field 6).
-        @inlinable public var memberChangeList: ViewList<MemberChangeInfo.View> { _node.list(6) }
+        @inlinable public var memberChangeList: ViewList<MemberChangeInfo.View> { _node.list(5) }
 
         /// `member_count` (field 7).
-        @inlinable public var memberCount: UInt32 { _node.uint32(12, 32) }
+        @inlinable public var memberCount: UInt32 { _node.uint32(11, 32) }
 
         /// `group_name` (field 8).
-        @inlinable public var groupName: StringView { _node.string(7) }
+        @inlinable public var groupName: StringView { _node.string(6) }
 
         /// `platform` (field 9).
-        @inlinable public var platform: StringView { _node.string(8) }
+        @inlinable public var platform: StringView { _node.string(7) }
 
         /// `op_user_info` (field 10).
-        @inlinable public var opUserInfo: UserProfile.View? { _node.message(9) }
+        @inlinable public var opUserInfo: UserProfile.View? { _node.message(8) }
 
         /// `changed_user_info_list` (field 11).
-        @inlinable public var changedUserInfoList: ViewList<UserProfile.View> { _node.list(10) }
+        @inlinable public var changedUserInfoList: ViewList<UserProfile.View> { _node.list(9) }
 
         /// `changed_group_member_info_list` (field 12).
-        @inlinable public var changedGroupMemberInfoList: ViewList<GroupMemberInfo.View> { _node.list(11) }
+        @inlinable public var changedGroupMemberInfoList: ViewList<GroupMemberInfo.View> { _node.list(10) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

@@ -12,22 +12,22 @@ extension Image {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `type` (field 1).
-        @inlinable public var `type`: ImageType { ImageType(rawValue: _node.int32(5, 0)) }
+        @inlinable public var `type`: ImageType { ImageType(rawValue: _node.int32(4, 0)) }
 
         /// `uuid` (field 2).
-        @inlinable public var uuid: StringView { _node.string(2) }
+        @inlinable public var uuid: StringView { _node.string(1) }
 
         /// `size` (field 3).
-        @inlinable public var size: UInt64 { _node.uint64(3) }
+        @inlinable public var size: UInt64 { _node.uint64(2) }
 
         /// `width` (field 4).
-        @inlinable public var width: UInt32 { _node.uint32(5, 32) }
+        @inlinable public var width: UInt32 { _node.uint32(4, 32) }
 
         /// `height` (field 5).
-        @inlinable public var height: UInt32 { _node.uint32(6, 0) }
+        @inlinable public var height: UInt32 { _node.uint32(5, 0) }
 
         /// `url` (field 6).
-        @inlinable public var url: StringView { _node.string(4) }
+        @inlinable public var url: StringView { _node.string(3) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

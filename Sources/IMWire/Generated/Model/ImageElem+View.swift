@@ -12,10 +12,10 @@ extension ImageElem {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `format` (field 1).
-        @inlinable public var format: ImageFormat { ImageFormat(rawValue: _node.int32(3, 0)) }
+        @inlinable public var format: ImageFormat { ImageFormat(rawValue: _node.int32(2, 0)) }
 
         /// `images` (field 2).
-        @inlinable public var images: ViewList<Image.View> { _node.list(2) }
+        @inlinable public var images: ViewList<Image.View> { _node.list(1) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

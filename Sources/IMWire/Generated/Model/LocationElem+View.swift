@@ -12,13 +12,13 @@ extension LocationElem {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `desc` (field 1).
-        @inlinable public var desc: StringView { _node.string(2) }
+        @inlinable public var desc: StringView { _node.string(1) }
 
         /// `longitude` (field 2).
-        @inlinable public var longitude: Double { _node.double(3) }
+        @inlinable public var longitude: Double { _node.double(2) }
 
         /// `latitude` (field 3).
-        @inlinable public var latitude: Double { _node.double(4) }
+        @inlinable public var latitude: Double { _node.double(3) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

@@ -12,10 +12,10 @@ extension MemberChangeInfo {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `user_id` (field 1).
-        @inlinable public var userID: StringView { _node.string(2) }
+        @inlinable public var userID: StringView { _node.string(1) }
 
         /// `mute_time` (field 2).
-        @inlinable public var muteTime: UInt32 { _node.uint32(3, 0) }
+        @inlinable public var muteTime: UInt32 { _node.uint32(2, 0) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

@@ -12,25 +12,25 @@ extension MergerElem {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `title` (field 1).
-        @inlinable public var title: StringView { _node.string(2) }
+        @inlinable public var title: StringView { _node.string(1) }
 
         /// `abstract_list` (field 2).
-        @inlinable public var abstractList: ViewList<StringView> { _node.list(3) }
+        @inlinable public var abstractList: ViewList<StringView> { _node.list(2) }
 
         /// `compatible_text` (field 3).
-        @inlinable public var compatibleText: StringView { _node.string(4) }
+        @inlinable public var compatibleText: StringView { _node.string(3) }
 
         /// `layers_over_limit` (field 4).
-        @inlinable public var layersOverLimit: Bool { _node.bool(7, 32) }
+        @inlinable public var layersOverLimit: Bool { _node.bool(6, 32) }
 
         /// `messages` (field 5).
-        @inlinable public var messages: ViewList<Message.View> { _node.list(5) }
+        @inlinable public var messages: ViewList<Message.View> { _node.list(4) }
 
         /// `json_msg_key` (field 6).
-        @inlinable public var jsonMsgKey: StringView { _node.string(6) }
+        @inlinable public var jsonMsgKey: StringView { _node.string(5) }
 
         /// `msg_num` (field 7).
-        @inlinable public var msgNum: UInt32 { _node.uint32(7, 0) }
+        @inlinable public var msgNum: UInt32 { _node.uint32(6, 0) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

@@ -12,58 +12,58 @@ extension Message {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `msg_id` (field 1).
-        @inlinable public var msgID: StringView { _node.string(2) }
+        @inlinable public var msgID: StringView { _node.string(1) }
 
         /// `sender` (field 2).
-        @inlinable public var sender: StringView { _node.string(3) }
+        @inlinable public var sender: StringView { _node.string(2) }
 
         /// `timestamp_ms` (field 6).
-        @inlinable public var timestampMs: UInt64 { _node.uint64(6) }
+        @inlinable public var timestampMs: UInt64 { _node.uint64(5) }
 
         /// `seq` (field 7).
-        @inlinable public var seq: UInt64 { _node.uint64(7) }
+        @inlinable public var seq: UInt64 { _node.uint64(6) }
 
         /// `random` (field 8).
-        @inlinable public var random: UInt64 { _node.uint64(8) }
+        @inlinable public var random: UInt64 { _node.uint64(7) }
 
         /// `priority` (field 9).
-        @inlinable public var priority: Priority { Priority(rawValue: _node.int32(17, 0)) }
+        @inlinable public var priority: Priority { Priority(rawValue: _node.int32(16, 0)) }
 
         /// `elems` (field 10).
-        @inlinable public var elems: ViewList<Elem.View> { _node.list(9) }
+        @inlinable public var elems: ViewList<Elem.View> { _node.list(8) }
 
         /// `at_user_list` (field 11).
-        @inlinable public var atUserList: ViewList<StringView> { _node.list(10) }
+        @inlinable public var atUserList: ViewList<StringView> { _node.list(9) }
 
         /// `targeted_receivers` (field 12).
-        @inlinable public var targetedReceivers: ViewList<StringView> { _node.list(11) }
+        @inlinable public var targetedReceivers: ViewList<StringView> { _node.list(10) }
 
         /// `cloud_custom_data` (field 13).
-        @inlinable public var cloudCustomData: BytesView { _node.bytesValue(12) }
+        @inlinable public var cloudCustomData: BytesView { _node.bytesValue(11) }
 
         /// `offline_push_info` (field 14).
-        @inlinable public var offlinePushInfo: OfflinePushInfo.View? { _node.message(13) }
+        @inlinable public var offlinePushInfo: OfflinePushInfo.View? { _node.message(12) }
 
         /// `need_read_receipt` (field 15).
-        @inlinable public var needReadReceipt: Bool { _node.bool(17, 32) }
+        @inlinable public var needReadReceipt: Bool { _node.bool(16, 32) }
 
         /// `excluded_from_unread_count` (field 16).
-        @inlinable public var excludedFromUnreadCount: Bool { _node.bool(17, 33) }
+        @inlinable public var excludedFromUnreadCount: Bool { _node.bool(16, 33) }
 
         /// `excluded_from_last_message` (field 17).
-        @inlinable public var excludedFromLastMessage: Bool { _node.bool(17, 34) }
+        @inlinable public var excludedFromLastMessage: Bool { _node.bool(16, 34) }
 
         /// `online_user_only` (field 18).
-        @inlinable public var onlineUserOnly: Bool { _node.bool(17, 35) }
+        @inlinable public var onlineUserOnly: Bool { _node.bool(16, 35) }
 
         /// `support_message_extension` (field 19).
-        @inlinable public var supportMessageExtension: Bool { _node.bool(17, 36) }
+        @inlinable public var supportMessageExtension: Bool { _node.bool(16, 36) }
 
         /// `topic_id` (field 20).
-        @inlinable public var topicID: StringView { _node.string(14) }
+        @inlinable public var topicID: StringView { _node.string(13) }
 
         /// `barrage` (field 21).
-        @inlinable public var barrage: Bool { _node.bool(17, 37) }
+        @inlinable public var barrage: Bool { _node.bool(16, 37) }
 
         /// The `target` oneof: the member that is set, or `nil`.
         public enum Target {
@@ -76,10 +76,10 @@ extension Message {
         }
 
         @inlinable public var target: Target? {
-            switch _node.oneofCase(4) {
-            case 3: .receiver(_node.string(5))
-            case 4: .groupID(_node.string(5))
-            case 5: .roomID(_node.string(5))
+            switch _node.oneofCase(3) {
+            case 3: .receiver(_node.string(4))
+            case 4: .groupID(_node.string(4))
+            case 5: .roomID(_node.string(4))
             default: nil
             }
         }
@@ -95,10 +95,10 @@ extension Message {
         }
 
         @inlinable public var signal: Signal? {
-            switch _node.oneofCase(15) {
-            case 22: .recallNotice(_node.messageMember(16))
-            case 23: .groupReadReceipt(_node.messageMember(16))
-            case 24: .c2cReadReceipt(_node.messageMember(16))
+            switch _node.oneofCase(14) {
+            case 22: .recallNotice(_node.messageMember(15))
+            case 23: .groupReadReceipt(_node.messageMember(15))
+            case 24: .c2cReadReceipt(_node.messageMember(15))
             default: nil
             }
         }

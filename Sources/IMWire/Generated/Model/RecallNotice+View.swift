@@ -12,13 +12,13 @@ extension RecallNotice {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `msg_id` (field 1).
-        @inlinable public var msgID: StringView { _node.string(2) }
+        @inlinable public var msgID: StringView { _node.string(1) }
 
         /// `recalled_by` (field 2).
-        @inlinable public var recalledBy: StringView { _node.string(3) }
+        @inlinable public var recalledBy: StringView { _node.string(2) }
 
         /// `reason` (field 3).
-        @inlinable public var reason: StringView { _node.string(4) }
+        @inlinable public var reason: StringView { _node.string(3) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

@@ -12,19 +12,19 @@ extension SoundElem {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `uuid` (field 1).
-        @inlinable public var uuid: StringView { _node.string(2) }
+        @inlinable public var uuid: StringView { _node.string(1) }
 
         /// `url` (field 2).
-        @inlinable public var url: StringView { _node.string(3) }
+        @inlinable public var url: StringView { _node.string(2) }
 
         /// `data_size` (field 3).
-        @inlinable public var dataSize: UInt64 { _node.uint64(4) }
+        @inlinable public var dataSize: UInt64 { _node.uint64(3) }
 
         /// `duration` (field 4).
-        @inlinable public var duration: UInt32 { _node.uint32(6, 0) }
+        @inlinable public var duration: UInt32 { _node.uint32(5, 0) }
 
         /// `format` (field 5).
-        @inlinable public var format: StringView { _node.string(5) }
+        @inlinable public var format: StringView { _node.string(4) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

@@ -12,7 +12,7 @@ extension TextElem {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `text` (field 1).
-        @inlinable public var text: StringView { _node.string(2) }
+        @inlinable public var text: StringView { _node.string(1) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

@@ -12,19 +12,19 @@ extension UserProfile {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `user_id` (field 1).
-        @inlinable public var userID: StringView { _node.string(2) }
+        @inlinable public var userID: StringView { _node.string(1) }
 
         /// `nick_name` (field 2).
-        @inlinable public var nickName: StringView { _node.string(3) }
+        @inlinable public var nickName: StringView { _node.string(2) }
 
         /// `face_url` (field 3).
-        @inlinable public var faceURL: StringView { _node.string(4) }
+        @inlinable public var faceURL: StringView { _node.string(3) }
 
         /// `self_signature` (field 4).
-        @inlinable public var selfSignature: StringView { _node.string(5) }
+        @inlinable public var selfSignature: StringView { _node.string(4) }
 
         /// `custom_info` (field 5).
-        @inlinable public var customInfo: StringBytesMapView { _node.map(6) }
+        @inlinable public var customInfo: StringBytesMapView { _node.map(5) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

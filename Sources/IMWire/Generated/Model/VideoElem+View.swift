@@ -12,37 +12,37 @@ extension VideoElem {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `video_uuid` (field 1).
-        @inlinable public var videoUUID: StringView { _node.string(2) }
+        @inlinable public var videoUUID: StringView { _node.string(1) }
 
         /// `video_url` (field 2).
-        @inlinable public var videoURL: StringView { _node.string(3) }
+        @inlinable public var videoURL: StringView { _node.string(2) }
 
         /// `video_size` (field 3).
-        @inlinable public var videoSize: UInt64 { _node.uint64(4) }
+        @inlinable public var videoSize: UInt64 { _node.uint64(3) }
 
         /// `video_format` (field 4).
-        @inlinable public var videoFormat: StringView { _node.string(5) }
+        @inlinable public var videoFormat: StringView { _node.string(4) }
 
         /// `duration` (field 5).
-        @inlinable public var duration: UInt32 { _node.uint32(10, 0) }
+        @inlinable public var duration: UInt32 { _node.uint32(9, 0) }
 
         /// `snapshot_uuid` (field 6).
-        @inlinable public var snapshotUUID: StringView { _node.string(6) }
+        @inlinable public var snapshotUUID: StringView { _node.string(5) }
 
         /// `snapshot_url` (field 7).
-        @inlinable public var snapshotURL: StringView { _node.string(7) }
+        @inlinable public var snapshotURL: StringView { _node.string(6) }
 
         /// `snapshot_size` (field 8).
-        @inlinable public var snapshotSize: UInt64 { _node.uint64(8) }
+        @inlinable public var snapshotSize: UInt64 { _node.uint64(7) }
 
         /// `snapshot_width` (field 9).
-        @inlinable public var snapshotWidth: UInt32 { _node.uint32(10, 32) }
+        @inlinable public var snapshotWidth: UInt32 { _node.uint32(9, 32) }
 
         /// `snapshot_height` (field 10).
-        @inlinable public var snapshotHeight: UInt32 { _node.uint32(11, 0) }
+        @inlinable public var snapshotHeight: UInt32 { _node.uint32(10, 0) }
 
         /// `snapshot_format` (field 11).
-        @inlinable public var snapshotFormat: StringView { _node.string(9) }
+        @inlinable public var snapshotFormat: StringView { _node.string(8) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
         @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }

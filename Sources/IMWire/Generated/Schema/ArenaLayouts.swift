@@ -5,213 +5,213 @@
 /// type's `_arenaLayoutIndex`; their slots are the ones the types' accessors read.
 package let imwireArenaLayouts = ArenaLayoutTable([
     // 0: Message
-    (slotCount: 18, schema: Message.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-        (2, ArenaField(.string, .single, slot: 3, index: 1)),
-        (3, ArenaField(.string, .oneof, slot: 4, index: 2)),
-        (4, ArenaField(.string, .oneof, slot: 4, index: 3)),
-        (5, ArenaField(.string, .oneof, slot: 4, index: 4)),
-        (6, ArenaField(.uint64, .single, slot: 6, index: 5)),
-        (7, ArenaField(.uint64, .single, slot: 7, index: 6)),
-        (8, ArenaField(.uint64, .single, slot: 8, index: 7)),
-        (9, ArenaField(.enumeration, .bits, slot: 17, index: 8, shift: 0)),
-        (10, ArenaField(.message, .repeated, slot: 9, index: 9, sub: 5)),
-        (11, ArenaField(.string, .repeated, slot: 10, index: 10)),
-        (12, ArenaField(.string, .repeated, slot: 11, index: 11)),
-        (13, ArenaField(.bytes, .single, slot: 12, index: 12)),
-        (14, ArenaField(.message, .single, slot: 13, index: 13, sub: 4)),
-        (15, ArenaField(.bool, .bits, slot: 17, index: 14, shift: 32)),
-        (16, ArenaField(.bool, .bits, slot: 17, index: 15, shift: 33)),
-        (17, ArenaField(.bool, .bits, slot: 17, index: 16, shift: 34)),
-        (18, ArenaField(.bool, .bits, slot: 17, index: 17, shift: 35)),
-        (19, ArenaField(.bool, .bits, slot: 17, index: 18, shift: 36)),
-        (20, ArenaField(.string, .single, slot: 14, index: 19)),
-        (21, ArenaField(.bool, .bits, slot: 17, index: 20, shift: 37)),
-        (22, ArenaField(.message, .oneof, slot: 15, index: 21, sub: 1)),
-        (23, ArenaField(.message, .oneof, slot: 15, index: 22, sub: 2)),
-        (24, ArenaField(.message, .oneof, slot: 15, index: 23, sub: 3)),
+    (slotCount: 17, schema: Message.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
+        (2, ArenaField(.string, .single, slot: 2, index: 1)),
+        (3, ArenaField(.string, .oneof, slot: 3, index: 2)),
+        (4, ArenaField(.string, .oneof, slot: 3, index: 3)),
+        (5, ArenaField(.string, .oneof, slot: 3, index: 4)),
+        (6, ArenaField(.uint64, .single, slot: 5, index: 5)),
+        (7, ArenaField(.uint64, .single, slot: 6, index: 6)),
+        (8, ArenaField(.uint64, .single, slot: 7, index: 7)),
+        (9, ArenaField(.enumeration, .bits, slot: 16, index: 8, shift: 0)),
+        (10, ArenaField(.message, .repeated, slot: 8, index: 9, sub: 5)),
+        (11, ArenaField(.string, .repeated, slot: 9, index: 10)),
+        (12, ArenaField(.string, .repeated, slot: 10, index: 11)),
+        (13, ArenaField(.bytes, .single, slot: 11, index: 12)),
+        (14, ArenaField(.message, .single, slot: 12, index: 13, sub: 4)),
+        (15, ArenaField(.bool, .bits, slot: 16, index: 14, shift: 32)),
+        (16, ArenaField(.bool, .bits, slot: 16, index: 15, shift: 33)),
+        (17, ArenaField(.bool, .bits, slot: 16, index: 16, shift: 34)),
+        (18, ArenaField(.bool, .bits, slot: 16, index: 17, shift: 35)),
+        (19, ArenaField(.bool, .bits, slot: 16, index: 18, shift: 36)),
+        (20, ArenaField(.string, .single, slot: 13, index: 19)),
+        (21, ArenaField(.bool, .bits, slot: 16, index: 20, shift: 37)),
+        (22, ArenaField(.message, .oneof, slot: 14, index: 21, sub: 1)),
+        (23, ArenaField(.message, .oneof, slot: 14, index: 22, sub: 2)),
+        (24, ArenaField(.message, .oneof, slot: 14, index: 23, sub: 3)),
     ]),
     // 1: RecallNotice
-    (slotCount: 5, schema: RecallNotice.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-        (2, ArenaField(.string, .single, slot: 3, index: 1)),
-        (3, ArenaField(.string, .single, slot: 4, index: 2)),
-    ]),
-    // 2: GroupReadReceipt
-    (slotCount: 5, schema: GroupReadReceipt.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-        (2, ArenaField(.uint64, .single, slot: 3, index: 1)),
-        (3, ArenaField(.uint64, .single, slot: 4, index: 2)),
-    ]),
-    // 3: C2CReadReceipt
-    (slotCount: 4, schema: C2CReadReceipt.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-        (2, ArenaField(.uint64, .single, slot: 3, index: 1)),
-    ]),
-    // 4: OfflinePushInfo
-    (slotCount: 11, schema: OfflinePushInfo.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-        (2, ArenaField(.string, .single, slot: 3, index: 1)),
-        (3, ArenaField(.string, .single, slot: 4, index: 2)),
-        (4, ArenaField(.bool, .bits, slot: 10, index: 3, shift: 32)),
-        (5, ArenaField(.string, .single, slot: 5, index: 4)),
-        (6, ArenaField(.string, .single, slot: 6, index: 5)),
-        (7, ArenaField(.bool, .bits, slot: 10, index: 6, shift: 33)),
-        (8, ArenaField(.enumeration, .bits, slot: 10, index: 7, shift: 0)),
-        (9, ArenaField(.string, .single, slot: 7, index: 8)),
-        (10, ArenaField(.string, .single, slot: 8, index: 9)),
-        (11, ArenaField(.string, .single, slot: 9, index: 10)),
-        (12, ArenaField(.bool, .bits, slot: 10, index: 11, shift: 34)),
-    ]),
-    // 5: Elem
-    (slotCount: 4, schema: Elem.schema, fields: [
-        (1, ArenaField(.message, .oneof, slot: 2, index: 0, sub: 6)),
-        (2, ArenaField(.message, .oneof, slot: 2, index: 1, sub: 7)),
-        (3, ArenaField(.message, .oneof, slot: 2, index: 2, sub: 8)),
-        (4, ArenaField(.message, .oneof, slot: 2, index: 3, sub: 10)),
-        (5, ArenaField(.message, .oneof, slot: 2, index: 4, sub: 11)),
-        (6, ArenaField(.message, .oneof, slot: 2, index: 5, sub: 12)),
-        (7, ArenaField(.message, .oneof, slot: 2, index: 6, sub: 13)),
-        (8, ArenaField(.message, .oneof, slot: 2, index: 7, sub: 14)),
-        (9, ArenaField(.message, .oneof, slot: 2, index: 8, sub: 16)),
-        (10, ArenaField(.message, .oneof, slot: 2, index: 9, sub: 15)),
-        (12, ArenaField(.message, .oneof, slot: 2, index: 10, sub: 21)),
-    ]),
-    // 6: TextElem
-    (slotCount: 3, schema: TextElem.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-    ]),
-    // 7: CustomElem
-    (slotCount: 6, schema: CustomElem.schema, fields: [
-        (1, ArenaField(.bytes, .single, slot: 2, index: 0)),
-        (2, ArenaField(.string, .single, slot: 3, index: 1)),
-        (3, ArenaField(.string, .single, slot: 4, index: 2)),
-        (4, ArenaField(.string, .single, slot: 5, index: 3)),
-    ]),
-    // 8: ImageElem
-    (slotCount: 4, schema: ImageElem.schema, fields: [
-        (1, ArenaField(.enumeration, .bits, slot: 3, index: 0, shift: 0)),
-        (2, ArenaField(.message, .repeated, slot: 2, index: 1, sub: 9)),
-    ]),
-    // 9: Image
-    (slotCount: 7, schema: Image.schema, fields: [
-        (1, ArenaField(.enumeration, .bits, slot: 5, index: 0, shift: 0)),
-        (2, ArenaField(.string, .single, slot: 2, index: 1)),
-        (3, ArenaField(.uint64, .single, slot: 3, index: 2)),
-        (4, ArenaField(.uint32, .bits, slot: 5, index: 3, shift: 32)),
-        (5, ArenaField(.uint32, .bits, slot: 6, index: 4, shift: 0)),
-        (6, ArenaField(.string, .single, slot: 4, index: 5)),
-    ]),
-    // 10: SoundElem
-    (slotCount: 7, schema: SoundElem.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-        (2, ArenaField(.string, .single, slot: 3, index: 1)),
-        (3, ArenaField(.uint64, .single, slot: 4, index: 2)),
-        (4, ArenaField(.uint32, .bits, slot: 6, index: 3, shift: 0)),
-        (5, ArenaField(.string, .single, slot: 5, index: 4)),
-    ]),
-    // 11: VideoElem
-    (slotCount: 12, schema: VideoElem.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-        (2, ArenaField(.string, .single, slot: 3, index: 1)),
-        (3, ArenaField(.uint64, .single, slot: 4, index: 2)),
-        (4, ArenaField(.string, .single, slot: 5, index: 3)),
-        (5, ArenaField(.uint32, .bits, slot: 10, index: 4, shift: 0)),
-        (6, ArenaField(.string, .single, slot: 6, index: 5)),
-        (7, ArenaField(.string, .single, slot: 7, index: 6)),
-        (8, ArenaField(.uint64, .single, slot: 8, index: 7)),
-        (9, ArenaField(.uint32, .bits, slot: 10, index: 8, shift: 32)),
-        (10, ArenaField(.uint32, .bits, slot: 11, index: 9, shift: 0)),
-        (11, ArenaField(.string, .single, slot: 9, index: 10)),
-    ]),
-    // 12: FileElem
-    (slotCount: 6, schema: FileElem.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-        (2, ArenaField(.string, .single, slot: 3, index: 1)),
-        (3, ArenaField(.string, .single, slot: 4, index: 2)),
-        (4, ArenaField(.uint64, .single, slot: 5, index: 3)),
-    ]),
-    // 13: LocationElem
-    (slotCount: 5, schema: LocationElem.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-        (2, ArenaField(.fixed64, .single, slot: 3, index: 1)),
-        (3, ArenaField(.fixed64, .single, slot: 4, index: 2)),
-    ]),
-    // 14: FaceElem
-    (slotCount: 4, schema: FaceElem.schema, fields: [
-        (1, ArenaField(.int32, .bits, slot: 3, index: 0, shift: 0)),
-        (2, ArenaField(.bytes, .single, slot: 2, index: 1)),
-    ]),
-    // 15: MergerElem
-    (slotCount: 8, schema: MergerElem.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-        (2, ArenaField(.string, .repeated, slot: 3, index: 1)),
-        (3, ArenaField(.string, .single, slot: 4, index: 2)),
-        (4, ArenaField(.bool, .bits, slot: 7, index: 3, shift: 32)),
-        (5, ArenaField(.message, .repeated, slot: 5, index: 4, sub: 0)),
-        (6, ArenaField(.string, .single, slot: 6, index: 5)),
-        (7, ArenaField(.uint32, .bits, slot: 7, index: 6, shift: 0)),
-    ]),
-    // 16: GroupTipsElem
-    (slotCount: 13, schema: GroupTipsElem.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-        (2, ArenaField(.enumeration, .bits, slot: 12, index: 1, shift: 0)),
-        (3, ArenaField(.message, .single, slot: 3, index: 2, sub: 17)),
-        (4, ArenaField(.message, .repeated, slot: 4, index: 3, sub: 17)),
-        (5, ArenaField(.message, .repeated, slot: 5, index: 4, sub: 18)),
-        (6, ArenaField(.message, .repeated, slot: 6, index: 5, sub: 20)),
-        (7, ArenaField(.uint32, .bits, slot: 12, index: 6, shift: 32)),
-        (8, ArenaField(.string, .single, slot: 7, index: 7)),
-        (9, ArenaField(.string, .single, slot: 8, index: 8)),
-        (10, ArenaField(.message, .single, slot: 9, index: 9, sub: 19)),
-        (11, ArenaField(.message, .repeated, slot: 10, index: 10, sub: 19)),
-        (12, ArenaField(.message, .repeated, slot: 11, index: 11, sub: 17)),
-    ]),
-    // 17: GroupMemberInfo
-    (slotCount: 11, schema: GroupMemberInfo.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-        (2, ArenaField(.string, .single, slot: 3, index: 1)),
-        (3, ArenaField(.string, .single, slot: 4, index: 2)),
-        (4, ArenaField(.string, .single, slot: 5, index: 3)),
-        (5, ArenaField(.string, .single, slot: 6, index: 4)),
-        (6, ArenaField(.enumeration, .bits, slot: 10, index: 5, shift: 0)),
-        (7, ArenaField(.uint64, .single, slot: 7, index: 6)),
-        (8, ArenaField(.uint64, .single, slot: 8, index: 7)),
-        (9, ArenaField(.stringToBytesMap, .repeated, slot: 9, index: 8)),
-    ]),
-    // 18: GroupChangeInfo
-    (slotCount: 7, schema: GroupChangeInfo.schema, fields: [
-        (1, ArenaField(.enumeration, .bits, slot: 5, index: 0, shift: 0)),
+    (slotCount: 4, schema: RecallNotice.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
         (2, ArenaField(.string, .single, slot: 2, index: 1)),
         (3, ArenaField(.string, .single, slot: 3, index: 2)),
-        (4, ArenaField(.bool, .bits, slot: 6, index: 3, shift: 0)),
-        (5, ArenaField(.uint32, .bits, slot: 5, index: 4, shift: 32)),
-        (6, ArenaField(.uint64, .single, slot: 4, index: 5)),
     ]),
-    // 19: UserProfile
-    (slotCount: 7, schema: UserProfile.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-        (2, ArenaField(.string, .single, slot: 3, index: 1)),
-        (3, ArenaField(.string, .single, slot: 4, index: 2)),
-        (4, ArenaField(.string, .single, slot: 5, index: 3)),
-        (5, ArenaField(.stringToBytesMap, .repeated, slot: 6, index: 4)),
+    // 2: GroupReadReceipt
+    (slotCount: 4, schema: GroupReadReceipt.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
+        (2, ArenaField(.uint64, .single, slot: 2, index: 1)),
+        (3, ArenaField(.uint64, .single, slot: 3, index: 2)),
     ]),
-    // 20: MemberChangeInfo
-    (slotCount: 4, schema: MemberChangeInfo.schema, fields: [
-        (1, ArenaField(.string, .single, slot: 2, index: 0)),
-        (2, ArenaField(.uint32, .bits, slot: 3, index: 1, shift: 0)),
+    // 3: C2CReadReceipt
+    (slotCount: 3, schema: C2CReadReceipt.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
+        (2, ArenaField(.uint64, .single, slot: 2, index: 1)),
     ]),
-    // 21: GroupSystemElem
-    (slotCount: 12, schema: GroupSystemElem.schema, fields: [
-        (1, ArenaField(.enumeration, .bits, slot: 11, index: 0, shift: 0)),
+    // 4: OfflinePushInfo
+    (slotCount: 10, schema: OfflinePushInfo.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
+        (2, ArenaField(.string, .single, slot: 2, index: 1)),
+        (3, ArenaField(.string, .single, slot: 3, index: 2)),
+        (4, ArenaField(.bool, .bits, slot: 9, index: 3, shift: 32)),
+        (5, ArenaField(.string, .single, slot: 4, index: 4)),
+        (6, ArenaField(.string, .single, slot: 5, index: 5)),
+        (7, ArenaField(.bool, .bits, slot: 9, index: 6, shift: 33)),
+        (8, ArenaField(.enumeration, .bits, slot: 9, index: 7, shift: 0)),
+        (9, ArenaField(.string, .single, slot: 6, index: 8)),
+        (10, ArenaField(.string, .single, slot: 7, index: 9)),
+        (11, ArenaField(.string, .single, slot: 8, index: 10)),
+        (12, ArenaField(.bool, .bits, slot: 9, index: 11, shift: 34)),
+    ]),
+    // 5: Elem
+    (slotCount: 3, schema: Elem.schema, fields: [
+        (1, ArenaField(.message, .oneof, slot: 1, index: 0, sub: 6)),
+        (2, ArenaField(.message, .oneof, slot: 1, index: 1, sub: 7)),
+        (3, ArenaField(.message, .oneof, slot: 1, index: 2, sub: 8)),
+        (4, ArenaField(.message, .oneof, slot: 1, index: 3, sub: 10)),
+        (5, ArenaField(.message, .oneof, slot: 1, index: 4, sub: 11)),
+        (6, ArenaField(.message, .oneof, slot: 1, index: 5, sub: 12)),
+        (7, ArenaField(.message, .oneof, slot: 1, index: 6, sub: 13)),
+        (8, ArenaField(.message, .oneof, slot: 1, index: 7, sub: 14)),
+        (9, ArenaField(.message, .oneof, slot: 1, index: 8, sub: 16)),
+        (10, ArenaField(.message, .oneof, slot: 1, index: 9, sub: 15)),
+        (12, ArenaField(.message, .oneof, slot: 1, index: 10, sub: 21)),
+    ]),
+    // 6: TextElem
+    (slotCount: 2, schema: TextElem.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
+    ]),
+    // 7: CustomElem
+    (slotCount: 5, schema: CustomElem.schema, fields: [
+        (1, ArenaField(.bytes, .single, slot: 1, index: 0)),
         (2, ArenaField(.string, .single, slot: 2, index: 1)),
         (3, ArenaField(.string, .single, slot: 3, index: 2)),
         (4, ArenaField(.string, .single, slot: 4, index: 3)),
-        (5, ArenaField(.uint64, .single, slot: 5, index: 4)),
-        (6, ArenaField(.bytes, .single, slot: 6, index: 5)),
-        (7, ArenaField(.bytes, .single, slot: 7, index: 6)),
-        (8, ArenaField(.message, .single, slot: 8, index: 7, sub: 17)),
-        (9, ArenaField(.string, .single, slot: 9, index: 8)),
-        (10, ArenaField(.message, .single, slot: 10, index: 9, sub: 19)),
+    ]),
+    // 8: ImageElem
+    (slotCount: 3, schema: ImageElem.schema, fields: [
+        (1, ArenaField(.enumeration, .bits, slot: 2, index: 0, shift: 0)),
+        (2, ArenaField(.message, .repeated, slot: 1, index: 1, sub: 9)),
+    ]),
+    // 9: Image
+    (slotCount: 6, schema: Image.schema, fields: [
+        (1, ArenaField(.enumeration, .bits, slot: 4, index: 0, shift: 0)),
+        (2, ArenaField(.string, .single, slot: 1, index: 1)),
+        (3, ArenaField(.uint64, .single, slot: 2, index: 2)),
+        (4, ArenaField(.uint32, .bits, slot: 4, index: 3, shift: 32)),
+        (5, ArenaField(.uint32, .bits, slot: 5, index: 4, shift: 0)),
+        (6, ArenaField(.string, .single, slot: 3, index: 5)),
+    ]),
+    // 10: SoundElem
+    (slotCount: 6, schema: SoundElem.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
+        (2, ArenaField(.string, .single, slot: 2, index: 1)),
+        (3, ArenaField(.uint64, .single, slot: 3, index: 2)),
+        (4, ArenaField(.uint32, .bits, slot: 5, index: 3, shift: 0)),
+        (5, ArenaField(.string, .single, slot: 4, index: 4)),
+    ]),
+    // 11: VideoElem
+    (slotCount: 11, schema: VideoElem.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
+        (2, ArenaField(.string, .single, slot: 2, index: 1)),
+        (3, ArenaField(.uint64, .single, slot: 3, index: 2)),
+        (4, ArenaField(.string, .single, slot: 4, index: 3)),
+        (5, ArenaField(.uint32, .bits, slot: 9, index: 4, shift: 0)),
+        (6, ArenaField(.string, .single, slot: 5, index: 5)),
+        (7, ArenaField(.string, .single, slot: 6, index: 6)),
+        (8, ArenaField(.uint64, .single, slot: 7, index: 7)),
+        (9, ArenaField(.uint32, .bits, slot: 9, index: 8, shift: 32)),
+        (10, ArenaField(.uint32, .bits, slot: 10, index: 9, shift: 0)),
+        (11, ArenaField(.string, .single, slot: 8, index: 10)),
+    ]),
+    // 12: FileElem
+    (slotCount: 5, schema: FileElem.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
+        (2, ArenaField(.string, .single, slot: 2, index: 1)),
+        (3, ArenaField(.string, .single, slot: 3, index: 2)),
+        (4, ArenaField(.uint64, .single, slot: 4, index: 3)),
+    ]),
+    // 13: LocationElem
+    (slotCount: 4, schema: LocationElem.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
+        (2, ArenaField(.fixed64, .single, slot: 2, index: 1)),
+        (3, ArenaField(.fixed64, .single, slot: 3, index: 2)),
+    ]),
+    // 14: FaceElem
+    (slotCount: 3, schema: FaceElem.schema, fields: [
+        (1, ArenaField(.int32, .bits, slot: 2, index: 0, shift: 0)),
+        (2, ArenaField(.bytes, .single, slot: 1, index: 1)),
+    ]),
+    // 15: MergerElem
+    (slotCount: 7, schema: MergerElem.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
+        (2, ArenaField(.string, .repeated, slot: 2, index: 1)),
+        (3, ArenaField(.string, .single, slot: 3, index: 2)),
+        (4, ArenaField(.bool, .bits, slot: 6, index: 3, shift: 32)),
+        (5, ArenaField(.message, .repeated, slot: 4, index: 4, sub: 0)),
+        (6, ArenaField(.string, .single, slot: 5, index: 5)),
+        (7, ArenaField(.uint32, .bits, slot: 6, index: 6, shift: 0)),
+    ]),
+    // 16: GroupTipsElem
+    (slotCount: 12, schema: GroupTipsElem.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
+        (2, ArenaField(.enumeration, .bits, slot: 11, index: 1, shift: 0)),
+        (3, ArenaField(.message, .single, slot: 2, index: 2, sub: 17)),
+        (4, ArenaField(.message, .repeated, slot: 3, index: 3, sub: 17)),
+        (5, ArenaField(.message, .repeated, slot: 4, index: 4, sub: 18)),
+        (6, ArenaField(.message, .repeated, slot: 5, index: 5, sub: 20)),
+        (7, ArenaField(.uint32, .bits, slot: 11, index: 6, shift: 32)),
+        (8, ArenaField(.string, .single, slot: 6, index: 7)),
+        (9, ArenaField(.string, .single, slot: 7, index: 8)),
+        (10, ArenaField(.message, .single, slot: 8, index: 9, sub: 19)),
+        (11, ArenaField(.message, .repeated, slot: 9, index: 10, sub: 19)),
+        (12, ArenaField(.message, .repeated, slot: 10, index: 11, sub: 17)),
+    ]),
+    // 17: GroupMemberInfo
+    (slotCount: 10, schema: GroupMemberInfo.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
+        (2, ArenaField(.string, .single, slot: 2, index: 1)),
+        (3, ArenaField(.string, .single, slot: 3, index: 2)),
+        (4, ArenaField(.string, .single, slot: 4, index: 3)),
+        (5, ArenaField(.string, .single, slot: 5, index: 4)),
+        (6, ArenaField(.enumeration, .bits, slot: 9, index: 5, shift: 0)),
+        (7, ArenaField(.uint64, .single, slot: 6, index: 6)),
+        (8, ArenaField(.uint64, .single, slot: 7, index: 7)),
+        (9, ArenaField(.stringToBytesMap, .repeated, slot: 8, index: 8)),
+    ]),
+    // 18: GroupChangeInfo
+    (slotCount: 6, schema: GroupChangeInfo.schema, fields: [
+        (1, ArenaField(.enumeration, .bits, slot: 4, index: 0, shift: 0)),
+        (2, ArenaField(.string, .single, slot: 1, index: 1)),
+        (3, ArenaField(.string, .single, slot: 2, index: 2)),
+        (4, ArenaField(.bool, .bits, slot: 5, index: 3, shift: 0)),
+        (5, ArenaField(.uint32, .bits, slot: 4, index: 4, shift: 32)),
+        (6, ArenaField(.uint64, .single, slot: 3, index: 5)),
+    ]),
+    // 19: UserProfile
+    (slotCount: 6, schema: UserProfile.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
+        (2, ArenaField(.string, .single, slot: 2, index: 1)),
+        (3, ArenaField(.string, .single, slot: 3, index: 2)),
+        (4, ArenaField(.string, .single, slot: 4, index: 3)),
+        (5, ArenaField(.stringToBytesMap, .repeated, slot: 5, index: 4)),
+    ]),
+    // 20: MemberChangeInfo
+    (slotCount: 3, schema: MemberChangeInfo.schema, fields: [
+        (1, ArenaField(.string, .single, slot: 1, index: 0)),
+        (2, ArenaField(.uint32, .bits, slot: 2, index: 1, shift: 0)),
+    ]),
+    // 21: GroupSystemElem
+    (slotCount: 11, schema: GroupSystemElem.schema, fields: [
+        (1, ArenaField(.enumeration, .bits, slot: 10, index: 0, shift: 0)),
+        (2, ArenaField(.string, .single, slot: 1, index: 1)),
+        (3, ArenaField(.string, .single, slot: 2, index: 2)),
+        (4, ArenaField(.string, .single, slot: 3, index: 3)),
+        (5, ArenaField(.uint64, .single, slot: 4, index: 4)),
+        (6, ArenaField(.bytes, .single, slot: 5, index: 5)),
+        (7, ArenaField(.bytes, .single, slot: 6, index: 6)),
+        (8, ArenaField(.message, .single, slot: 7, index: 7, sub: 17)),
+        (9, ArenaField(.string, .single, slot: 8, index: 8)),
+        (10, ArenaField(.message, .single, slot: 9, index: 9, sub: 19)),
     ]),
 ])
