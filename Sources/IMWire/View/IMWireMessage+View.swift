@@ -26,17 +26,12 @@ extension IMWireMessage {
         _ body: (View) throws -> Result
     ) throws -> Result where Bytes.Element == UInt8 {
         let codec = Self._imwireCodec
-        if let result = try bytes.withContiguousStorageIfAvailable({ buffer in
-            try ArenaDecoder.withView(table: codec.layoutTable, layout: codec.layoutIndex, from: buffer, options: options) {
-                try body(View(_viewNode: $0))
-            }
-        }) {
-            return result
-        }
-        return try Array(bytes).withUnsafeBufferPointer { buffer in
+        func view(_ buffer: UnsafeBufferPointer<UInt8>) throws -> Result {
             try ArenaDecoder.withView(table: codec.layoutTable, layout: codec.layoutIndex, from: buffer, options: options) {
                 try body(View(_viewNode: $0))
             }
         }
+        if let result = try bytes.withContiguousStorageIfAvailable(view) { return result }
+        return try Array(bytes).withUnsafeBufferPointer(view)
     }
 }
