@@ -360,7 +360,8 @@ def main():
         alloc_rows.append([corpus, a("IMWire", "binary-decode-read"), a(EAGER, "binary-decode-read"),
                            "–" if pinned is None else (f"{pinned:.2f}" if pinned < 100 else f"{pinned:.0f}"),
                            a("IMWire", "json-decode-read"), a(EAGER, "json-decode-read"),
-                           a("IMWire", "binary-read"), a("IMWire", "binary-view-read"), a("IMWire", "binary-route")])
+                           a("IMWire", "binary-read"), a("IMWire", "binary-view-read"),
+                           a("IMWire", "binary-validate-view"), a("IMWire", "binary-route")])
 
     memory_rows = []
     for kept in ("message", "elem"):
@@ -499,7 +500,7 @@ def main():
             out.append("Allocations per message (imwire-allocs' counting allocator; exact, not timed):")
             out.append("")
             out.append(table(["corpus", "IMWire decode + read", f"{EAGER} decode + read", "pinned (02d391d, issue 33)",
-                              "IMWire JSON decode + read", f"{EAGER} JSON decode + read", "IMWire read again", "IMWire view + read",
+                              "IMWire JSON decode + read", f"{EAGER} JSON decode + read", "IMWire read again", "IMWire view + read", "IMWire validate (view)",
                               "IMWire routing view"], alloc_rows, markdown, left=1))
         if memory_rows:
             out.append("")
