@@ -72,25 +72,21 @@ extension ContentSize {
     static func of(_ view: Message.View) -> UInt64 {
         var counter = ViewCounter(words: view._node.words)
         counter.addElems(ofMessage: view._node.node)
-        while let (node, layout) = counter.pending.popLast() {
-            if layout == counter.messageLayout {
-                counter.addElems(ofMessage: node)
-            } else {
-                counter.add(node: node, layout: layout)
-            }
+        while let message = counter.messages.popLast() {
+            counter.addElems(ofMessage: message)
         }
         return counter.total
     }
 
-    /// The sum and the worklist of ``of(_:)-(Message.View)``: nodes to count (an elem and what is
-    /// inside it), a merger's messages by their elems.
+    /// The sum and the worklist of ``of(_:)-(Message.View)``: the messages of mergers met and not
+    /// counted yet (counted by their elems).
     private struct ViewCounter {
         let words: UnsafePointer<UInt64>
         let layouts = imwireArenaLayouts.layouts
         let messageLayout = Message._arenaLayoutIndex
         let elemLayout = Elem._arenaLayoutIndex
         var total: UInt64 = 0
-        var pending: [(node: Int, layout: Int)] = []
+        var messages: [Int] = []
 
         init(words: UnsafePointer<UInt64>) { self.words = words }
 
@@ -112,10 +108,11 @@ extension ContentSize {
             }
         }
 
-        /// A sub-message: counted later, from the worklist (a merger's message by its elems), so
-        /// that no nesting recurses.
+        /// A sub-message: a merger's message goes to the worklist, so that no nesting of mergers
+        /// recurses; any other one is counted in place (the schema's only cycle of types runs
+        /// through Message, so that recursion is as deep as the schema, not as the input).
         mutating func child(_ node: Int, _ layout: Int) {
-            pending.append((node, layout))
+            if layout == messageLayout { messages.append(node) } else { add(node: node, layout: layout) }
         }
 
         mutating func add(node: Int, layout layoutIndex: Int) {
