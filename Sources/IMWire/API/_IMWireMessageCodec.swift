@@ -12,9 +12,11 @@ public struct _IMWireMessageCodec<M: IMWireMessage>: Sendable {
     @usableFromInline let decodeJSONReporting: @Sendable (UnsafeBufferPointer<UInt8>, JSONDecodingOptions, inout DecodingReport) throws(IMWireError) -> M
     @usableFromInline let encodeJSON: @Sendable (M, JSONEncodingOptions) throws(IMWireError) -> [UInt8]
     @usableFromInline let describe: @Sendable (M) -> String
-    /// The layouts of the type's schema file and the type's index among them (its message view).
-    let layoutTable: ArenaLayoutTable
-    let layoutIndex: Int
+    /// Makes the type's message view of the bytes and calls the closure with its root node (the
+    /// bytes and the view valid during the call). Not generic over the closure's result, so that
+    /// ``IMWireMessage/withView(serializedBytes:options:_:)``, inlined into its caller, reaches it
+    /// without instantiating generic metadata on every call.
+    @usableFromInline let view: @Sendable (UnsafeBufferPointer<UInt8>, BinaryDecodingOptions, (_ViewNode) throws -> Void) throws -> Void
 }
 
 extension _IMWireMessageCodec where M: JSONFieldReading {
@@ -31,8 +33,9 @@ extension _IMWireMessageCodec where M: JSONFieldReading {
         }
         encodeJSON = { (message, options) throws(IMWireError) in try JSONWriter.encode(message, options: options) }
         describe = { message in DebugDescription.of(message) }
-        layoutTable = M._arenaTable
-        layoutIndex = M._arenaLayoutIndex
+        view = { bytes, options, body in
+            try ArenaDecoder.withView(table: M._arenaTable, layout: M._arenaLayoutIndex, from: bytes, options: options, body)
+        }
     }
 }
 

@@ -20,18 +20,27 @@ extension IMWireMessage {
     ///     }
     /// }
     /// ```
+    @inlinable
     public static func withView<Bytes: Collection, Result>(
         serializedBytes bytes: Bytes,
         options: BinaryDecodingOptions = .init(),
         _ body: (View) throws -> Result
     ) throws -> Result where Bytes.Element == UInt8 {
-        let codec = Self._imwireCodec
-        func view(_ buffer: UnsafeBufferPointer<UInt8>) throws -> Result {
-            try ArenaDecoder.withView(table: codec.layoutTable, layout: codec.layoutIndex, from: buffer, options: options) {
-                try body(View(_viewNode: $0))
-            }
+        // Inlinable, so that the caller's specialisation knows `Self` and `Result`: unspecialised,
+        // each call looked up the metadata of the codec's and the optional result's generic types
+        // (about 540 instructions, a seventh of viewing and reading a chat message).
+        if let result = try bytes.withContiguousStorageIfAvailable({ try _withView($0, options, body) }) {
+            return result
         }
-        if let result = try bytes.withContiguousStorageIfAvailable(view) { return result }
-        return try Array(bytes).withUnsafeBufferPointer(view)
+        return try Array(bytes).withUnsafeBufferPointer { try _withView($0, options, body) }
+    }
+
+    @inlinable
+    static func _withView<Result>(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ options: BinaryDecodingOptions, _ body: (View) throws -> Result
+    ) throws -> Result {
+        var result: Result? = nil
+        try _imwireCodec.view(buffer, options) { result = try body(View(_viewNode: $0)) }
+        return result!
     }
 }
