@@ -1,53 +1,86 @@
 /// The field path of the value being validated, e.g. `elems[0].merger.messages[12].elems[0]`,
-/// kept as UTF-8 bytes with push/pop marks so a walk builds no strings until it reports a violation.
+/// kept as a stack of names and indices with push/pop marks: a walk builds no string and copies no
+/// byte until it reports a violation (``rendered(_:index:)``).
 struct FieldPath {
-    private var bytes: [UInt8] = []
+    private enum Name {
+        case field(StaticString)
+        /// An elem's `content` member (its proto name, ``ElemKind/rawValue``).
+        case kind(ElemKind)
+    }
+
+    private struct Component {
+        let name: Name
+        /// The index in a repeated field; -1 for none.
+        let index: Int
+    }
+
+    private var components: [Component] = []
+
+    init() {
+        // A chat message's deepest path (`elems[0].image.images[2]`) without growing.
+        components.reserveCapacity(8)
+    }
 
     /// Appends `.field` (or `field` at the root), and `[index]` when given. Returns the mark to pop
     /// back to.
-    mutating func push(_ field: String, index: Int? = nil) -> Int {
-        let mark = bytes.count
-        Self.append(field, index: index, to: &bytes)
+    mutating func push(_ field: StaticString, index: Int? = nil) -> Int {
+        push(.field(field), index: index)
+    }
+
+    /// Appends the proto name of the elem member `kind` (`.image`).
+    mutating func push(_ kind: ElemKind) -> Int {
+        push(.kind(kind), index: nil)
+    }
+
+    private mutating func push(_ name: Name, index: Int?) -> Int {
+        let mark = components.count
+        components.append(Component(name: name, index: index ?? -1))
         return mark
     }
 
     /// Returns to the path as it was when `mark` was returned by ``push(_:index:)``.
     mutating func pop(to mark: Int) {
-        bytes.removeSubrange(mark...)
+        // One at a time: `removeLast(_:)` goes through the generic `replaceSubrange`.
+        while components.count > mark { components.removeLast() }
     }
 
     /// The current path with `leaf` (and `[index]`) appended; the current path when `leaf` is empty.
     func rendered(_ leaf: String = "", index: Int? = nil) -> String {
-        guard !leaf.isEmpty else { return String(decoding: bytes, as: UTF8.self) }
-        var copy = bytes
-        Self.append(leaf, index: index, to: &copy)
-        return String(decoding: copy, as: UTF8.self)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16 * (components.count + 1))
+        for component in components {
+            switch component.name {
+            case .field(let name): name.withUTF8Buffer { Self.append($0, index: component.index, to: &bytes) }
+            case .kind(let kind): Self.append(kind.rawValue, index: component.index, to: &bytes)
+            }
+        }
+        if !leaf.isEmpty { Self.append(leaf, index: index ?? -1, to: &bytes) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The decimal digits of `value` (not negative), without making a `String`.
-    private static func appendDigits(of value: Int, to target: inout [UInt8]) {
+    /// `.name[index]` (no dot at the start, no brackets for an index of -1).
+    private static func append(_ name: some Collection<UInt8>, index: Int, to bytes: inout [UInt8]) {
+        if !bytes.isEmpty { bytes.append(UInt8(ascii: ".")) }
+        bytes.append(contentsOf: name)
+        guard index >= 0 else { return }
+        bytes.append(UInt8(ascii: "["))
+        // The decimal digits, without making a `String`.
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         var count = 0
-        var rest = UInt64(max(0, value))
+        var rest = UInt64(index)
         withUnsafeMutableBytes(of: &digits) { buffer in
             repeat {
                 buffer[23 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
                 count += 1
             } while rest != 0
-            target.append(contentsOf: buffer[(24 - count)...])
+            bytes.append(contentsOf: buffer[(24 - count)...])
         }
+        bytes.append(UInt8(ascii: "]"))
     }
 
-    // Static: as an instance method its `self` would hold a second reference to `bytes` while
-    // `bytes` is appended to, so every push would copy the whole path (quadratic in the depth).
-    private static func append(_ field: String, index: Int?, to target: inout [UInt8]) {
-        if !target.isEmpty { target.append(UInt8(ascii: ".")) }
-        target.append(contentsOf: field.utf8)
-        if let index {
-            target.append(UInt8(ascii: "["))
-            appendDigits(of: index, to: &target)
-            target.append(UInt8(ascii: "]"))
-        }
+    private static func append(_ name: String, index: Int, to bytes: inout [UInt8]) {
+        var name = name
+        name.withUTF8 { append($0, index: index, to: &bytes) }
     }
 }

@@ -19,9 +19,7 @@ extension Message {
     /// then each elem in order with its fields in field-number order and the messages of a merger,
     /// recursively), then `at_user_list`, then `targeted_receivers`.
     public func validate(profile: ValidationProfile) -> [Violation] {
-        var validator = Validator(profile: profile)
-        validator.validate(self)
-        return validator.violations
+        Validator.violations(of: self, profile: profile)
     }
 
     /// The message's content size in bytes as Tencent counts it against its 12 KB limit (server
@@ -39,9 +37,7 @@ extension Message.View {
     /// ``Message/validate(profile:)`` of the message this view reads, read in place: the same
     /// violations in the same order, without building the message.
     public func validate(profile: ValidationProfile) -> [Violation] {
-        var validator = Validator(profile: profile)
-        validator.validate(self)
-        return validator.violations
+        Validator.violations(of: self, profile: profile)
     }
 
     /// ``Message/contentByteCount`` of the message this view reads.
@@ -53,11 +49,21 @@ extension Message {
     /// the message view (<doc:ReadingWithoutCopying>), which checks them as a decode does, and the
     /// rules of `profile` run over the view. The result is ``validate(profile:)`` of the decoded
     /// message; an input a decode refuses throws the decode's error.
+    @inlinable
     public static func validate<Bytes: Collection>(
         serializedBytes bytes: Bytes, options: BinaryDecodingOptions = .init(), profile: ValidationProfile
     ) throws(IMWireError) -> [Violation] where Bytes.Element == UInt8 {
+        try withContiguousBytes(bytes) { (buffer) throws(IMWireError) in try _validate(buffer, options, profile) }
+    }
+
+    /// ``validate(serializedBytes:options:profile:)`` of contiguous bytes: not generic, so the
+    /// view and the rules it runs are specialised here, once.
+    @usableFromInline
+    static func _validate(
+        _ buffer: UnsafeBufferPointer<UInt8>, _ options: BinaryDecodingOptions, _ profile: ValidationProfile
+    ) throws(IMWireError) -> [Violation] {
         do {
-            return try withView(serializedBytes: bytes, options: options) { $0.validate(profile: profile) }
+            return try withView(serializedBytes: buffer, options: options) { $0.validate(profile: profile) }
         } catch let error as IMWireError {
             throw error
         } catch {

@@ -43,16 +43,28 @@ public struct ValidationProfile: Hashable, Sendable, CustomStringConvertible {
     /// allows any. `tencent-sdk`: text, custom, face, location — the kinds V2TIM's `appendElem`
     /// adds. `tencent` (the server) sets none: Tencent delivers, in webhook bodies too, chains
     /// that other clients and the REST API build, such as a text followed by an image.
-    public var appendableElemKinds: Set<ElemKind>? = nil
+    public var appendableElemKinds: Set<ElemKind>? {
+        get { _appendableElemKinds?.kinds }
+        set { _appendableElemKinds = newValue.map(ElemKindSet.init) }
+    }
+    private(set) var _appendableElemKinds: ElemKindSet? = nil
     /// Kinds that must be the only elem of their message (``Violation/Code/elemNotStandalone``).
     /// `tencent`: group tips, group system, merger.
-    public var standaloneElemKinds: Set<ElemKind> = []
+    public var standaloneElemKinds: Set<ElemKind> {
+        get { _standaloneElemKinds.kinds }
+        set { _standaloneElemKinds = ElemKindSet(newValue) }
+    }
+    private(set) var _standaloneElemKinds = ElemKindSet()
     /// Most elems in one chain (``Violation/Code/tooManyElems``). `zim`: 20 (a "multiple" message).
     public var maxElems: Int? = nil
     /// The elem kinds the vendor has a message type for (``Violation/Code/elemKindNotSupported``);
     /// `nil` allows any. `zim`: text, custom, image, sound, video, file (ZIM's Text / Barrage,
     /// Command, Image, Audio, Video and File).
-    public var supportedElemKinds: Set<ElemKind>? = nil
+    public var supportedElemKinds: Set<ElemKind>? {
+        get { _supportedElemKinds?.kinds }
+        set { _supportedElemKinds = newValue.map(ElemKindSet.init) }
+    }
+    private(set) var _supportedElemKinds: ElemKindSet? = nil
     /// Most custom elems in one chain (``Violation/Code/tooManyCustomElems``). `tencent`: 1; `zim`: 1.
     public var maxCustomElems: Int? = nil
     /// Most image elems in one chain (``Violation/Code/tooManyImageElems``). `zim`: 10.
@@ -129,7 +141,11 @@ public struct ValidationProfile: Hashable, Sendable, CustomStringConvertible {
     public var maxMergerLayers: Int? = nil
     /// Elem kinds that messages inside a merger may not contain, at any depth
     /// (``Violation/Code/elemNotAllowedInMerger``). `tencent`: group tips, group system.
-    public var elemKindsNotAllowedInMerger: Set<ElemKind> = []
+    public var elemKindsNotAllowedInMerger: Set<ElemKind> {
+        get { _elemKindsNotAllowedInMerger.kinds }
+        set { _elemKindsNotAllowedInMerger = ElemKindSet(newValue) }
+    }
+    private(set) var _elemKindsNotAllowedInMerger = ElemKindSet()
     /// Messages inside a merger may not carry a signal (``Violation/Code/signalNotAllowedInMerger``).
     /// `tencent`: on.
     public var forbidsSignalsInMerger: Bool = false

@@ -13,12 +13,24 @@
 /// frames alternate (a message's merger elem, that merger's messages, …), so the top frame is a
 /// message's when there are more message frames than merger frames.
 struct Validator {
-    let profile: ValidationProfile
+    /// The profile, borrowed for the run (``violations(of:profile:)``): a copy would retain each of
+    /// its strings and sets, and release them after, on every message validated.
+    private let profilePointer: UnsafePointer<ValidationProfile>
+    private var profile: ValidationProfile { unsafeAddress { profilePointer } }
     private(set) var violations: [Violation] = []
     private var path = FieldPath()
 
-    init(profile: ValidationProfile) {
-        self.profile = profile
+    private init(profile: UnsafePointer<ValidationProfile>) {
+        profilePointer = profile
+    }
+
+    /// Every violation of `profile` in `message` (``Message/validate(profile:)``).
+    static func violations<M: ValidatedMessage>(of message: M, profile: borrowing ValidationProfile) -> [Violation] {
+        withUnsafePointer(to: profile) { profile in
+            var validator = Validator(profile: profile)
+            validator.validate(message)
+            return validator.violations
+        }
     }
 
     /// A message being walked: its next elem (position and index), the deepest merger among its
@@ -263,16 +275,17 @@ struct Validator {
     /// A recall notice or read receipt: alone, naming its message, to the right kind of target.
     private mutating func validateSignal<M: ValidatedMessage>(_ message: M, insideMerger: Bool) {
         guard let signal = message.validatedSignal else { return }
-        let field: String, neededTarget: String?
+        let member: StaticString, neededTarget: String?
         let msgIDText: M.Text?
         switch signal {
         case .recallNotice(let notice, _):
-            (field, msgIDText, neededTarget) = ("recall_notice", notice, nil)
+            (member, msgIDText, neededTarget) = ("recall_notice", notice, nil)
         case .groupReadReceipt(let receipt):
-            (field, msgIDText, neededTarget) = ("group_read_receipt", receipt, "group_id")
+            (member, msgIDText, neededTarget) = ("group_read_receipt", receipt, "group_id")
         case .c2cReadReceipt:
-            (field, msgIDText, neededTarget) = ("c2c_read_receipt", nil, "receiver")
+            (member, msgIDText, neededTarget) = ("c2c_read_receipt", nil, "receiver")
         }
+        let field = member.description
         if insideMerger && profile.forbidsSignalsInMerger {
             report(.signalNotAllowedInMerger, field, limit: .text("elems"), actual: .text(field),
                    "messages inside a merger are sent messages; a \(field) is a signal about other messages")
@@ -289,7 +302,7 @@ struct Validator {
                        "a \(field) goes to a \(neededTarget) conversation; the target is \(target)")
             }
         }
-        let mark = path.push(field)
+        let mark = path.push(member)
         defer { path.pop(to: mark) }
         if profile.signalsRequireMsgID, let msgIDText, msgIDText.isEmpty {
             report(.signalMsgIDMissing, "msg_id", limit: .integer(1), actual: .integer(0),
@@ -311,23 +324,24 @@ struct Validator {
         _ elem: M.ElemType, at index: Int, chainLength: Int, of message: M, insideMerger: Bool
     ) -> M.Merger? {
         let kind = elem.kind
-        let kindName = kind?.rawValue ?? ""
+        var kindName: String { kind?.rawValue ?? "" }  // for reports only
 
         // One chain rule per elem: a standalone kind in a longer chain is that, not also "not appendable".
-        if let kind, profile.standaloneElemKinds.contains(kind), chainLength > 1 {
+        if let kind, profile._standaloneElemKinds.contains(kind), chainLength > 1 {
             report(.elemNotStandalone, kindName, limit: .integer(1), actual: .integer(UInt64(chainLength)),
                    "\(Self.phrase(for: elem)) must be the only elem of its message; the chain has \(chainLength)")
-        } else if index > 0, let allowed = profile.appendableElemKinds, !(kind.map(allowed.contains) ?? false) {
+        } else if index > 0, let allowed = profile._appendableElemKinds, !(kind.map(allowed.contains) ?? false) {
             let actual = Self.kindName(of: elem)
-            report(.elemNotAppendable, kindName, limit: .text(Self.names(of: allowed)), actual: .text(actual),
-                   "elems after the first may only be \(Self.names(of: allowed)); elem \(index) is \(actual)")
+            report(.elemNotAppendable, kindName, limit: .text(Self.names(of: allowed.kinds)), actual: .text(actual),
+                   "elems after the first may only be \(Self.names(of: allowed.kinds)); elem \(index) is \(actual)")
         }
-        if let supported = profile.supportedElemKinds, !(kind.map(supported.contains) ?? false) {
+        if let supported = profile._supportedElemKinds, !(kind.map(supported.contains) ?? false) {
+            let supported = supported.kinds
             let actual = Self.kindName(of: elem)
             report(.elemKindNotSupported, kindName, limit: .text(Self.names(of: supported)), actual: .text(actual),
                    "\(profile.name) has no message type for \(Self.phrase(for: elem)); it has \(supported.isEmpty ? "none" : Self.names(of: supported))")
         }
-        if insideMerger, let kind, profile.elemKindsNotAllowedInMerger.contains(kind) {
+        if insideMerger, let kind, profile._elemKindsNotAllowedInMerger.contains(kind) {
             let allowed = Set(ElemKind.allCases).subtracting(profile.elemKindsNotAllowedInMerger)
             report(.elemNotAllowedInMerger, kindName, limit: .text(Self.names(of: allowed)), actual: .text(kindName),
                    "messages inside a merger may not contain \(Self.phrase(for: elem))")
@@ -335,10 +349,10 @@ struct Validator {
 
         guard let content = elem.validatedContent else { return nil }
         if case .merger(let merger) = content {
-            _ = path.push(kindName)
+            _ = path.push(elem.kind!)
             return merger
         }
-        let mark = path.push(kindName)
+        let mark = path.push(elem.kind!)
         defer { path.pop(to: mark) }
         switch content {
         case .text(let text):
@@ -399,14 +413,25 @@ struct Validator {
             report(.imageFormatNotAllowed, "format", limit: .text(names), actual: .text(actual),
                    "image format \(actual) is not one of \(names)")
         }
+        // Whether a type repeats, by a mask of the types seen (0 to 63): the counts behind a
+        // duplicate's report are made only when one is there, not for every image elem.
+        var seenTypes: UInt64 = 0
+        let repeats = images.contains { info in
+            guard (0..<64).contains(info.type.rawValue) else { return true }  // counted below
+            let bit: UInt64 = 1 << UInt64(info.type.rawValue)
+            defer { seenTypes |= bit }
+            return seenTypes & bit != 0
+        }
         var counts: [ImageType: Int] = [:]
-        for info in images { counts[info.type, default: 0] += 1 }
+        if repeats {
+            for info in images { counts[info.type, default: 0] += 1 }
+        }
         var seen: Set<ImageType> = []
         for (index, info) in images.enumerated() {
             checkAtMost(info.size, profile.maxImageBytes, .imageTooLarge, "images", index: index, leaf: "size",
                         subject: "image \(index) is", unit: "byte")
             // Reported once per type: the second Image of a type is the first duplicate.
-            if !seen.insert(info.type).inserted, let count = counts.removeValue(forKey: info.type) {
+            if repeats, !seen.insert(info.type).inserted, let count = counts.removeValue(forKey: info.type) {
                 violations.append(Violation(
                     code: .duplicateImageType, path: path.rendered("images", index: index) + ".type",
                     limit: .integer(1), actual: .integer(UInt64(count)),
