@@ -313,7 +313,7 @@ def main():
             summary_rows.append(label + [fmt_mbs(res.mbs("IMWire", corpus, op))] + [ratios[p] for p in summary_peers])
 
     route_headers = ["corpus", "messages", "decode + read ns/msg", "route ns/msg", "route MB/s",
-                     "decode + read time / route time"]
+                     "decode + read time / route time", "view route ns/msg", "view route time / route time"]
     route_rows = []
     for corpus in corpora:
         if not res.has("IMWire", corpus, "binary-route"):
@@ -322,7 +322,28 @@ def main():
                            fmt_mbs(res.ns_per_message("IMWire", corpus, "binary-decode-read")),
                            fmt_mbs(res.ns_per_message("IMWire", corpus, "binary-route")),
                            fmt_mbs(res.mbs("IMWire", corpus, "binary-route")),
-                           fmt_spread(res.ratio(("IMWire", corpus, "binary-route"), ("IMWire", corpus, "binary-decode-read")))])
+                           fmt_spread(res.ratio(("IMWire", corpus, "binary-route"), ("IMWire", corpus, "binary-decode-read"))),
+                           fmt_mbs(res.ns_per_message("IMWire", corpus, "binary-view-route"))
+                           if res.has("IMWire", corpus, "binary-view-route") else "–",
+                           fmt_spread(res.ratio(("IMWire", corpus, "binary-route"), ("IMWire", corpus, "binary-view-route")))])
+
+    # Issue 34, item 3: would a view pay for JSON? A view saves what building the owned values costs,
+    # which binary shows as decode + read less view + read; JSON's scanning (tokens, escapes, keys,
+    # numbers) stays whatever the result is made of.
+    json_view_headers = ["corpus", "binary decode + read ns/msg", "binary view + read ns/msg",
+                         "owned values ns/msg", "JSON decode + read ns/msg", "owned ÷ JSON",
+                         "tim-rest decode + read ns/msg", "owned ÷ tim-rest"]
+    json_view_rows = []
+    for corpus in corpora:
+        ops = ("binary-decode-read", "binary-view-read", "json-decode-read")
+        if not all(res.has("IMWire", corpus, op) for op in ops):
+            continue
+        decode, view, json = (res.ns_per_message("IMWire", corpus, op) for op in ops)
+        owned = decode - view
+        tim = res.ns_per_message("IMWire", corpus, "tim-rest-decode-read") if res.has("IMWire", corpus, "tim-rest-decode-read") else None
+        json_view_rows.append([corpus, fmt_mbs(decode), fmt_mbs(view), fmt_mbs(owned), fmt_mbs(json),
+                               f"{owned / json:.0%}", "–" if tim is None else fmt_mbs(tim),
+                               "–" if tim is None else f"{owned / tim:.0%}"])
 
     problems = []  # (text, detail)
 
@@ -488,6 +509,13 @@ def main():
                        "elem kind read) against a full decode and read, both by IMWire in the same rounds:")
             out.append("")
             out.append(table(route_headers, route_rows, markdown, left=1))
+        if json_view_rows:
+            out.append("")
+            out.append("Would a message view pay for JSON? At most what building the owned values costs, which "
+                       "binary shows as decode + read less view + read (per message, medians); the scanning of "
+                       "JSON text stays. tim-rest: each message tim-rest can carry, from the same corpus:")
+            out.append("")
+            out.append(table(json_view_headers, json_view_rows, markdown, left=1))
         if digest_rows:
             out.append("")
             out.append("Walk digests (Docs/benchmarks.md, \"The walk\"): the sum over a corpus of what the walk "

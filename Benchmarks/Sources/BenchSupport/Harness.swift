@@ -41,6 +41,11 @@ public enum Operation: String, CaseIterable, Sendable {
     case binaryDecodeValidate = "binary-decode-validate"
     /// Open a routing view on each binary message and read its envelope (IMWire only).
     case binaryRoute = "binary-route"
+    /// The same envelope read through the message view, which checks the whole message (IMWire only).
+    case binaryViewRoute = "binary-view-route"
+    /// Decode each message's tim-rest JSON (made from the corpus untimed, lossy: `timREST(_:)`) and
+    /// read every field once (IMWire only).
+    case timRESTDecodeRead = "tim-rest-decode-read"
     /// Build a `String` from the validated bytes of every string of the corpus, as the decoder does
     /// (IMWire only; the bytes are collected untimed).
     case stringBuild = "string-build"
@@ -65,12 +70,15 @@ public struct Workload {
     /// holds): the loop's cost, not the library's; the C and C++ harnesses pass pointers too.
     public let pass: () throws -> Void
 
-    public init(implementation: String, operation: Operation, corpus: Corpus, pass: @escaping () throws -> Void) {
+    /// `size`: the messages and bytes one pass handles, when the operation's inputs are not the
+    /// corpus's binary or JSON (tim-rest, made from the corpus).
+    public init(implementation: String, operation: Operation, corpus: Corpus, size: (messages: Int, bytes: Int)? = nil,
+                pass: @escaping () throws -> Void) {
         self.implementation = implementation
         self.operation = operation
         self.corpus = corpus.name
-        messages = corpus.count
-        bytes = operation.isJSON ? corpus.jsonBytes : corpus.binaryBytes
+        messages = size?.messages ?? corpus.count
+        bytes = size?.bytes ?? (operation.isJSON ? corpus.jsonBytes : corpus.binaryBytes)
         self.pass = pass
     }
 }

@@ -41,6 +41,30 @@ enum IMWireExtras {
                     }
                 }
             }
+        case .binaryViewRoute:
+            // What `binaryRoute` reads, through the message view: a relay that also looks inside the elems
+            // pays this (the view checks every field of the message) and no more to read them.
+            let inputs = corpus.binary
+            return {
+                for input in inputs {
+                    try Message.withView(serializedBytes: input) { view in
+                        view.msgID.withUTF8 { blackHole($0.count) }
+                        view.sender.withUTF8 { blackHole($0.count) }
+                        switch view.target {
+                        case .receiver(let id)?, .groupID(let id)?, .roomID(let id)?: id.withUTF8 { blackHole($0.count) }
+                        case nil: break
+                        }
+                        blackHole(view.timestampMs)
+                        blackHole(view.seq)
+                        for elem in view.elems { blackHole(elem.kind) }
+                    }
+                }
+            }
+        case .timRESTDecodeRead:
+            let inputs = try timREST(corpus)
+            return {
+                for input in inputs { blackHole(IMWireWalk.message(try Message(timRESTUTF8Bytes: input))) }
+            }
         case .stringBuild, .stringBuildFallback:
             // Each string's bytes and whether they are ASCII, which the decoder learns while validating.
             let strings = try corpus.binary.flatMap { try stringsOf(Message(serializedBytes: $0)) }
@@ -60,12 +84,28 @@ enum IMWireExtras {
 }
 
 extension IMWireExtras {
+    /// What one pass handles when it is not the corpus's binary or JSON.
+    static func size(_ operation: Operation, _ corpus: Corpus) throws -> (messages: Int, bytes: Int)? {
+        guard operation == .timRESTDecodeRead else { return nil }
+        let inputs = try timREST(corpus)
+        return (inputs.count, inputs.reduce(0) { $0 + $1.count })
+    }
+
     /// The walk's digest through the message view ("view": the same sum as "binary" when the view
     /// reads what a decode gives).
     static func digests(_ corpus: Corpus) throws -> [(format: String, sum: UInt64)] {
         var sum: UInt64 = 0
         for input in corpus.binary { sum &+= try Message.withView(serializedBytes: input) { IMWireViewWalk.message($0) } }
         return [("view", sum)]
+    }
+}
+
+/// The tim-rest JSON of each message of the corpus, lossy: what tim-rest cannot carry (msg id,
+/// timestamp, some elem fields) is left out; a message it cannot carry at all (nesting beyond its
+/// depth limit) is skipped.
+func timREST(_ corpus: Corpus) throws -> [[UInt8]] {
+    try corpus.binary.compactMap {
+        try? Message(serializedBytes: $0).timRESTUTF8Bytes(options: TIMRESTEncodingOptions(allowsLossyConversion: true))
     }
 }
 

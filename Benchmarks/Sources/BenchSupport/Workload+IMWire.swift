@@ -78,11 +78,13 @@ public enum IMWireWorkloads {
                     for index in models.indices { blackHole(try models[index].jsonUTF8Bytes()) }
                 }
             }
-        case .binaryViewRead, .binaryValidateView, .binaryDecodeValidate, .binaryRoute, .stringBuild, .stringBuildFallback:
+        case .binaryViewRead, .binaryValidateView, .binaryDecodeValidate, .binaryRoute, .binaryViewRoute, .timRESTDecodeRead,
+             .stringBuild, .stringBuildFallback:
             guard let extra = try IMWireExtras.pass(operation, corpus) else { return nil }
             pass = extra
         }
-        return Workload(implementation: name, operation: operation, corpus: corpus, pass: pass)
+        return Workload(implementation: name, operation: operation, corpus: corpus,
+                        size: try IMWireExtras.size(operation, corpus), pass: pass)
     }
 
     static func digests(_ corpus: Corpus) throws -> [(format: String, sum: UInt64)] {
