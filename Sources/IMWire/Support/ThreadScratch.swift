@@ -65,12 +65,14 @@ package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable
     }
 }
 
-/// The thread buffers of the binary codec.
+/// The thread buffers of the binary codec. Each starts at 4 KiB, enough for a chat message (a view
+/// of one takes about 100 words; its encoding a few hundred bytes), and grows in place for a larger
+/// one: a server's every thread keeps one of each, so a larger start is memory held for nothing.
 package enum Scratch {
-    /// The arena decoder's words (32 KiB to start; kept up to 1 MiB).
-    package static let words = ThreadScratch<UInt64>(initialCapacity: 4096, keptCapacity: 1 << 17)
-    /// The binary writer's bytes (16 KiB to start; kept up to 1 MiB).
-    package static let bytes = ThreadScratch<UInt8>(initialCapacity: 16384, keptCapacity: 1 << 20)
+    /// The arena decoder's words (4 KiB to start; kept up to 1 MiB).
+    package static let words = ThreadScratch<UInt64>(initialCapacity: 512, keptCapacity: 1 << 17)
+    /// The binary writer's bytes (4 KiB to start; kept up to 1 MiB).
+    package static let bytes = ThreadScratch<UInt8>(initialCapacity: 4096, keptCapacity: 1 << 20)
 }
 
 /// The C allocator behind the scratch buffers (and the words a large decode's storage adopts), so
