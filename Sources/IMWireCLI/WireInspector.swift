@@ -4,9 +4,10 @@ import IMWire
 /// number, wire type, schema name and value; sub-messages indented; fields the schema does not know
 /// marked `[unknown]`.
 ///
-/// It reads the bytes with the library's checked wire reader (`BinaryDecoder`'s field-walking
-/// API), the one a decode uses, so it accepts exactly what a decode accepts; what is here is only
-/// presentation.
+/// The bytes are checked through the message view (`Message.withView`), which refuses exactly what a
+/// decode refuses, with the decode's error, and builds no `Message`; the dump then reads them with
+/// the library's checked wire reader (`BinaryDecoder`'s field-walking API), which gives each field's
+/// offset and wire type. What is here is only presentation.
 enum WireInspector {
     /// `bytes` dumped as an `imwire.v1.Message` as far as they can be read: everything, or — for a
     /// message that does not decode — the fields that lie wholly before the decode error's offset (a
@@ -15,9 +16,11 @@ enum WireInspector {
     static func dump(_ bytes: [UInt8], options: BinaryDecodingOptions) -> (dump: String, error: IMWireError?) {
         var error: IMWireError?
         do {
-            _ = try Message(serializedBytes: bytes, options: options)
-        } catch let decodeError {
+            try Message.withView(serializedBytes: bytes, options: options) { _ in }
+        } catch let decodeError as IMWireError {
             error = decodeError
+        } catch {
+            preconditionFailure("the view's body throws nothing: \(error)")
         }
         // Nothing at or after the error's offset is shown: the decode checked only the bytes before it.
         let stop = error.map { min(max($0.offset ?? 0, 0), bytes.count) } ?? bytes.count
