@@ -35,14 +35,15 @@ struct WebhookSettings: Sendable {
 }
 
 /// Where `/webhook` sends the message of a message callback (C2C or group, before or after send),
-/// after authentication and moderation. The example logs it (at `debug`, with the size of its
-/// canonical protobuf); a real endpoint hands it to a queue or a store. Called before the answer
-/// is sent, so keep it fast: Tencent waits two seconds at most.
+/// after authentication and moderation: its canonical protobuf (`Schemas/imwire/v1/message.proto`),
+/// as the sender sent it, the bytes a queue or a store takes. The example logs it (at `debug`, read
+/// through the message view); a real endpoint hands the bytes on. Called before the answer is
+/// sent, so keep it fast: Tencent waits two seconds at most.
 struct MessageRelay: Sendable {
-    var deliver: @Sendable (_ command: CallbackCommand, _ message: Message, _ logger: Logger) async -> Void
+    var deliver: @Sendable (_ command: CallbackCommand, _ protobuf: [UInt8], _ logger: Logger) async -> Void
 
-    static let log = MessageRelay { command, message, logger in
-        logger.debug("\(command) from \(message.sender): \(message.elems.count) elem(s), \((try? message.serializedBytes())?.count ?? 0) bytes of protobuf")
+    static let log = MessageRelay { command, protobuf, logger in
+        logger.debug("\(command) from \((try? Message.withView(serializedBytes: protobuf) { message in String(message.sender) }) ?? "?"): \(protobuf.count) bytes of protobuf")
     }
 }
 
@@ -120,13 +121,20 @@ private func webhook(_ request: Request, settings: WebhookSettings, logger: Logg
         } catch {
             throw Problem(error.underlying ?? IMWireError(code: .invalidValue, reason: error.reason))
         }
+        // Encoded once: the relay forwards these bytes, and the moderation reads them in place.
+        let protobuf: [UInt8]
         do {
-            response = try settings.moderation.answer(callback, profile: settings.profile)
+            protobuf = try callback.message.serializedBytes()
+        } catch {
+            throw Problem(error)  // deeper than the encoder's limit, which the tim-rest reader's equals
+        }
+        do {
+            response = try settings.moderation.answer(callback, protobuf: protobuf, profile: settings.profile)
         } catch {
             logger.error("webhook answer failed: \(error)")
             throw Problem(refusal: error)
         }
-        await settings.relay.deliver(query.command, callback.message, logger)
+        await settings.relay.deliver(query.command, protobuf, logger)
     } else {
         // Not a message callback (state, relationship, group events): acknowledged, body unread.
         response = .allow

@@ -2,7 +2,8 @@ import Foundation
 import IMWire
 import IMWireWebhooks
 
-/// The example's moderation rule, a starting point to copy: a word list.
+/// The example's moderation rule, a starting point to copy: a word list, looked for through the
+/// message view (`Message.withView`) of the protobuf the relay forwards, nothing copied.
 ///
 /// For a before-send callback (`C2C.` / `Group.CallbackBeforeSendMsg`):
 /// 1. custom data — a `TIMCustomElem`'s `Data`, `Desc`, `Ext` or `Sound`, or the message's
@@ -20,71 +21,142 @@ import IMWireWebhooks
 struct Moderation: Sendable {
     /// The words, as `BANNED_WORDS` lists them (comma-separated, blanks around a word trimmed,
     /// empty entries dropped).
-    var bannedWords: [String] = []
+    var bannedWords: [String] = [] {
+        didSet { needles = bannedWords.map { Array($0.utf8) } }
+    }
+    /// Their UTF-8, for the scan in place.
+    private var needles: [[UInt8]] = []
 
     static let refusal = "custom data contains a banned word"
 
     init(bannedWords: [String] = []) {
         self.bannedWords = bannedWords
+        needles = bannedWords.map { Array($0.utf8) }
     }
 
     /// `BANNED_WORDS="red packet, casino"` → `["red packet", "casino"]`.
     init(list: String) {
-        bannedWords = list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        self.init(bannedWords: list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
     }
 
-    func answer(_ callback: MessageCallback, profile: ValidationProfile) throws(WebhookError) -> CallbackResponse {
-        guard let rules = callback.command.beforeSend, !bannedWords.isEmpty else { return callback.allow() }
-        let message = callback.message
-        var custom = [message.cloudCustomData]
+    /// What the scan found.
+    enum Finding: Equatable {
+        case nothing
+        /// A listed word in the custom data: refuse.
+        case bannedCustomData
+        /// A listed word in a text elem (and none in custom data): mask.
+        case bannedText
+    }
+
+    /// Scans a message for listed words through its view: the bytes of every custom data and text
+    /// are searched where they lie, nothing is copied. A listed word's UTF-8 occurs in valid UTF-8
+    /// exactly where its Unicode scalars occur, so a byte search finds what the scalar rule matches.
+    func scan(_ message: Message.View) -> Finding {
+        guard !needles.isEmpty else { return .nothing }
+        if containsBannedWord(message.cloudCustomData) { return .bannedCustomData }
+        var text = false
         for elem in message.elems {
-            if case .custom(let data)? = elem.content {
-                custom += [data.data, Array(data.desc.utf8), Array(data.ext.utf8), Array(data.sound.utf8)]
+            switch elem.content {
+            case .custom(let data)?:
+                if containsBannedWord(data.data) || containsBannedWord(data.desc) || containsBannedWord(data.ext)
+                    || containsBannedWord(data.sound)
+                {
+                    return .bannedCustomData
+                }
+            case .text(let elem)?:
+                text = text || containsBannedWord(elem.text)
+            default:
+                break
             }
         }
-        if custom.contains(where: { bytes in bannedWords.contains { bytes.contains(word: $0) } }) {
-            return try callback.refuse(code: rules.appCodes.lowerBound, reason: Self.refusal)
-        }
-
-        var changed = false
-        let elems = message.elems.map { elem -> Elem in
-            guard case .text(let text)? = elem.content else { return elem }
-            let masked = bannedWords.reduce(text.text) { $0.masking($1) }
-            if masked == text.text { return elem }
-            changed = true
-            return .text(masked)
-        }
-        return changed ? try callback.replace(elems: elems, profile: profile) : callback.allow()
+        return text ? .bannedText : .nothing
     }
-}
 
-extension [UInt8] {
-    /// Whether the UTF-8 of `word` occurs in these bytes (custom data is bytes in the model).
-    func contains(word: String) -> Bool {
-        let needle = Array(word.utf8)
-        guard !needle.isEmpty, needle.count <= count else { return false }
-        return (0...(count - needle.count)).contains { self[$0..<($0 + needle.count)].elementsEqual(needle) }
+    /// The answer to a message callback whose message is `callback.message`, encoded in `protobuf`
+    /// (the canonical bytes the relay forwards): the scan runs over their view; only a text to mask
+    /// is read from the decoded message, to rewrite it.
+    func answer(_ callback: MessageCallback, protobuf: [UInt8], profile: ValidationProfile) throws(WebhookError) -> CallbackResponse {
+        guard let rules = callback.command.beforeSend, !needles.isEmpty else { return callback.allow() }
+        let finding: Finding
+        do {
+            finding = try Message.withView(serializedBytes: protobuf) { scan($0) }
+        } catch {
+            // The bytes are IMWire's own encoding of a decoded message: a view of them cannot fail.
+            preconditionFailure("the relay's protobuf does not read back: \(error)")
+        }
+        switch finding {
+        case .nothing:
+            return callback.allow()
+        case .bannedCustomData:
+            return try callback.refuse(code: rules.appCodes.lowerBound, reason: Self.refusal)
+        case .bannedText:
+            var changed = false
+            let elems = callback.message.elems.map { elem -> Elem in
+                guard case .text(let text)? = elem.content else { return elem }
+                let masked = bannedWords.reduce(text.text) { $0.masking($1) }
+                if masked == text.text { return elem }
+                changed = true
+                return .text(masked)
+            }
+            return changed ? try callback.replace(elems: elems, profile: profile) : callback.allow()
+        }
+    }
+
+    /// Whether the UTF-8 of a listed word occurs in `bytes`, searched in place.
+    private func containsBannedWord<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        bytes.withContiguousStorageIfAvailable { haystack in
+            needles.contains { Self.find($0, in: haystack) }
+        } ?? needles.contains { Self.find($0, in: Array(bytes)) }
+    }
+
+    /// Whether `needle` occurs in `haystack` (a non-empty needle; the first byte located, then the rest compared).
+    private static func find(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first, needle.count <= haystack.count else { return false }
+        var start = 0
+        let last = haystack.count - needle.count
+        while start <= last {
+            guard let hit = haystack[start...last].firstIndex(of: first) else { return false }
+            if UnsafeBufferPointer(rebasing: haystack[hit..<(hit + needle.count)]).elementsEqual(needle) { return true }
+            start = hit + 1
+        }
+        return false
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
+        haystack.withUnsafeBufferPointer { find(needle, in: $0) }
     }
 }
 
 extension String {
     /// Every occurrence of `word`, left to right, replaced by one `*` per Unicode scalar (Python's
-    /// `str.replace(word, "*" * len(word))`): matched by scalars, not by grapheme clusters.
+    /// `str.replace(word, "*" * len(word))`): matched by scalars, not by grapheme clusters. Done on
+    /// the UTF-8, where the word's bytes occur exactly where its scalars do; a text without the word
+    /// is returned as it is, not copied.
     func masking(_ word: String) -> String {
-        let needle = Array(word.unicodeScalars)
-        guard !needle.isEmpty else { return self }
-        let scalars = Array(unicodeScalars)
-        var result = String.UnicodeScalarView()
-        var index = 0
-        while index < scalars.count {
-            if index + needle.count <= scalars.count, scalars[index..<(index + needle.count)].elementsEqual(needle) {
-                result.append(contentsOf: repeatElement("*", count: needle.count))
-                index += needle.count
-            } else {
-                result.append(scalars[index])
-                index += 1
+        let needle = Array(word.utf8)
+        guard let first = needle.first else { return self }
+        let stars = word.unicodeScalars.count
+        var text = self
+        return text.withUTF8 { bytes -> String in
+            var masked: [UInt8] = []
+            var copied = 0  // bytes before this offset are in `masked`
+            var index = 0
+            while index + needle.count <= bytes.count {
+                if bytes[index] == first,
+                   UnsafeBufferPointer(rebasing: bytes[index..<(index + needle.count)]).elementsEqual(needle)
+                {
+                    if masked.isEmpty { masked.reserveCapacity(bytes.count) }
+                    masked.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
+                    masked.append(contentsOf: repeatElement(UInt8(ascii: "*"), count: stars))
+                    index += needle.count
+                    copied = index
+                } else {
+                    index += 1
+                }
             }
+            guard copied > 0 else { return self }
+            masked.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied...]))
+            return String(decoding: masked, as: UTF8.self)
         }
-        return String(result)
     }
 }

@@ -116,8 +116,8 @@ import Testing
     }
 
     @Test func theMessageGoesToTheRelay() async throws {
-        let relayed = Mutex<[(CallbackCommand, Message)]>([])
-        let relay = MessageRelay { command, message, _ in relayed.withLock { $0.append((command, message)) } }
+        let relayed = Mutex<[(CallbackCommand, [UInt8])]>([])
+        let relay = MessageRelay { command, protobuf, _ in relayed.withLock { $0.append((command, protobuf)) } }
         let statuses = try await withServer(settings: try Self.settings(relay: relay)) { port in
             [try await post(port: port, path: Self.path(command: "C2C.CallbackAfterSendMsg"), body: Self.body).status,
              try await post(port: port, path: Self.path(command: "State.StateChange"),
@@ -127,7 +127,10 @@ import Testing
         let messages = relayed.withLock { $0 }
         #expect(messages.count == 1)  // the state change is not a message
         #expect(messages.first?.0 == .c2cAfterSendMsg)
-        #expect(messages.first?.1.elems == [.text("leak-marker-7f3a")])
+        // The canonical protobuf of the message as the sender sent it.
+        let protobuf = try #require(messages.first?.1)
+        #expect(try Message(serializedBytes: protobuf).elems == [.text("leak-marker-7f3a")])
+        #expect(try Message(serializedBytes: protobuf).serializedBytes() == protobuf)
     }
 
     @Test func aSignedBodyThatIsNotAMessageIs400WithTheReadersCode() async throws {
