@@ -338,11 +338,11 @@ def main():
         ops = ("binary-decode-read", "binary-view-read", "json-decode-read")
         if not all(res.has("IMWire", corpus, op) for op in ops):
             continue
-        decode, view, json = (res.ns_per_message("IMWire", corpus, op) for op in ops)
+        decode, view, json_ns = (res.ns_per_message("IMWire", corpus, op) for op in ops)
         owned = decode - view
         tim = res.ns_per_message("IMWire", corpus, "tim-rest-decode-read") if res.has("IMWire", corpus, "tim-rest-decode-read") else None
-        json_view_rows.append([corpus, fmt_mbs(decode), fmt_mbs(view), fmt_mbs(owned), fmt_mbs(json),
-                               f"{owned / json:.0%}", "–" if tim is None else fmt_mbs(tim),
+        json_view_rows.append([corpus, fmt_mbs(decode), fmt_mbs(view), fmt_mbs(owned), fmt_mbs(json_ns),
+                               f"{owned / json_ns:.0%}", "–" if tim is None else fmt_mbs(tim),
                                "–" if tim is None else f"{owned / tim:.0%}"])
 
     problems = []  # (text, detail)
