@@ -201,6 +201,48 @@ import Testing
         #expect(IMWireVersion.current.hasPrefix("0."), "0.x while the API may change")
     }
 
+    @Test func theStatedMinimumToolchainHolds() throws {
+        // The manifest's tools version is the minimum; README says the same, and so do the manifests
+        // it and the Getting Started article show.
+        let manifest = try Self.read("Package.swift")
+        let minimum = try #require(manifest.firstMatch(of: /^\/\/ swift-tools-version: (\d+)\.(\d+)\n/))
+        let stated = "\(minimum.1).\(minimum.2)"
+        let readme = try Self.read("README.md")
+        #expect(readme.contains("with the Swift toolchain (\(stated) or newer)"), "README states another minimum than \(stated)")
+        for (name, text) in [("README.md", readme), ("GettingStarted.md", try Self.read("GettingStarted.md", in: Self.catalog))] {
+            for match in text.matches(of: /swift-tools-version: (\d+\.\d+)/) {
+                #expect(String(match.1) == stated, "\(name) shows a manifest for \(match.1), the minimum is \(stated)")
+            }
+        }
+        // Below 6.2, every use of what Swift 6.2 added (Span, RawSpan, UTF8Span, InlineArray) must sit
+        // inside `#if compiler(>=6.2)`: `#available` is checked when the program runs, so an older
+        // compiler would stop at the name.
+        guard (Int(minimum.1)!, Int(minimum.2)!) < (6, 2) else { return }
+        let sources = Self.repository.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 100)
+        var unguarded: [String] = []
+        for file in files {
+            var guards: [Bool] = []  // for each open #if: whether it is `compiler(>=6.2)` or inside one
+            for (number, line) in try Self.read(file, in: sources).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = line.trimmingCharacters(in: .whitespaces)
+                if code.hasPrefix("#if") {
+                    guards.append(code.contains("compiler(>=6.2)") || guards.last == true)
+                } else if code.hasPrefix("#else") || code.hasPrefix("#elseif"), !guards.isEmpty {
+                    guards[guards.count - 1] = guards.dropLast().last == true  // the other branch
+                } else if code.hasPrefix("#endif") {
+                    _ = guards.popLast()
+                } else if !code.hasPrefix("//"), guards.last != true,
+                          code.prefix { $0 != "/" }.firstMatch(of: /\b(Span|RawSpan|UTF8Span|MutableSpan|InlineArray)\b/) != nil
+                {
+                    unguarded.append("\(file):\(number + 1): \(code)")
+                }
+            }
+        }
+        #expect(unguarded.isEmpty, "Swift 6.2 names outside #if compiler(>=6.2), with \(stated) stated as the minimum:\n\(unguarded.joined(separator: "\n"))")
+    }
+
     @Test func versionFlagPrintsTheVersion() {
         let result = CLITests.run(["--version"])
         #expect(result.status == 0)

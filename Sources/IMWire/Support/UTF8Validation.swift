@@ -65,9 +65,11 @@ package enum UTF8Validation {
         if bytes.count <= SmallString.capacity, smallStrings {
             return SmallString.make(bytes, isASCII: isASCII)
         }
+        #if compiler(>=6.2)  // `UTF8Span` first shipped with Swift 6.2; a 6.1 compiler takes the fallback
         if #available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *) {
             return String(copying: UTF8Span(unchecked: Span(_unsafeElements: bytes), isKnownASCII: isASCII))
         }
+        #endif
         return stringValidatingAgain(bytes)
     }
 
