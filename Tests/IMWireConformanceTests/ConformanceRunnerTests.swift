@@ -243,6 +243,21 @@ import Testing
         #expect(FileManager.default.contents(atPath: junit).map { String(decoding: $0, as: UTF8.self).contains("tests=\"2\"") } == true)
     }
 
+    @Test func theREADMEQuotesWhatTheMainCommandPrints() throws {
+        // README's "The first prints `N passed, 0 failed, 0 skipped` (the Required cases; M Recommended
+        // ones …)": the counts of the whole suite, run as `swift run imwire conformance` runs it.
+        let result = CLI.run(arguments: ["conformance", "--fixtures", Fixtures.directory.path], io: .standard)
+        let report = String(decoding: result.stdout, as: UTF8.self)
+        #expect(result.status == 0, "\(report)\(result.stderr)")
+        let recommended = try #require(report.firstMatch(of: /\nRecommended: (\d+) passed/), "\(report)").1
+        let last = try #require(report.split(separator: "\n").last.map(String.init))
+        let readme = try String(contentsOf: Fixtures.directory.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let quoted = try #require(readme.firstMatch(of: /The first prints `([^`]+)` \(the Required cases; (\d+) Recommended/),
+                                  "README no longer quotes the main command's output")
+        #expect(String(quoted.1) == last, "README quotes `\(quoted.1)`; the command prints `\(last)`")
+        #expect(quoted.2 == recommended, "README counts \(quoted.2) Recommended cases; the suite has \(recommended)")
+    }
+
     @Test func conformanceCommandExitsOneOnFailureAndTwoOnUsageErrors() {
         let fixtures = Fixtures.directory.path
         let failing = CLI.run(arguments: ["conformance", "--fixtures", fixtures, "--testee", "exit 1", "--filter", "Required.BinaryInput.elem_text_all_fields"], io: .standard)
