@@ -393,6 +393,10 @@ package struct ModelGenerator {
         info.androidSound = string(maxScalars: 6)
         info.ignoreIOSBadge = bool()
         info.iosPushType = iosPushType()
+        info.iosTitle = string()
+        info.iosSubtitle = string()
+        info.iosImage = string()
+        info.iosMutableContent = bool()
         return withUnknownFields(info)
     }
 
@@ -537,7 +541,14 @@ package struct ModelGenerator {
         merger.abstractList = repeated(0...3) { $0.string() }
         merger.compatibleText = string()
         merger.layersOverLimit = bool()
-        merger.messages = repeated(0...3) { $0.message(mergerDepth: mergerDepth + 1) }
+        if rng.chance(0.25) {
+            // Sent by download key: the key and the count of the messages behind it, none inline
+            // (Tencent's TIMRelayElem has MsgList or JsonMsgKey).
+            merger.jsonMsgKey = "key-" + string()  // never empty: an empty key is no key
+            merger.msgNum = uint32()
+        } else {
+            merger.messages = repeated(0...3) { $0.message(mergerDepth: mergerDepth + 1) }
+        }
         return withUnknownFields(merger)
     }
 

@@ -382,6 +382,10 @@ enum ProtoMerge {
         if !b.androidSound.isEmpty { result.androidSound = b.androidSound }
         result.ignoreIOSBadge = a.ignoreIOSBadge || b.ignoreIOSBadge
         if b.iosPushType.rawValue != 0 { result.iosPushType = b.iosPushType }
+        if !b.iosTitle.isEmpty { result.iosTitle = b.iosTitle }
+        if !b.iosSubtitle.isEmpty { result.iosSubtitle = b.iosSubtitle }
+        if !b.iosImage.isEmpty { result.iosImage = b.iosImage }
+        result.iosMutableContent = a.iosMutableContent || b.iosMutableContent
         let unknown = a.unknownFields.bytes + b.unknownFields.bytes
         let carrier = try Message(serializedBytes: TestWire.lengthDelimited(14, unknown))
         result.unknownFields = carrier.offlinePushInfo?.unknownFields ?? UnknownFields()
