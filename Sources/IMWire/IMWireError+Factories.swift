@@ -297,6 +297,19 @@ extension IMWireError {
         IMWireError(code: .invalidNumber, reason: reason, offset: offset, path: path)
     }
 
+    /// A number, as the input wrote it (`1.5`, or a tim-rest key and its text), that is not an integer
+    /// where one is needed.
+    @inline(never)
+    static func notAnInteger(_ number: String, offset: Int? = nil, path: String? = nil) -> IMWireError {
+        invalidNumber("\(number) is not an integer", offset: offset, path: path)
+    }
+
+    /// A number, as the input wrote it, beyond what a double holds.
+    @inline(never)
+    static func beyondDouble(_ number: String, offset: Int? = nil, path: String? = nil) -> IMWireError {
+        numberOutOfRange("\(number) is out of the range of a double", offset: offset, path: path)
+    }
+
     @inline(never)
     static func numberOutOfRange(_ reason: String, offset: Int? = nil, path: String? = nil) -> IMWireError {
         IMWireError(code: .numberOutOfRange, reason: reason, offset: offset, path: path)
@@ -311,6 +324,12 @@ extension IMWireError {
     @inline(never)
     static func invalidValue(_ reason: String, offset: Int? = nil, path: String? = nil) -> IMWireError {
         IMWireError(code: .invalidValue, reason: reason, offset: offset, path: path)
+    }
+
+    /// A TUIKit payload, read or written, whose `businessID` is the empty string.
+    @inline(never)
+    static func emptyTUIKitBusinessID() -> IMWireError {
+        invalidValue(TUIKitCustomPayload.emptyBusinessID, path: "businessID")
     }
 
     // MARK: - missing_field, unknown_msg_type, not_representable

@@ -452,7 +452,7 @@ package struct JSONScanner {
         // value = digits[first..<end] × 10^scale
         let scale = token.exponent - token.fractionDigits.count + (digitCount - end)
         if scale < 0 {
-            throw .invalidNumber("\(numberText(token)) is not an integer", offset: token.start)
+            throw .notAnInteger(numberText(token), offset: token.start)
         }
         var magnitude: UInt64 = 0
         // More than 20 digits cannot fit: refused before a loop as long as the exponent.
@@ -480,7 +480,7 @@ package struct JSONScanner {
     package func doubleValue(_ token: NumberToken) throws(IMWireError) -> Double {
         let text = String(decoding: UnsafeBufferPointer(start: base + token.start, count: token.end - token.start), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
-            throw .numberOutOfRange("\(numberText(token)) is out of the range of a double", offset: token.start)
+            throw .beyondDouble(numberText(token), offset: token.start)
         }
         return value
     }

@@ -478,16 +478,11 @@ package struct JSONReader {
     }
 
     private func int32(_ magnitude: UInt64, negative: Bool, offset: Int) throws(IMWireError) -> Int32 {
-        if negative {
-            guard magnitude <= UInt64(Int32.max) + 1 else {
-                throw valueError(.numberOutOfRange, "value is out of the range of int32", at: offset)
-            }
-            return Int32(truncatingIfNeeded: 0 &- Int64(magnitude))
-        }
-        guard magnitude <= UInt64(Int32.max) else {
+        // Int32.min's magnitude is one more than Int32.max's.
+        guard magnitude <= UInt64(Int32.max) + (negative ? 1 : 0) else {
             throw valueError(.numberOutOfRange, "value is out of the range of int32", at: offset)
         }
-        return Int32(magnitude)
+        return negative ? Int32(truncatingIfNeeded: 0 &- Int64(magnitude)) : Int32(magnitude)
     }
 
     @inline(never)

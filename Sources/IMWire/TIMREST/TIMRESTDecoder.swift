@@ -803,9 +803,7 @@ struct TIMRESTDecoder {
             if kind == .string, parsed == nil {
                 throw .invalidNumber("\"\(key)\" is a string that is not a number", path: path.rendered(appending: key))
             }
-            throw .numberOutOfRange(
-                "\"\(key)\" (\(tape.string(value))) is out of the range of a double",
-                path: path.rendered(appending: key))
+            throw .beyondDouble("\"\(key)\" (\(tape.string(value)))", path: path.rendered(appending: key))
         }
         return double
     }
@@ -827,7 +825,7 @@ struct TIMRESTDecoder {
         case .failure(let error)? where error.code == .numberOutOfRange:
             throw .numberOutOfRange("\"\(key)\" (\(text)) does not fit in 64 bits", path: path.rendered(appending: key))
         default:
-            throw .invalidNumber("\"\(key)\" (\(text)) is not an integer", path: path.rendered(appending: key))
+            throw .notAnInteger("\"\(key)\" (\(text))", path: path.rendered(appending: key))
         }
     }
 }

@@ -105,15 +105,17 @@ public struct TUIKitCustomPayload: Hashable, Sendable {
     /// name twice in one object (the reader would refuse the output), and `depth_limit_exceeded`
     /// for values nested past what the thread's stack holds.
     public func jsonUTF8Bytes() throws(IMWireError) -> [UInt8] {
-        guard !businessID.isEmpty else {
-            throw .invalidValue("a TUIKit payload needs a non-empty businessID", path: "businessID")
-        }
+        guard !businessID.isEmpty else { throw .emptyTUIKitBusinessID() }
         var writer = TUIKitPayloadWriter()
         try writer.writeObject([Member("businessID", .string(businessID))] + fields, depth: 1, path: "")
         return writer.bytes
     }
 
     // MARK: - Validation
+
+    /// What every refusal of an empty `businessID` says: the reader's, the writer's and the `tuikit`
+    /// profile's.
+    static let emptyBusinessID = "businessID is empty"
 
     /// Why `data` is not a TUIKit payload — `not_json`, `not_an_object` or `no_business_id`, with a
     /// sentence — or `nil` when it is one. Checks the JSON without building the payload, at any depth.
@@ -132,7 +134,7 @@ public struct TUIKitCustomPayload: Hashable, Sendable {
                 guard tape[value].kind == .string else {
                     return ("no_business_id", "businessID is \(TUIKitPayloadReader.describe(tape[value].kind)), not a string")
                 }
-                return tape[value].start == tape[value].end ? ("no_business_id", "businessID is empty") : nil
+                return tape[value].start == tape[value].end ? ("no_business_id", Self.emptyBusinessID) : nil
             }
             return ("no_business_id", "the object has no businessID")
         }

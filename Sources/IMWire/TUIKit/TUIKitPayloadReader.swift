@@ -19,9 +19,7 @@ enum TUIKitPayloadReader {
                 "businessID must be a string, found \(describe(members[index].value))",
                 path: "businessID")
         }
-        guard !businessID.isEmpty else {
-            throw .invalidValue("businessID must not be empty", path: "businessID")
-        }
+        guard !businessID.isEmpty else { throw .emptyTUIKitBusinessID() }
         members.remove(at: index)
         return TUIKitCustomPayload(businessID: businessID, fields: members)
     }
