@@ -1,14 +1,7 @@
-/// An error from decoding, encoding or converting a message.
-///
-/// Modelled on swift-asn1's `ASN1Error`: a stable ``code`` that programs switch on, a human
-/// ``reason`` that says what was expected and what was found, and where it happened — a byte
-/// ``offset`` into the input for wire-format errors, a field ``path`` such as
-/// `elems[1].image.images[0].size` for errors about a value. Two errors are equal when their codes
-/// are equal, so tests can compare against `IMWireError(code: .truncated)`-style expectations.
-///
-/// One reference in size (its fields live in one immutable object), so a `throws(IMWireError)`
-/// function returns its error in a register and a decoder's hot path carries no large error value.
-public struct IMWireError: Error, Hashable, Sendable, CustomStringConvertible {
+// `IMWireError.Code`: the stable codes. The error type itself and the factories that build it are in
+// IMWireError+Factories.swift, the one file that can call its initialiser.
+
+extension IMWireError {
     /// The stable, machine-readable kind of error. Its ``name`` (for example `truncated`) is part of
     /// the conformance contract and of the CLI's `error: CODE: …` line.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -105,53 +98,4 @@ public struct IMWireError: Error, Hashable, Sendable, CustomStringConvertible {
             self.backing = backing
         }
     }
-
-    /// The fields, in one immutable object: the error is one reference wide.
-    private final class Storage: Sendable {
-        let code: Code
-        let reason: String
-        let offset: Int?
-        let path: String?
-        let recordIndex: Int?
-
-        init(code: Code, reason: String, offset: Int?, path: String?, recordIndex: Int?) {
-            self.code = code
-            self.reason = reason
-            self.offset = offset
-            self.path = path
-            self.recordIndex = recordIndex
-        }
-    }
-
-    private let storage: Storage
-
-    /// What went wrong, stable across versions.
-    public var code: Code { storage.code }
-    /// A sentence for people: what was expected and what was found.
-    public var reason: String { storage.reason }
-    /// Byte offset into the input where the problem was found, for wire-format errors (in a
-    /// stream, from the start of the stream).
-    public var offset: Int? { storage.offset }
-    /// Field path such as `elems[0].text.text`, for errors about a value.
-    public var path: String? { storage.path }
-    /// In a stream of messages (length-delimited binary, JSON lines), the 0-based index of the
-    /// record the error is about.
-    public var recordIndex: Int? { storage.recordIndex }
-
-    public init(code: Code, reason: String, offset: Int? = nil, path: String? = nil, recordIndex: Int? = nil) {
-        storage = Storage(code: code, reason: reason, offset: offset, path: path, recordIndex: recordIndex)
-    }
-
-    /// `CODE: reason (at byte N)` / `(at PATH)` / `(record 3, at byte N)` — the form the CLI prints after `error: `.
-    public var description: String {
-        var text = "\(code.name): \(reason)"
-        var place: [String] = []
-        if let recordIndex { place.append("record \(recordIndex)") }
-        if let path { place.append("at \(path)") } else if let offset { place.append("at byte \(offset)") }
-        if !place.isEmpty { text += " (" + place.joined(separator: ", ") + ")" }
-        return text
-    }
-
-    public static func == (lhs: IMWireError, rhs: IMWireError) -> Bool { lhs.code == rhs.code }
-    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 }

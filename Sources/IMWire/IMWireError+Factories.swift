@@ -2,8 +2,76 @@
 // once, the location (offset, path, record) is where that situation puts it, and the factory is
 // `@inline(never)` (swift-asn1's `ASN1Error` pattern), so the string building stays out of the
 // decoders' and encoders' hot paths; a call site passes only what it already has. A situation met
-// in one place only gets its code's general factory, which takes the reason. A test checks that
-// every code has a factory and that no other file calls the initialiser.
+// in one place only gets its code's general factory, which takes the reason. The initialiser is
+// private to this file, so the compiler refuses an error built anywhere else; a test checks that
+// every code has a factory.
+
+/// An error from decoding, encoding or converting a message.
+///
+/// Modelled on swift-asn1's `ASN1Error`: a stable ``code`` that programs switch on, a human
+/// ``reason`` that says what was expected and what was found, and where it happened — a byte
+/// ``offset`` into the input for wire-format errors, a field ``path`` such as
+/// `elems[1].image.images[0].size` for errors about a value. Two errors are equal when their codes
+/// are equal, so a test compares an error's ``code``.
+///
+/// One reference in size (its fields live in one immutable object), so a `throws(IMWireError)`
+/// function returns its error in a register and a decoder's hot path carries no large error value.
+public struct IMWireError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The fields, in one immutable object: the error is one reference wide.
+    private final class Storage: Sendable {
+        let code: Code
+        let reason: String
+        let offset: Int?
+        let path: String?
+        let recordIndex: Int?
+
+        init(code: Code, reason: String, offset: Int?, path: String?, recordIndex: Int?) {
+            self.code = code
+            self.reason = reason
+            self.offset = offset
+            self.path = path
+            self.recordIndex = recordIndex
+        }
+    }
+
+    private let storage: Storage
+
+    /// What went wrong, stable across versions.
+    public var code: Code { storage.code }
+    /// A sentence for people: what was expected and what was found.
+    public var reason: String { storage.reason }
+    /// Byte offset into the input where the problem was found, for wire-format errors (in a
+    /// stream, from the start of the stream).
+    public var offset: Int? { storage.offset }
+    /// Field path such as `elems[0].text.text`, for errors about a value.
+    public var path: String? { storage.path }
+    /// In a stream of messages (length-delimited binary, JSON lines), the 0-based index of the
+    /// record the error is about.
+    public var recordIndex: Int? { storage.recordIndex }
+
+    /// Private: every error is built by a factory below, in this file, so each code's reasons are
+    /// written in one place and the compiler refuses an error built anywhere else.
+    private init(code: Code, reason: String, offset: Int? = nil, path: String? = nil, recordIndex: Int? = nil) {
+        storage = Storage(code: code, reason: reason, offset: offset, path: path, recordIndex: recordIndex)
+    }
+
+    /// `CODE: reason (at byte N)` / `(at PATH)` / `(record 3, at byte N)` — the form the CLI prints after `error: `.
+    public var description: String {
+        var text = "\(code.name): \(reason)"
+        var place: [String] = []
+        if let recordIndex { place.append("record \(recordIndex)") }
+        if let path { place.append("at \(path)") } else if let offset { place.append("at byte \(offset)") }
+        if !place.isEmpty { text += " (" + place.joined(separator: ", ") + ")" }
+        return text
+    }
+
+    public static func == (lhs: IMWireError, rhs: IMWireError) -> Bool { lhs.code == rhs.code }
+
+    /// An error of `code` and nothing else, to compare with: errors are equal when their codes are
+    /// (the package's tests: `#expect(throws: IMWireError.matching(.truncated))`).
+    package static func matching(_ code: Code) -> IMWireError { IMWireError(code: code, reason: "") }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
 
 extension IMWireError {
     // MARK: - truncated

@@ -59,7 +59,7 @@ import Testing
 
     @Test func strictDecodingRefusesAnUnknownKeyNamingItsPath() {
         let text = #"{"MsgBody":[{"MsgType":"TIMTextElem","MsgContent":{"Text":"y","Colour":"red"}}]}"#
-        #expect(throws: IMWireError(code: .unknownField, reason: "")) { try Self.timREST(text, strict: true) }
+        #expect(throws: IMWireError.matching(.unknownField)) { try Self.timREST(text, strict: true) }
         do {
             _ = try Self.timREST(text, strict: true)
         } catch {
@@ -109,10 +109,10 @@ import Testing
     }
 
     @Test func strictDecodingRefusesADisagreeingSecondSpellingAsADuplicateKey() {
-        #expect(throws: IMWireError(code: .duplicateKey, reason: "")) {
+        #expect(throws: IMWireError.matching(.duplicateKey)) {
             try Self.timREST(#"{"To_Account":"b","MsgRandom":5,"Random":6,"MsgBody":[]}"#, strict: true)
         }
-        #expect(throws: IMWireError(code: .invalidValue, reason: "")) {
+        #expect(throws: IMWireError.matching(.invalidValue)) {
             try Self.timREST(#"{"To_Account":"b","SendMsgControl":["NoUnRead"],"MsgBody":[]}"#, strict: true)
         }
     }
@@ -150,7 +150,7 @@ import Testing
         }
         _ = try Message(timRESTString: body(without: nil))
         for key in required {
-            #expect(throws: IMWireError(code: .missingField, reason: ""), "\(command) without \(key)") { try Message(timRESTString: body(without: key)) }
+            #expect(throws: IMWireError.matching(.missingField), "\(command) without \(key)") { try Message(timRESTString: body(without: key)) }
             do { _ = try Message(timRESTString: body(without: key)) } catch { #expect(error.path == key) }
         }
     }
@@ -220,7 +220,7 @@ import Testing
 
     @Test(arguments: [("null", "null"), ("[]", "an array"), ("\"x\"", "a string"), ("12", "a number"), ("true", "true")])
     func aJSONValueThatIsNoObjectIsNamed(_ text: String, _ found: String) {
-        #expect(throws: IMWireError(code: .jsonSyntax, reason: "")) { try Message(jsonString: text) }
+        #expect(throws: IMWireError.matching(.jsonSyntax)) { try Message(jsonString: text) }
         do { _ = try Message(jsonString: text) } catch { #expect(error.reason == "expected a JSON object, found \(found)") }
     }
 

@@ -12,14 +12,14 @@ import Testing
     @Test func defaultLimitRejectsMergerNestedPastTheBound() throws {
         let layers = BinaryDecodingOptions.defaultMaxDepth / 3 + 1
         let bytes = nestedMergerBytes(layers: layers)
-        #expect(throws: IMWireError(code: .depthLimitExceeded, reason: "")) {
+        #expect(throws: IMWireError.matching(.depthLimitExceeded)) {
             try Message(serializedBytes: bytes)
         }
     }
 
     @Test func depthLimitIsConfigurable() throws {
         let bytes = try nestedMerger(layers: 3).serializedBytes()  // 12 levels: M E Merger M … Text
-        #expect(throws: IMWireError(code: .depthLimitExceeded, reason: "")) {
+        #expect(throws: IMWireError.matching(.depthLimitExceeded)) {
             try Message(serializedBytes: bytes, options: BinaryDecodingOptions(maxDepth: 11))
         }
         _ = try Message(serializedBytes: bytes, options: BinaryDecodingOptions(maxDepth: 12))
@@ -27,7 +27,7 @@ import Testing
 
     @Test func encoderRefusesModelsDeeperThanItsLimit() throws {
         let message = nestedMerger(layers: 200)
-        #expect(throws: IMWireError(code: .depthLimitExceeded, reason: "")) {
+        #expect(throws: IMWireError.matching(.depthLimitExceeded)) {
             try message.serializedBytes()
         }
         _ = try message.serializedBytes(options: BinaryEncodingOptions(maxDepth: 700))

@@ -3,8 +3,9 @@ import IMWire
 import Testing
 
 /// Errors are built in one place: `Sources/IMWire/IMWireError+Factories.swift` holds a factory per
-/// code (named after it) and per situation met in more than one place, and no other source calls
-/// `IMWireError`'s initialiser. The same situation then reads the same in every format.
+/// code (named after it) and per situation met in more than one place; `IMWireError`'s initialiser is
+/// private to that file, so no other source can build one. The same situation then reads the same in
+/// every format.
 @Suite struct ErrorFactoryTests {
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()  // IMWireTests
@@ -46,28 +47,6 @@ import Testing
         #expect(Self.camelCase("length_out_of_bounds") == "lengthOutOfBounds")
         #expect(Self.camelCase("invalid_utf8") == "invalidUTF8")
         #expect(Self.camelCase("truncated") == "truncated")
-    }
-
-    /// No source outside the factories file builds an error by hand (doc comments aside), in the
-    /// library or in the modules beside it.
-    @Test func noSourceCallsTheInitialiserOutsideTheFactories() throws {
-        let sources = Self.repository.appendingPathComponent("Sources")
-        let enumerator = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
-        var scanned = 0
-        var found: [String] = []
-        while let url = enumerator.nextObject() as? URL {
-            guard url.pathExtension == "swift", url.lastPathComponent != "IMWireError+Factories.swift" else { continue }
-            scanned += 1
-            let text = try String(contentsOf: url, encoding: .utf8)
-            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let code = line.trimmingCharacters(in: .whitespaces)
-                if !code.hasPrefix("//"), code.contains("IMWireError(") {
-                    found.append("\(url.lastPathComponent):\(index + 1)")
-                }
-            }
-        }
-        #expect(scanned > 100)
-        #expect(found.isEmpty, "build these with a factory in \(Self.factoriesPath): \(found)")
     }
 
     // MARK: - One situation, one sentence

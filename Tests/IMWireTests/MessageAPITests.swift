@@ -1,5 +1,5 @@
 import Foundation
-import IMWire
+@testable import IMWire  // errorIsOneReferenceWide builds an error with a factory
 import Testing
 
 /// The public API as clients and servers use it: any byte container in, a container of the caller's
@@ -117,10 +117,10 @@ import Testing
         var nested = Message(elems: [.text("x")])
         for _ in 0..<5 { nested = Message(elems: [.merger(MergerElem(messages: [nested]))]) }
         var buffer: [UInt8] = [1, 2, 3]
-        #expect(throws: IMWireError(code: .depthLimitExceeded, reason: "")) {
+        #expect(throws: IMWireError.matching(.depthLimitExceeded)) {
             try nested.appendSerializedBytes(to: &buffer, options: BinaryEncodingOptions(maxDepth: 4))
         }
-        #expect(throws: IMWireError(code: .depthLimitExceeded, reason: "")) {
+        #expect(throws: IMWireError.matching(.depthLimitExceeded)) {
             try nested.appendJSONUTF8Bytes(to: &buffer, options: JSONEncodingOptions(maxDepth: 4))
         }
         #expect(buffer == [1, 2, 3])
@@ -182,9 +182,9 @@ import Testing
 
     @Test func errorIsOneReferenceWide() {
         #expect(MemoryLayout<IMWireError>.size == MemoryLayout<AnyObject>.size)
-        let error = IMWireError(code: .truncated, reason: "r", offset: 7, recordIndex: 3)
+        let error = IMWireError.streamTruncated("a record", offset: 7, recordIndex: 3)
         #expect(error.offset == 7 && error.recordIndex == 3 && error.path == nil)
-        #expect(error.description == "truncated: r (record 3, at byte 7)")
+        #expect(error.description == "truncated: \(error.reason) (record 3, at byte 7)")
     }
 }
 

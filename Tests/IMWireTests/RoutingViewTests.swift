@@ -137,18 +137,18 @@ import Testing
     @Test func elemContentIsNotChecked() throws {
         let bytes: [UInt8] = [0x0A, 0x01, 0x6D, 0x52, 0x05, 0x0A, 0x03, 0x0A, 0x01, 0xFF]
         #expect(try Self.viewEnvelope(bytes).kinds == [.text])
-        #expect(throws: IMWireError(code: .invalidUTF8, reason: "")) { try Message(serializedBytes: bytes) }
+        #expect(throws: IMWireError.matching(.invalidUTF8)) { try Message(serializedBytes: bytes) }
         // An envelope string is checked.
-        #expect(throws: IMWireError(code: .invalidUTF8, reason: "")) { try Self.viewEnvelope([0x12, 0x01, 0xFF]) }
+        #expect(throws: IMWireError.matching(.invalidUTF8)) { try Self.viewEnvelope([0x12, 0x01, 0xFF]) }
     }
 
     @Test func limitsApply() {
         let bytes = [UInt8](repeating: 0, count: 10)
-        #expect(throws: IMWireError(code: .inputTooLarge, reason: "")) {
+        #expect(throws: IMWireError.matching(.inputTooLarge)) {
             try Message.withRoutingView(serializedBytes: bytes, options: BinaryDecodingOptions(maxInputSize: 9)) { _ in }
         }
         // An elem is a level: depth 1 admits the envelope but not an elem.
-        #expect(throws: IMWireError(code: .depthLimitExceeded, reason: "")) {
+        #expect(throws: IMWireError.matching(.depthLimitExceeded)) {
             try Message.withRoutingView(serializedBytes: [0x52, 0x00], options: BinaryDecodingOptions(maxDepth: 1)) { _ in }
         }
     }

@@ -35,7 +35,7 @@ import Testing
         bytes += try Self.recall.serializedBytes()
         #expect(try Message(serializedBytes: bytes).signal == Self.recall.signal)
         let json = #"{"recallNotice":{"msgId":"a"},"c2cReadReceipt":{"userId":"b"}}"#
-        #expect(throws: IMWireError(code: .oneofConflict, reason: "")) { try Message(jsonString: json) }
+        #expect(throws: IMWireError.matching(.oneofConflict)) { try Message(jsonString: json) }
     }
 
     @Test func anEmptySignalIsPresent() throws {

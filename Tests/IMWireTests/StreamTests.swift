@@ -111,7 +111,7 @@ import Testing
         let error = try #require(throws: IMWireError.self) { try JSONLines.read(from: long, options: options) }
         #expect(error.code == .inputTooLarge)
         #expect(try JSONLines.read(from: long.prefix(21), options: options) == nil)
-        #expect(throws: IMWireError(code: .inputTooLarge, reason: "")) { try JSONLines.read(from: long + [0x0A], options: options) }
+        #expect(throws: IMWireError.matching(.inputTooLarge)) { try JSONLines.read(from: long + [0x0A], options: options) }
     }
 
     // MARK: - Sync errors
@@ -371,7 +371,7 @@ import Testing
 
     @Test func aSequenceEndsAfterAnError() async throws {
         var iterator = Chunks([[0x01, 0x0F], try StreamSamples.delimited([Message(sender: "a")])]).lengthDelimitedMessages().makeAsyncIterator()
-        await #expect(throws: IMWireError(code: .invalidWireType, reason: "")) { try await iterator.next() }
+        await #expect(throws: IMWireError.matching(.invalidWireType)) { try await iterator.next() }
         #expect(try await iterator.next() == nil)
     }
 

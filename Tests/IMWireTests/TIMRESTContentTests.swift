@@ -38,7 +38,7 @@ import Testing
     }
 
     @Test func contentTimRESTCannotCarryFailsWithItsPath() {
-        #expect(throws: IMWireError(code: .notRepresentable, reason: "")) {
+        #expect(throws: IMWireError.matching(.notRepresentable)) {
             try Message(elems: [.custom(CustomElem(data: [0xff]))]).timRESTContentUTF8Bytes()
         }
         let error = #expect(throws: IMWireError.self) {

@@ -94,13 +94,13 @@ import Testing
         let deep = #"{"businessID":"a","x":"# + String(repeating: "[", count: 99) + String(repeating: "]", count: 99) + "}"
         #expect(try Self.payload(deep).businessID == "a")  // 100 levels: the object and 99 arrays
         let deeper = #"{"businessID":"a","x":"# + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}"
-        #expect(throws: IMWireError(code: .depthLimitExceeded, reason: "")) { try Self.payload(deeper) }
+        #expect(throws: IMWireError.matching(.depthLimitExceeded)) { try Self.payload(deeper) }
         #expect(try TUIKitCustomPayload(jsonUTF8Bytes: Array(deeper.utf8), maxDepth: 101).businessID == "a")
     }
 
     @Test func invalidUTF8IsRefused() {
         let bytes = Array(#"{"businessID":""#.utf8) + [0xFF] + Array(#""}"#.utf8)
-        #expect(throws: IMWireError(code: .invalidUTF8, reason: "")) { try TUIKitCustomPayload(jsonUTF8Bytes: bytes) }
+        #expect(throws: IMWireError.matching(.invalidUTF8)) { try TUIKitCustomPayload(jsonUTF8Bytes: bytes) }
     }
 
     // MARK: Building and writing
@@ -135,7 +135,7 @@ import Testing
 
     @Test func writingRefusesWhatAReaderWouldRefuse() {
         let empty = TUIKitCustomPayload(businessID: "")
-        #expect(throws: IMWireError(code: .invalidValue, reason: "")) { try empty.jsonUTF8Bytes() }
+        #expect(throws: IMWireError.matching(.invalidValue)) { try empty.jsonUTF8Bytes() }
         let twice = TUIKitCustomPayload(businessID: "a", fields: [.init("x", .null), .init("o", .object([.init("y", .null), .init("y", .null)]))])
         do {
             _ = try twice.jsonUTF8Bytes()
@@ -145,7 +145,7 @@ import Testing
             #expect(error.path == "o.y")
         }
         let businessIDTwice = TUIKitCustomPayload(businessID: "a", fields: [.init("businessID", .string("b"))])
-        #expect(throws: IMWireError(code: .duplicateKey, reason: "")) { try businessIDTwice.jsonUTF8Bytes() }
+        #expect(throws: IMWireError.matching(.duplicateKey)) { try businessIDTwice.jsonUTF8Bytes() }
     }
 
     @Test func aCustomElemCarriesAPayloadBothWays() throws {

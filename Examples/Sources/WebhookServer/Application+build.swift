@@ -119,7 +119,9 @@ private func webhook(_ request: Request, settings: WebhookSettings, logger: Logg
         do {
             callback = try MessageCallback(command: query.command, body: body.readableBytesView)
         } catch {
-            throw Problem(error.underlying ?? IMWireError(code: .invalidValue, reason: error.reason))
+            // A body that is not a message: IMWire's error, with its code and where it is.
+            guard let underlying = error.underlying else { throw Problem(refusal: error) }
+            throw Problem(underlying)
         }
         // Encoded once: the relay forwards these bytes, and the moderation reads them in place.
         let protobuf: [UInt8]
