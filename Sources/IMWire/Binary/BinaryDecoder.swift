@@ -1,23 +1,26 @@
 /// A protobuf field walker over borrowed bytes: a cursor (`position`) inside the bounds of the
 /// message being read (`end`), bounds-checked once per read, for readers that walk fields without
-/// building a model (``MessageRoutingView``, `imwire inspect`), with the checks of a full decode
-/// (``ArenaDecoder``): the same tag, length, UTF-8 and depth rules and error messages.
+/// building a model (``MessageRoutingView``, `imwire inspect`), with the checks of a full decode:
+/// its reads are ``WireCursor``'s, the decoders' own, so the same tag, length, UTF-8 and depth rules
+/// and error messages.
 ///
 /// Safety: every length is checked against the bytes that remain; nesting is bounded by `maxDepth`
 /// on every recursive path (sub-messages, unknown groups), and by what the thread's stack holds
 /// (``StackGuard``), so a raised limit never overflows the stack.
-package struct BinaryDecoder {
-    private let base: UnsafePointer<UInt8>
-    private let inputCount: Int
-    private(set) var position: Int
+package struct BinaryDecoder: WireCursor {
+    // WireCursor's state: its reads (varints, lengths, fixed values, sub-messages, skipping, the
+    // errors) are the decoders', so this walker refuses what they refuse, the same way.
+    let base: UnsafePointer<UInt8>
+    let inputCount: Int
+    var position: Int
     /// End of the message currently being decoded.
-    private var end: Int
-    private var depth: Int
-    private let maxDepth: Int
+    var end: Int
+    var depth: Int
+    let maxDepth: Int
+    var stackGuard = StackGuard()
     /// Field number and wire type of the tag just read.
     private var fieldNumber = 0
     private var wireType: UInt8 = 0
-    private var stackGuard = StackGuard()
 
     package init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         // An empty buffer may have no base address; it is never dereferenced (position == end).
@@ -40,23 +43,6 @@ package struct BinaryDecoder {
         }
     }
 
-    /// Enters a length-delimited sub-message: checks its length and the depth limit, and narrows
-    /// `end` to it. Returns the outer `end` for ``leaveSubmessage(restoring:)``. (Enter/leave rather
-    /// than a closure keeps each nesting level's stack frames few and small.)
-    @inline(__always)
-    private mutating func enterSubmessage() throws(IMWireError) -> Int {
-        let lengthOffset = position
-        let length = try readLength()
-        guard depth < maxDepth else {
-            throw .depthLimitExceeded(.messages, limit: maxDepth, offset: lengthOffset)
-        }
-        let outerEnd = end
-        end = position + length
-        depth += 1
-        try stackGuard.check(depth: depth, offset: lengthOffset)
-        return outerEnd
-    }
-
     @inline(__always)
     private mutating func leaveSubmessage(restoring outerEnd: Int) {
         depth -= 1
@@ -66,115 +52,18 @@ package struct BinaryDecoder {
     // MARK: - Primitive reads
 
     @inline(__always)
-    private mutating func readVarint() throws(IMWireError) -> UInt64 {
-        if position < end {
-            let byte = base[position]
-            if byte < 0x80 {
-                position += 1
-                return UInt64(byte)
-            }
-        }
-        return try readVarintSlow()
-    }
-
-    private mutating func readVarintSlow() throws(IMWireError) -> UInt64 {
-        if end - position >= 10 {
-            // Ten bytes are there: no bounds check per byte, and the loop unrolled (the first
-            // byte, which readVarint saw has its continuation bit set, included).
-            let p = base + position
-            var result = UInt64(p[0] & 0x7F)
-            var byte = p[1]
-            result |= UInt64(byte & 0x7F) &<< 7
-            if byte < 0x80 { position += 2; return result }
-            byte = p[2]
-            result |= UInt64(byte & 0x7F) &<< 14
-            if byte < 0x80 { position += 3; return result }
-            byte = p[3]
-            result |= UInt64(byte & 0x7F) &<< 21
-            if byte < 0x80 { position += 4; return result }
-            byte = p[4]
-            result |= UInt64(byte & 0x7F) &<< 28
-            if byte < 0x80 { position += 5; return result }
-            byte = p[5]
-            result |= UInt64(byte & 0x7F) &<< 35
-            if byte < 0x80 { position += 6; return result }
-            byte = p[6]
-            result |= UInt64(byte & 0x7F) &<< 42
-            if byte < 0x80 { position += 7; return result }
-            byte = p[7]
-            result |= UInt64(byte & 0x7F) &<< 49
-            if byte < 0x80 { position += 8; return result }
-            byte = p[8]
-            result |= UInt64(byte & 0x7F) &<< 56
-            if byte < 0x80 { position += 9; return result }
-            let at = position + 9
-            let last = base[at]
-            guard last & 0x80 == 0 else {
-                throw .varintTooLong(offset: position)
-            }
-            position = at + 1
-            return result | (UInt64(last & 1) << 63)
-        }
-        let start = position
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            guard position < end else { throw truncated(start, "a varint") }
-            let byte = base[position]
-            position += 1
-            if shift == 63 {
-                // The 10th byte holds bit 63 only; more continuation means more than 64 bits.
-                guard byte & 0x80 == 0 else {
-                    throw .varintTooLong(offset: start)
-                }
-                return result | (UInt64(byte & 1) << 63)
-            }
-            result |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return result }
-            shift += 7
-        }
-    }
-
-    @inline(__always)
     private mutating func readTag() throws(IMWireError) {
         let start = position
-        let tag = try readVarint()
+        let tag = try readShortVarint()
         let number = tag >> 3
         let type = UInt8(truncatingIfNeeded: tag & 7)
-        guard number != 0, number <= UInt64(Varint.maxFieldNumber) else {
-            throw .invalidFieldNumber(number, offset: start)
-        }
         // A tag is a 32-bit varint: at most 5 bytes, even when the extra bytes are only padding
         // (C++, upb and Google's Required BadTag_OverlongVarint reject longer ones).
-        guard position - start <= 5 else {
-            throw .tagTooLong(size: position - start, offset: start)
-        }
-        guard type <= 5 else {
-            throw .invalidWireType(type, field: number, offset: start)
+        guard number != 0, number <= UInt64(Varint.maxFieldNumber), position - start <= 5, type <= 5 else {
+            throw badTag(tag, at: start)
         }
         fieldNumber = Int(number)
         wireType = type
-    }
-
-    /// Reads a length prefix and checks that the bytes it claims are there.
-    @inline(__always)
-    private mutating func readLength() throws(IMWireError) -> Int {
-        let start = position
-        let length = try readVarint()
-        guard length <= UInt64(end - position) else {
-            throw .lengthOutOfBounds(length, remaining: end - position, inInput: end == inputCount, offset: start)
-        }
-        return Int(length)
-    }
-
-    /// Reads a fixed64 (`UInt64`) or fixed32 (`UInt32`) value.
-    @inline(__always)
-    private mutating func readFixed<Value: FixedWidthInteger>(_: Value.Type) throws(IMWireError) -> Value {
-        let size = MemoryLayout<Value>.size
-        guard end - position >= size else { throw truncated(position, "a fixed\(Value.bitWidth) value") }
-        let value = UnsafeRawPointer(base + position).loadUnaligned(as: Value.self)
-        position += size
-        return Value(littleEndian: value)
     }
 
     /// Reads a length prefix and steps over the bytes it claims; returns where they start and how
@@ -187,32 +76,9 @@ package struct BinaryDecoder {
         return (start, length)
     }
 
-    private func truncated(_ offset: Int, _ what: String) -> IMWireError {
-        .truncated(inInput: end == inputCount, inside: what, start: offset, end: end)
-    }
-
     /// An end-group tag outside any group: malformed, whether or not the schema knows the number.
     private func strayEndGroup(at offset: Int) -> IMWireError {
         .malformedGroup(endTagFor: fieldNumber, closing: nil, offset: offset)
-    }
-
-    // MARK: - Skipping unknown fields
-
-    private mutating func skipField() throws(IMWireError) {
-        switch wireType {
-        case WireType.varint:
-            _ = try readVarint()
-        case WireType.fixed64:
-            _ = try readFixed(UInt64.self)
-        case WireType.lengthDelimited:
-            position += try readLength()
-        case WireType.startGroup:
-            try skipGroup()
-        case WireType.fixed32:
-            _ = try readFixed(UInt32.self)
-        default:
-            preconditionFailure("readTag admits wire types 0...5 and end-group is handled by the caller")
-        }
     }
 
     // MARK: - Unknown groups
@@ -258,14 +124,6 @@ package struct BinaryDecoder {
     /// Leaves `group` after ``nextField(in:)`` returned `nil` for it.
     package mutating func leaveGroup(_ group: OpenGroup) { depth -= 1 }
 
-    /// Skips an unknown group up to its matching end-group tag; each nested group is a level.
-    /// (Out of line: groups are rare, and ``skipField()`` is on the hot path of every unknown field.)
-    private mutating func skipGroup() throws(IMWireError) {
-        let group = try enterGroup()
-        while try nextField(in: group) != nil { try skipField() }
-        leaveGroup(group)
-    }
-
     // MARK: - Walking fields without a model
 
     /// Where the reader is: the offset of the next byte it reads.
@@ -288,17 +146,17 @@ package struct BinaryDecoder {
 
     /// Skips the field whose tag ``nextField()`` just read (groups included, depth-checked).
     @inline(__always)
-    package mutating func skipCurrentField() throws(IMWireError) { try skipField() }
+    package mutating func skipCurrentField() throws(IMWireError) { try skipField(wireType, number: fieldNumber) }
 
     /// Reads the varint value of the current field.
     @inline(__always)
-    package mutating func readVarintValue() throws(IMWireError) -> UInt64 { try readVarint() }
+    package mutating func readVarintValue() throws(IMWireError) -> UInt64 { try readShortVarint() }
 
     /// Reads the fixed64 value of the current field.
-    package mutating func readFixed64Value() throws(IMWireError) -> UInt64 { try readFixed(UInt64.self) }
+    package mutating func readFixed64Value() throws(IMWireError) -> UInt64 { try readFixed64() }
 
     /// Reads the fixed32 value of the current field.
-    package mutating func readFixed32Value() throws(IMWireError) -> UInt32 { try readFixed(UInt32.self) }
+    package mutating func readFixed32Value() throws(IMWireError) -> UInt32 { try readFixed32() }
 
     /// Reads the current length-delimited field as bytes: checks the length and returns where the
     /// bytes are, allocating nothing.
@@ -323,10 +181,5 @@ package struct BinaryDecoder {
     package mutating func enterMessage() throws(IMWireError) -> Int { try enterSubmessage() }
 
     package mutating func leaveMessage(restoring outerEnd: Int) { leaveSubmessage(restoring: outerEnd) }
-
-    private func invalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> IMWireError {
-        let bad = start + UTF8Validation.firstInvalidIndex(bytes)
-        return .invalidUTF8(stringLength: bytes.count, start: start, bad: bad, badByte: base[bad])
-    }
 
 }

@@ -1,9 +1,9 @@
-/// The cursor of a binary decoder that reads a whole message in one pass — ``BinaryReader`` (into
-/// the model's values) and ``ArenaDecoder`` (into a message view's words) — and the reads both make
-/// the same way: the varints that do not fit their fast paths, fixed-width values, length prefixes,
-/// entering a sub-message, skipping an unknown field or group, and the errors, so the two refuse the
-/// same input with the same error at the same offset. Each decoder keeps its own tag handling and
-/// fast paths.
+/// The cursor of every binary reader — ``BinaryReader`` (into the model's values), ``ArenaDecoder``
+/// (into a message view's words) and ``BinaryDecoder`` (the field walker of the routing view and
+/// `imwire inspect`) — and the reads they all make the same way: the varints that do not fit their
+/// fast paths, fixed-width values, length prefixes, entering a sub-message, skipping an unknown
+/// field or group, and the errors, so they refuse the same input with the same error at the same
+/// offset. Each keeps its own tag handling and fast paths.
 ///
 /// The conformers' stored properties are the requirements; the methods below are specialised for
 /// each decoder (the module is compiled whole), so they cost what methods of the decoder would.
@@ -84,6 +84,14 @@ extension WireCursor {
         let value = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
         position &+= 8
         return UInt64(littleEndian: value)
+    }
+
+    @inline(__always)
+    mutating func readFixed32() throws(IMWireError) -> UInt32 {
+        guard end &- position >= 4 else { throw truncated(position, "a fixed32 value") }
+        let value = UnsafeRawPointer(base + position).loadUnaligned(as: UInt32.self)
+        position &+= 4
+        return UInt32(littleEndian: value)
     }
 
     /// A length prefix, checked against the bytes left in the enclosing message.
