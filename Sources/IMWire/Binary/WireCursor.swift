@@ -79,19 +79,19 @@ extension WireCursor {
     }
 
     @inline(__always)
-    mutating func readFixed64() throws(IMWireError) -> UInt64 {
-        guard end &- position >= 8 else { throw truncated(position, "a fixed64 value") }
-        let value = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-        position &+= 8
-        return UInt64(littleEndian: value)
-    }
+    mutating func readFixed64() throws(IMWireError) -> UInt64 { try readFixed(UInt64.self) }
 
     @inline(__always)
-    mutating func readFixed32() throws(IMWireError) -> UInt32 {
-        guard end &- position >= 4 else { throw truncated(position, "a fixed32 value") }
-        let value = UnsafeRawPointer(base + position).loadUnaligned(as: UInt32.self)
-        position &+= 4
-        return UInt32(littleEndian: value)
+    mutating func readFixed32() throws(IMWireError) -> UInt32 { try readFixed(UInt32.self) }
+
+    /// A little-endian fixed-width value.
+    @inline(__always)
+    private mutating func readFixed<Value: FixedWidthInteger>(_: Value.Type) throws(IMWireError) -> Value {
+        let size = MemoryLayout<Value>.size
+        guard end &- position >= size else { throw truncated(position, "a fixed\(Value.bitWidth) value") }
+        let value = UnsafeRawPointer(base + position).loadUnaligned(as: Value.self)
+        position &+= size
+        return Value(littleEndian: value)
     }
 
     /// A length prefix, checked against the bytes left in the enclosing message.
