@@ -386,7 +386,7 @@ extension IMWireError {
     /// The proto3 JSON bytes field `field` holding a string that is not base64.
     @inline(never)
     static func invalidBase64(field: String, offset: Int) -> IMWireError {
-        aboutField(field, .invalidBase64, "string is not base64", offset: offset)
+        IMWireError(code: .invalidBase64, reason: "string is not base64", offset: offset).aboutField(field)
     }
 
     @inline(never)
@@ -419,22 +419,16 @@ extension IMWireError {
 
     // MARK: - An error moved or reworded
 
-    /// A key or value strict decoding refuses, with the code the caller chose (`unknown_field`,
-    /// `invalid_value` or `duplicate_key`) and the detail a report would have carried.
-    @inline(never)
-    static func refused(_ code: Code, _ reason: String, path: String) -> IMWireError {
-        IMWireError(code: code, reason: reason, path: path)
-    }
-
     /// This error at byte `offset` instead of where it was (its path dropped).
     @inline(never)
     func at(offset: Int?) -> IMWireError {
         IMWireError(code: code, reason: reason, offset: offset)
     }
 
-    /// An error about the value of the proto3 JSON field `field`: its name in front of the reason.
+    /// This error as one about the value of the proto3 JSON field `field`: its name in front of the
+    /// reason, the code and the offset kept.
     @inline(never)
-    static func aboutField(_ field: String, _ code: Code, _ reason: String, offset: Int) -> IMWireError {
+    func aboutField(_ field: String) -> IMWireError {
         IMWireError(code: code, reason: "field \(field): \(reason)", offset: offset)
     }
 

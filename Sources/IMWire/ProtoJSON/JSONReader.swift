@@ -94,13 +94,10 @@ package struct JSONReader {
 
     // MARK: - Errors
 
-    private func valueError(_ code: IMWireError.Code, _ reason: String, at offset: Int) -> IMWireError {
-        .aboutField(fieldName, code, reason, offset: offset)
-    }
-
-    /// A scanner error about a value, with the field's name in front.
+    /// An error about the value being read (built by its code's factory), with the field's name in
+    /// front; at the scanner's position when it has no offset of its own.
     private func valueError(_ error: IMWireError) -> IMWireError {
-        valueError(error.code, error.reason, at: error.offset ?? scanner.position)
+        error.at(offset: error.offset ?? scanner.position).aboutField(fieldName)
     }
 
     // MARK: - Nesting
@@ -281,7 +278,7 @@ package struct JSONReader {
     private mutating func checkElement() throws(IMWireError) {
         scanner.skipWhitespace()
         if scanner.peek() == UInt8(ascii: "n") {
-            throw valueError(.invalidValue, "null is not allowed inside an array", at: scanner.position)
+            throw valueError(.invalidValue("null is not allowed inside an array", offset: scanner.position))
         }
     }
 
@@ -319,7 +316,7 @@ package struct JSONReader {
                 throw .duplicateKey(scanner.makeString(key), .mapKey, offset: keyOffset)
             }
             if scanner.peek() == UInt8(ascii: "n") {
-                throw valueError(.invalidValue, "a map value cannot be null", at: scanner.position)
+                throw valueError(.invalidValue("a map value cannot be null", offset: scanner.position))
             }
             let keyString = string(key)
             map.appendDecoded(key: keyString, value: try readBytes())
@@ -336,7 +333,7 @@ package struct JSONReader {
         switch scanner.peek() ?? 0 {
         case UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "t"), UInt8(ascii: "f"),
              UInt8(ascii: "n"), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return valueError(.invalidValue, "expected \(expected)", at: scanner.position)
+            return valueError(.invalidValue("expected \(expected)", offset: scanner.position))
         default:
             return scanner.syntaxError("expected a JSON value")
         }
@@ -387,11 +384,11 @@ package struct JSONReader {
             do throws(IMWireError) {
                 return .success(try JSONScanner.withNumber(in: bytes, body))
             } catch {
-                return .failure(valueError(error.code, error.reason, at: offset))
+                return .failure(valueError(error.at(offset: offset)))
             }
         }
         guard let value = try result.get() else {
-            throw valueError(.invalidNumber, "string is not a number", at: offset)
+            throw valueError(.invalidNumber("string is not a number", offset: offset))
         }
         return value
     }
@@ -457,7 +454,7 @@ package struct JSONReader {
     package mutating func readUInt64() throws(IMWireError) -> UInt64 {
         let number = try readInteger()
         if number.negative, number.magnitude != 0 {
-            throw valueError(.numberOutOfRange, "uint64 cannot be negative", at: number.offset)
+            throw valueError(.numberOutOfRange("uint64 cannot be negative", offset: number.offset))
         }
         return number.magnitude
     }
@@ -466,7 +463,7 @@ package struct JSONReader {
     package mutating func readUInt32() throws(IMWireError) -> UInt32 {
         let number = try readInteger()
         guard !number.negative || number.magnitude == 0, number.magnitude <= UInt64(UInt32.max) else {
-            throw valueError(.numberOutOfRange, "value is out of the range of uint32", at: number.offset)
+            throw valueError(.numberOutOfRange("value is out of the range of uint32", offset: number.offset))
         }
         return UInt32(number.magnitude)
     }
@@ -480,7 +477,7 @@ package struct JSONReader {
     private func int32(_ magnitude: UInt64, negative: Bool, offset: Int) throws(IMWireError) -> Int32 {
         // Int32.min's magnitude is one more than Int32.max's.
         guard magnitude <= UInt64(Int32.max) + (negative ? 1 : 0) else {
-            throw valueError(.numberOutOfRange, "value is out of the range of int32", at: offset)
+            throw valueError(.numberOutOfRange("value is out of the range of int32", offset: offset))
         }
         return negative ? Int32(truncatingIfNeeded: 0 &- Int64(magnitude)) : Int32(magnitude)
     }
@@ -555,7 +552,7 @@ package struct JSONReader {
         if ignoreUnknownFields, skips == nil { return }
         let suggestion = KeySuggestion.best(for: name, among: schema.values.map(\.name))
         let detail = "\"\(name)\" is not a value of \(schema.fullName)"
-        guard ignoreUnknownFields else { throw valueError(.invalidValue, detail + KeySuggestion.clause(suggestion), at: offset) }
+        guard ignoreUnknownFields else { throw valueError(.invalidValue(detail + KeySuggestion.clause(suggestion), offset: offset)) }
         skips?.pointee.append(JSONSkip(
             reason: .unknownValue, offset: offset, suggestion: suggestion,
             detail: "field \(fieldName): \(detail) and reads as the field's default" + KeySuggestion.clause(suggestion)))

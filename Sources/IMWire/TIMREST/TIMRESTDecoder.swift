@@ -664,15 +664,28 @@ struct TIMRESTDecoder {
         }
     }
 
+    /// How strict decoding refuses what a report would record: each with its code's factory.
+    enum StrictRefusal {
+        case unknownField, invalidValue, duplicateKey
+
+        func error(_ detail: String, path: String) -> IMWireError {
+            switch self {
+            case .unknownField: .unknownField(detail, path: path)
+            case .invalidValue: .invalidValue(detail, path: path)
+            case .duplicateKey: .duplicateKey(detail, path: path)
+            }
+        }
+    }
+
     /// Records a skipped key (or value) when a report was asked for; refuses it with `strictCode`
     /// instead under ``TIMRESTDecodingOptions/rejectsUnknownKeys`` when its reason is one strict
     /// decoding refuses. `token` is the tape index of the key (or value), for its offset.
     private func skip(
         _ reason: SkippedKey.Reason, key: String, token: Int, path: String, suggestion: String? = nil, detail: String,
-        strictCode: IMWireError.Code = .unknownField
+        strictCode: StrictRefusal = .unknownField
     ) throws(IMWireError) {
         if rejectsUnknownKeys, reason.isRefusedWhenStrict {
-            throw .refused(strictCode, detail, path: path)
+            throw strictCode.error(detail, path: path)
         }
         guard let skips else { return }
         let found = tape[token]
