@@ -218,3 +218,13 @@ func withContiguousBytes<Bytes: Collection, R>(
     let copy = Array(bytes)
     return try copy.withUnsafeBufferPointer { (buffer) throws(IMWireError) in try body(buffer) }
 }
+
+/// ``withContiguousBytes(_:_:)`` for a body that may throw any error: the views' closures, which run
+/// the caller's code.
+@inlinable @inline(__always)
+func withContiguousBytesRethrowing<Bytes: Collection, R>(
+    _ bytes: Bytes, _ body: (UnsafeBufferPointer<UInt8>) throws -> R
+) rethrows -> R where Bytes.Element == UInt8 {
+    if let result = try bytes.withContiguousStorageIfAvailable(body) { return result }
+    return try Array(bytes).withUnsafeBufferPointer(body)
+}

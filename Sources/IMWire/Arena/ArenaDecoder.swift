@@ -29,7 +29,7 @@ package struct ArenaDecoder: WireCursor {
     private var words: UnsafeMutablePointer<UInt64> { arena.words }
 
     private init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, layouts: UnsafeMutablePointer<ArenaLayout>) {
-        base = buffer.baseAddress ?? UnsafePointer(bitPattern: 0x10)!
+        base = buffer.readableBase
         inputCount = buffer.count
         end = buffer.count
         self.maxDepth = maxDepth

@@ -23,8 +23,7 @@ package struct BinaryDecoder: WireCursor {
     private var wireType: UInt8 = 0
 
     package init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
-        // An empty buffer may have no base address; it is never dereferenced (position == end).
-        base = buffer.baseAddress ?? UnsafePointer(bitPattern: 0x10)!
+        base = buffer.readableBase
         inputCount = buffer.count
         position = 0
         end = buffer.count

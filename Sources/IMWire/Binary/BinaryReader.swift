@@ -32,8 +32,7 @@ package struct BinaryReader: WireCursor {
     private let smallStrings = SmallString.isAvailable
 
     private init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
-        // An empty buffer may have no base address; it is never dereferenced (position == end).
-        base = buffer.baseAddress ?? UnsafePointer(bitPattern: 0x10)!
+        base = buffer.readableBase
         inputCount = buffer.count
         end = buffer.count
         self.maxDepth = maxDepth

@@ -60,7 +60,7 @@ public struct MessageRoutingView {
     @usableFromInline
     init(_ bytes: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions) throws(IMWireError) {
         try BinaryDecoder.checkLimits(inputCount: bytes.count, options: options)
-        base = bytes.baseAddress ?? UnsafePointer(bitPattern: 0x10)!
+        base = bytes.readableBase
         count = bytes.count
         maxDepth = options.maxDepth
         var reader = BinaryDecoder(bytes, maxDepth: maxDepth)
@@ -226,13 +226,6 @@ extension Message {
         options: BinaryDecodingOptions = .init(),
         _ body: (MessageRoutingView) throws -> Result
     ) throws -> Result where Bytes.Element == UInt8 {
-        if let result = try bytes.withContiguousStorageIfAvailable({ buffer in
-            try body(try MessageRoutingView(buffer, options: options))
-        }) {
-            return result
-        }
-        return try Array(bytes).withUnsafeBufferPointer { buffer in
-            try body(try MessageRoutingView(buffer, options: options))
-        }
+        try withContiguousBytesRethrowing(bytes) { try body(try MessageRoutingView($0, options: options)) }
     }
 }

@@ -21,8 +21,8 @@ package enum WireType {
 }
 
 /// Varint sizes and the one varint writer. There is no varint reader here: protobuf bytes are read
-/// only by ``BinaryDecoder`` (and through its field-walking API by the routing view and `imwire
-/// inspect`); ``DelimitedPrefix`` reads stream length prefixes itself and says why.
+/// only through ``WireCursor`` (the decoders and ``BinaryDecoder``, the routing view's and `imwire
+/// inspect`'s field walker); ``DelimitedPrefix`` reads stream length prefixes itself and says why.
 package enum Varint {
     /// The highest field number protobuf allows, 2^29 - 1.
     static let maxFieldNumber = (1 << 29) - 1

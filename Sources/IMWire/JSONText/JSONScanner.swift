@@ -20,8 +20,7 @@ package struct JSONScanner {
     package private(set) var unescaped: [UInt8] = []
 
     package init(_ buffer: UnsafeBufferPointer<UInt8>) {
-        // An empty buffer may have no base address; it is never dereferenced (position == count).
-        base = buffer.baseAddress ?? UnsafePointer(bitPattern: 0x10)!
+        base = buffer.readableBase
         count = buffer.count
     }
 

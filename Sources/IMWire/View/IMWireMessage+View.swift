@@ -29,10 +29,7 @@ extension IMWireMessage {
         // Inlinable, so that the caller's specialisation knows `Self` and `Result`: unspecialised,
         // each call looked up the metadata of the codec's and the optional result's generic types
         // (about 540 instructions, a seventh of viewing and reading a chat message).
-        if let result = try bytes.withContiguousStorageIfAvailable({ try _withView($0, options, body) }) {
-            return result
-        }
-        return try Array(bytes).withUnsafeBufferPointer { try _withView($0, options, body) }
+        try withContiguousBytesRethrowing(bytes) { try _withView($0, options, body) }
     }
 
     @inlinable
