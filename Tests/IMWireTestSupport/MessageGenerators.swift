@@ -626,6 +626,17 @@ package enum IMWireGen {
             shrink: { MessageShrinker.candidates($0) })
     }
 
+    /// A message's encoding, with unknown fields after it half the time, corrupted (``Corruption``):
+    /// hostile input that is still mostly protobuf.
+    package static func corruptedEncoding(_ options: MessageGenerationOptions = .small) -> Generator<[UInt8], Shrink.None<[UInt8]>> {
+        model(options) { generator in
+            let message = generator.message()
+            let unknown = generator.rng.chance(0.5) ? generator.unknownFields(count: 1...2) : []
+            let encoded = ((try? message.serializedBytes()) ?? []) + unknown
+            return Corruption.apply(to: encoded, using: &generator.rng)
+        }
+    }
+
     /// A message and unknown-field bytes to splice into its encoding.
     package static func messageAndUnknownFields(_ options: MessageGenerationOptions = .full) -> Generator<
         (Message, [UInt8]), Shrink.None<(Message, [UInt8])>

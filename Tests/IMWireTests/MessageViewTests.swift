@@ -77,12 +77,7 @@ struct MessageViewTests {
     /// Hostile input: the view refuses exactly what a decode refuses, with the same error (code,
     /// offset, detail); what both accept reads the same.
     @Test func theViewRefusesWhatADecodeRefusesWithTheSameError() async {
-        let input = IMWireGen.model(.small) { generator in
-            let message = generator.message()
-            let unknown = generator.rng.chance(0.5) ? generator.unknownFields(count: 1...2) : []
-            let encoded = ((try? message.serializedBytes()) ?? []) + unknown
-            return Corruption.apply(to: encoded, using: &generator.rng)
-        }
+        let input = IMWireGen.corruptedEncoding()
         await propertyCheck(count: PropertyIterations.count(default: 10000), input: input) { corrupted in
             let decoded: Result<Message, IMWireError> = Result { () throws(IMWireError) in try Message(serializedBytes: corrupted) }
             let viewed: Result<Message, IMWireError>
