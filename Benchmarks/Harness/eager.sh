@@ -54,9 +54,8 @@ if [[ ! -f "$package/stamp" || "$(cat "$package/stamp")" != "$stamp" ]]; then
     printf '%s\n' \
         "// The message view, the routing view and the string builder came after this model: no such operations here." \
         "enum IMWireExtras {" \
-        "    static func pass(_ operation: Operation, _ corpus: Corpus) throws -> (() throws -> Void)? { nil }" \
+        "    static func workload(_ operation: Operation, _ corpus: Corpus) throws -> (pass: () throws -> Void, size: (messages: Int, bytes: Int)?)? { nil }" \
         "    static func digests(_ corpus: Corpus) throws -> [(format: String, sum: UInt64)] { [] }" \
-        "    static func size(_ operation: Operation, _ corpus: Corpus) throws -> (messages: Int, bytes: Int)? { nil }" \
         "}" >"$package/Sources/EagerSupport/Extras.swift"
     printf '%s\n' \
         "// The harness of imwire-bench over IMWire's eager model of commit $commit." \

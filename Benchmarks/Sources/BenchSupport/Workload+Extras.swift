@@ -60,11 +60,6 @@ enum IMWireExtras {
                     }
                 }
             }
-        case .timRESTDecodeRead:
-            let inputs = try timREST(corpus)
-            return {
-                for input in inputs { blackHole(IMWireWalk.message(try Message(timRESTUTF8Bytes: input))) }
-            }
         case .stringBuild, .stringBuildFallback:
             // Each string's bytes and whether they are ASCII, which the decoder learns while validating.
             let strings = try corpus.binary.flatMap { try stringsOf(Message(serializedBytes: $0)) }
@@ -84,11 +79,17 @@ enum IMWireExtras {
 }
 
 extension IMWireExtras {
-    /// What one pass handles when it is not the corpus's binary or JSON.
-    static func size(_ operation: Operation, _ corpus: Corpus) throws -> (messages: Int, bytes: Int)? {
-        guard operation == .timRESTDecodeRead else { return nil }
+    /// The pass of an operation of this file's, and what it handles when that is not the corpus's
+    /// binary or JSON (tim-rest: the messages made from the corpus, once).
+    static func workload(
+        _ operation: Operation, _ corpus: Corpus
+    ) throws -> (pass: () throws -> Void, size: (messages: Int, bytes: Int)?)? {
+        guard operation == .timRESTDecodeRead else { return try pass(operation, corpus).map { ($0, nil) } }
         let inputs = try timREST(corpus)
-        return (inputs.count, inputs.reduce(0) { $0 + $1.count })
+        let pass = {
+            for input in inputs { blackHole(IMWireWalk.message(try Message(timRESTUTF8Bytes: input))) }
+        }
+        return (pass, (inputs.count, inputs.reduce(0) { $0 + $1.count }))
     }
 
     /// The walk's digest through the message view ("view": the same sum as "binary" when the view

@@ -80,11 +80,10 @@ public enum IMWireWorkloads {
             }
         case .binaryViewRead, .binaryValidateView, .binaryDecodeValidate, .binaryRoute, .binaryViewRoute, .timRESTDecodeRead,
              .stringBuild, .stringBuildFallback:
-            guard let extra = try IMWireExtras.pass(operation, corpus) else { return nil }
-            pass = extra
+            guard let extra = try IMWireExtras.workload(operation, corpus) else { return nil }
+            return Workload(implementation: name, operation: operation, corpus: corpus, size: extra.size, pass: extra.pass)
         }
-        return Workload(implementation: name, operation: operation, corpus: corpus,
-                        size: try IMWireExtras.size(operation, corpus), pass: pass)
+        return Workload(implementation: name, operation: operation, corpus: corpus, pass: pass)
     }
 
     static func digests(_ corpus: Corpus) throws -> [(format: String, sum: UInt64)] {
