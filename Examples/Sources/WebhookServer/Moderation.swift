@@ -104,9 +104,8 @@ struct Moderation: Sendable {
 
     /// Whether the UTF-8 of a listed word occurs in `bytes`, searched in place.
     private func containsBannedWord<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
-        bytes.withContiguousStorageIfAvailable { haystack in
-            needles.contains { Self.find($0, in: haystack) }
-        } ?? needles.contains { Self.find($0, in: Array(bytes)) }
+        let found = bytes.withContiguousStorageIfAvailable { haystack in needles.contains { Self.find($0, in: haystack) } }
+        return found ?? Array(bytes).withUnsafeBufferPointer { haystack in needles.contains { Self.find($0, in: haystack) } }
     }
 
     /// Whether `needle` occurs in `haystack` (a non-empty needle; the first byte located, then the rest compared).
@@ -120,10 +119,6 @@ struct Moderation: Sendable {
             start = hit + 1
         }
         return false
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
-        haystack.withUnsafeBufferPointer { find(needle, in: $0) }
     }
 }
 
