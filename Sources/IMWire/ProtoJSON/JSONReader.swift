@@ -13,19 +13,19 @@
 /// numbers, fractions in integer fields, nesting past the depth limit or past what the thread's
 /// stack holds.
 package struct JSONReader {
-    private var scanner: JSONScanner
-    private var depth = 1
-    private let maxDepth: Int
+    var scanner: JSONScanner
+    var depth = 1
+    let maxDepth: Int
     private let ignoreUnknownFields: Bool
     /// The field whose value is being read (its type's names and its index), for error messages: a
     /// pointer, so that noting it per member costs no reference counting (the schema is read only
     /// when an error is made).
-    private var fieldNames: UnsafeMutablePointer<JSONFieldNames>?
-    private var fieldIndex = 0
-    private var fieldName: String { fieldNames?.pointee.schema.fields[fieldIndex].name ?? "" }
+    var fieldNames: UnsafeMutablePointer<JSONFieldNames>?
+    var fieldIndex = 0
+    var fieldName: String { fieldNames?.pointee.schema.fields[fieldIndex].name ?? "" }
     private var stackGuard = StackGuard()
     /// The JSON names of every type of the schema file, indexed by ``ProtoMessage/_arenaLayoutIndex``.
-    private let names: UnsafeMutablePointer<JSONFieldNames>
+    let names: UnsafeMutablePointer<JSONFieldNames>
     /// Where skipped keys go when the caller asked for a report (``decode(_:from:options:report:)``);
     /// `nil` otherwise. Touched only on the skip path.
     private let skips: UnsafeMutablePointer<[JSONSkip]>?
@@ -56,15 +56,29 @@ package struct JSONReader {
         _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions,
         skips: UnsafeMutablePointer<[JSONSkip]>?
     ) throws(IMWireError) -> M {
-        guard buffer.count <= options.maxInputSize else {
-            throw .inputTooLarge(size: buffer.count, limit: options.maxInputSize)
-        }
+        try checkSize(buffer, options)
         var reader = JSONReader(buffer, options: options, names: JSONNameTable.of(M.self).types, skips: skips)
         return try reader.readDocument(M.self)
     }
 
+    /// Refuses an input over ``JSONDecodingOptions/maxInputSize``.
+    static func checkSize(_ buffer: UnsafeBufferPointer<UInt8>, _ options: JSONDecodingOptions) throws(IMWireError) {
+        guard buffer.count <= options.maxInputSize else {
+            throw .inputTooLarge(size: buffer.count, limit: options.maxInputSize)
+        }
+    }
+
     /// The whole input: one object, and nothing after it but whitespace.
     private mutating func readDocument<M: JSONFieldReading>(_ type: M.Type) throws(IMWireError) -> M {
+        try startDocument()
+        var message = M()
+        try readObject(&message)
+        try finishDocument()
+        return message
+    }
+
+    /// Moves to the document's object, which must be all there is.
+    mutating func startDocument() throws(IMWireError) {
         scanner.skipWhitespace()
         guard scanner.peek() == UInt8(ascii: "{") else {
             guard scanner.count > 0 else {
@@ -72,16 +86,17 @@ package struct JSONReader {
             }
             throw scanner.notAnObjectError()
         }
-        var message = M()
-        try readObject(&message)
+    }
+
+    /// After the document's object: nothing but whitespace.
+    mutating func finishDocument() throws(IMWireError) {
         scanner.skipWhitespace()
         guard scanner.position == scanner.count else {
             throw scanner.syntaxError("unexpected data after the JSON object")
         }
-        return message
     }
 
-    private init(
+    init(
         _ buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions, names: UnsafeMutablePointer<JSONFieldNames>,
         skips: UnsafeMutablePointer<[JSONSkip]>?
     ) {
@@ -96,14 +111,14 @@ package struct JSONReader {
 
     /// An error about the value being read (built by its code's factory), with the field's name in
     /// front; at the scanner's position when it has no offset of its own.
-    private func valueError(_ error: IMWireError) -> IMWireError {
+    func valueError(_ error: IMWireError) -> IMWireError {
         error.at(offset: error.offset ?? scanner.position).aboutField(fieldName)
     }
 
     // MARK: - Nesting
 
     @inline(never)
-    private mutating func enter() throws(IMWireError) {
+    mutating func enter() throws(IMWireError) {
         guard depth < maxDepth else {
             throw .depthLimitExceeded(.json, limit: maxDepth, offset: scanner.position)
         }
@@ -114,7 +129,7 @@ package struct JSONReader {
     // MARK: - Objects
 
     /// What ``readObject(_:)`` remembers about the members it has read.
-    private struct ObjectState {
+    struct ObjectState {
         /// Field indices given (a key, possibly `null`).
         var seen = FieldIndexSet()
         /// Field indices of oneof members given a value (not `null`).
@@ -141,7 +156,7 @@ package struct JSONReader {
     /// Reads a member's key and `:`, checks duplicates and oneofs, and handles `null` and ignored
     /// unknown fields (returning -1); returns the field index of a member with a value to read.
     @inline(never)
-    private mutating func readMemberKey(_ names: UnsafeMutablePointer<JSONFieldNames>, state: inout ObjectState) throws(IMWireError) -> Int {
+    mutating func readMemberKey(_ names: UnsafeMutablePointer<JSONFieldNames>, state: inout ObjectState) throws(IMWireError) -> Int {
         scanner.skipWhitespace()
         let keyOffset = scanner.position
         let fieldIndex: Int
@@ -248,18 +263,25 @@ package struct JSONReader {
 
     /// A message value: an object, read into a new value.
     package mutating func readMessage<M: JSONFieldReading>(_ type: M.Type) throws(IMWireError) -> M {
-        guard scanner.peek() == UInt8(ascii: "{") else { throw wrongType("an object") }
-        try enter()
+        try enterMessage()
         var message = M()
         try readObject(&message)
         depth -= 1
         return message
     }
 
+    /// Checks that a message value is an object and enters it (one more level of nesting); the
+    /// caller reads it and leaves (`depth -= 1`).
+    @inline(__always)
+    mutating func enterMessage() throws(IMWireError) {
+        guard scanner.peek() == UInt8(ascii: "{") else { throw wrongType("an object") }
+        try enter()
+    }
+
     // MARK: - Arrays and maps
 
     /// Opens an array at `position`; `false` when it is empty (and closed).
-    private mutating func openArray() throws(IMWireError) -> Bool {
+    mutating func openArray() throws(IMWireError) -> Bool {
         guard scanner.peek() == UInt8(ascii: "[") else { throw wrongType("an array") }
         guard try scanner.openContainer() else { return false }
         try checkElement()
@@ -268,7 +290,7 @@ package struct JSONReader {
 
     /// After an element: `true` when another one follows (checked not to be `null`).
     @inline(__always)
-    private mutating func nextElement() throws(IMWireError) -> Bool {
+    mutating func nextElement() throws(IMWireError) -> Bool {
         guard try scanner.nextMember(closing: UInt8(ascii: "]")) else { return false }
         try checkElement()
         return true
@@ -301,6 +323,20 @@ package struct JSONReader {
     /// A `map<string, bytes>`: an object of base64 strings.
     @inline(never)
     package mutating func readMap(into map: inout StringBytesMap) throws(IMWireError) {
+        try readMapEntries { (reader, key, _) throws(IMWireError) in
+            let keyString = reader.string(key)
+            map.appendDecoded(key: keyString, value: try reader.readBytes())
+        }
+        map.finishDecoding()
+    }
+
+    /// The entries of a `map<string, bytes>` object: checks the syntax, refuses a repeated key and a
+    /// `null` value, and calls `entry` with each key (and the offset of its opening quote) with the
+    /// scanner at the value, which `entry` reads.
+    @inline(__always)
+    mutating func readMapEntries(
+        _ entry: (inout JSONReader, JSONScanner.ScannedString, _ keyOffset: Int) throws(IMWireError) -> Void
+    ) throws(IMWireError) {
         guard scanner.peek() == UInt8(ascii: "{") else { throw wrongType("an object") }
         guard try scanner.openContainer() else { return }
         var keys: Set<[UInt8]> = []
@@ -318,10 +354,8 @@ package struct JSONReader {
             if scanner.peek() == UInt8(ascii: "n") {
                 throw valueError(.invalidValue("a map value cannot be null", offset: scanner.position))
             }
-            let keyString = string(key)
-            map.appendDecoded(key: keyString, value: try readBytes())
+            try entry(&self, key, keyOffset)
         } while try scanner.nextMember(closing: UInt8(ascii: "}"))
-        map.finishDecoding()
     }
 
     // MARK: - Values
@@ -329,7 +363,7 @@ package struct JSONReader {
     /// The error for a value of the wrong type: `json_syntax` when the byte starts no JSON value
     /// at all, else `invalid_value`.
     @inline(never)
-    private func wrongType(_ expected: String) -> IMWireError {
+    func wrongType(_ expected: String) -> IMWireError {
         switch scanner.peek() ?? 0 {
         case UInt8(ascii: "\""), UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "t"), UInt8(ascii: "f"),
              UInt8(ascii: "n"), UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -341,16 +375,22 @@ package struct JSONReader {
 
     @inline(never)
     package mutating func readString() throws(IMWireError) -> String {
-        guard scanner.peek() == UInt8(ascii: "\"") else { throw wrongType("a string") }
         // Scanned first: `string(_:)` reads the unescaped bytes the scan may add to.
-        let scanned = try scanner.scanString()
+        let scanned = try scanStringValue()
         return string(scanned)
+    }
+
+    /// A string field's value, scanned (escapes and UTF-8 checked).
+    @inline(__always)
+    mutating func scanStringValue() throws(IMWireError) -> JSONScanner.ScannedString {
+        guard scanner.peek() == UInt8(ascii: "\"") else { throw wrongType("a string") }
+        return try scanner.scanString()
     }
 
     /// A scanned string's value as a `String`: its bytes were checked as UTF-8 by the scanner, so
     /// they are copied once and not checked again.
     @inline(__always)
-    private func string(_ scanned: JSONScanner.ScannedString) -> String {
+    func string(_ scanned: JSONScanner.ScannedString) -> String {
         if scanned.end == scanned.start { return "" }
         if !scanned.isUnescaped {
             return UTF8Validation.string(
@@ -365,13 +405,20 @@ package struct JSONReader {
 
     @inline(never)
     package mutating func readBytes() throws(IMWireError) -> [UInt8] {
+        try readBase64 { Base64.decode($0) }
+    }
+
+    /// A bytes field's value: a base64 string, its text (unescaped) handed to `decode`, which
+    /// returns `nil` for text that is not base64.
+    @inline(__always)
+    mutating func readBase64<Decoded>(_ decode: (UnsafeBufferPointer<UInt8>) -> Decoded?) throws(IMWireError) -> Decoded {
         guard scanner.peek() == UInt8(ascii: "\"") else { throw wrongType("a base64 string") }
         let start = scanner.position
         let scanned = try scanner.scanString()
-        guard let bytes = scanner.withBytes(scanned, { Base64.decode($0) }) else {
+        guard let decoded = scanner.withBytes(scanned, decode) else {
             throw .invalidBase64(field: fieldName, offset: start)
         }
-        return bytes
+        return decoded
     }
 
     /// A number written inside a string: the whole string must be one JSON number (escapes
@@ -531,7 +578,7 @@ package struct JSONReader {
     }
 
     @inline(never)
-    private mutating func readEnum(_ schema: EnumSchema) throws(IMWireError) -> Int32? {
+    mutating func readEnum(_ schema: EnumSchema) throws(IMWireError) -> Int32? {
         guard scanner.peek() == UInt8(ascii: "\"") else { return try readInt32() }
         let offset = scanner.position
         let scanned = try scanner.scanString()
