@@ -130,6 +130,7 @@ public enum FuzzChecks {
             try Invariants.jsonAgreesWithBinary(message)
             try Invariants.binaryFixedPoint(message)
         }
+        try jsonView(bytes)
     }
 
 
@@ -165,10 +166,26 @@ public enum FuzzChecks {
     /// accessors read them all) the value a decode gives, and a walk of every string and list in
     /// place stays inside the input.
     public static func view(_ bytes: [UInt8]) throws(Invariants.Violation) {
-        let decoded = Result { () throws(IMWireError) in try Message(serializedBytes: bytes) }
+        try viewAgreesWithDecode(bytes, decode: { () throws(IMWireError) in try Message(serializedBytes: bytes) }) { body in
+            try Message.withView(serializedBytes: bytes, body)
+        }
+    }
+
+    /// ``view(_:)`` for proto3 JSON bytes: the JSON view against a JSON decode.
+    public static func jsonView(_ bytes: [UInt8]) throws(Invariants.Violation) {
+        try viewAgreesWithDecode(bytes, decode: { () throws(IMWireError) in try Message(jsonUTF8Bytes: bytes) }) { body in
+            try Message.withView(jsonUTF8Bytes: bytes, body)
+        }
+    }
+
+    private static func viewAgreesWithDecode(
+        _ bytes: [UInt8], decode: () throws(IMWireError) -> Message,
+        view withView: ((Message.View) throws -> Message) throws -> Message
+    ) throws(Invariants.Violation) {
+        let decoded = Result { () throws(IMWireError) in try decode() }
         let viewed: Result<Message, IMWireError>
         do {
-            viewed = .success(try Message.withView(serializedBytes: bytes) { view in
+            viewed = .success(try withView { view in
                 _ = walk(view)
                 return Message(view)
             })

@@ -17,6 +17,8 @@ public struct _IMWireMessageCodec<M: IMWireMessage>: Sendable {
     /// ``IMWireMessage/withView(serializedBytes:options:_:)``, inlined into its caller, reaches it
     /// without instantiating generic metadata on every call.
     @usableFromInline let view: @Sendable (UnsafeBufferPointer<UInt8>, BinaryDecodingOptions, (_ViewNode) throws -> Void) throws -> Void
+    /// ``view`` for proto3 JSON bytes.
+    @usableFromInline let jsonView: @Sendable (UnsafeBufferPointer<UInt8>, JSONDecodingOptions, (_ViewNode) throws -> Void) throws -> Void
 }
 
 extension _IMWireMessageCodec where M: JSONFieldReading {
@@ -35,6 +37,11 @@ extension _IMWireMessageCodec where M: JSONFieldReading {
         describe = { message in DebugDescription.of(message) }
         view = { bytes, options, body in
             try ArenaDecoder.withView(table: M._arenaTable, layout: M._arenaLayoutIndex, from: bytes, options: options, body)
+        }
+        jsonView = { bytes, options, body in
+            try JSONViewDecoder.withView(
+                table: M._arenaTable, layout: M._arenaLayoutIndex, names: JSONNameTable.of(M.self).types,
+                from: bytes, options: options, body)
         }
     }
 }

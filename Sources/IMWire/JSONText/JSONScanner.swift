@@ -345,6 +345,12 @@ package struct JSONScanner {
         withBytes(scanned) { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// Forgets the unescaped bytes of the strings scanned so far, keeping their room: for a reader
+    /// that has copied out every such string it will read.
+    package mutating func discardUnescaped() {
+        unescaped.removeAll(keepingCapacity: true)
+    }
+
     /// Calls `body` with the string's value bytes.
     @inline(__always)
     package func withBytes<R>(_ scanned: ScannedString, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {

@@ -29,15 +29,43 @@ extension IMWireMessage {
         // Inlinable, so that the caller's specialisation knows `Self` and `Result`: unspecialised,
         // each call looked up the metadata of the codec's and the optional result's generic types
         // (about 540 instructions, a seventh of viewing and reading a chat message).
-        try withContiguousBytesRethrowing(bytes) { try _withView($0, options, body) }
+        try withContiguousBytesRethrowing(bytes) { try _withView(_imwireCodec.view, $0, options, body) }
     }
 
+    /// Reads proto3 JSON `bytes` as a message view and calls `body` with it; returns what `body`
+    /// returns. The view is the one ``withView(serializedBytes:options:_:)`` makes from binary, with
+    /// the same types and reads.
+    ///
+    /// Making the view checks everything ``init(jsonUTF8Bytes:options:)-(Bytes,_)`` checks and
+    /// throws the same ``IMWireError`` for the same input. A string without escapes is read where it
+    /// is in `bytes`. JSON's other values are not their text — a string with escapes, a base64
+    /// bytes value — so from the first of them on, values are copied into a buffer the thread
+    /// keeps, each at its own text's offset: no allocation per value.
+    /// Skipped keys are not reported (use the decoding initialiser with a ``DecodingReport``).
+    ///
+    /// The view is valid only inside `body`, as the binary one is.
+    ///
+    /// ```swift
+    /// let sender = try Message.withView(jsonUTF8Bytes: json) { String($0.sender) }
+    /// ```
     @inlinable
-    static func _withView<Result>(
-        _ buffer: UnsafeBufferPointer<UInt8>, _ options: BinaryDecodingOptions, _ body: (View) throws -> Result
+    public static func withView<Bytes: Collection, Result>(
+        jsonUTF8Bytes bytes: Bytes,
+        options: JSONDecodingOptions = .init(),
+        _ body: (View) throws -> Result
+    ) throws -> Result where Bytes.Element == UInt8 {
+        try withContiguousBytesRethrowing(bytes) { try _withView(_imwireCodec.jsonView, $0, options, body) }
+    }
+
+    /// Calls the codec's view maker (``_IMWireMessageCodec/view`` or ``_IMWireMessageCodec/jsonView``)
+    /// and `body` with the root's view.
+    @inlinable
+    static func _withView<Options, Result>(
+        _ makeView: @escaping (UnsafeBufferPointer<UInt8>, Options, (_ViewNode) throws -> Void) throws -> Void,
+        _ buffer: UnsafeBufferPointer<UInt8>, _ options: Options, _ body: (View) throws -> Result
     ) throws -> Result {
         var result: Result? = nil
-        try _imwireCodec.view(buffer, options) { result = try body(View(_viewNode: $0)) }
+        try makeView(buffer, options) { result = try body(View(_viewNode: $0)) }
         return result!
     }
 }
