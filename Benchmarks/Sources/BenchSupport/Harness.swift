@@ -35,6 +35,8 @@ public enum Operation: String, CaseIterable, Sendable {
     /// Make a message view of each binary message and read every field in place: the walk's reads,
     /// plus each string's and bytes' first byte (IMWire only: Walk+IMWireView.swift).
     case binaryViewRead = "binary-view-read"
+    /// The same view made from each message's proto3 JSON (IMWire only).
+    case jsonViewRead = "json-view-read"
     /// Validate each binary message against the tencent profile through the message view, and the
     /// same by decoding it first (IMWire only).
     case binaryValidateView = "binary-validate-view"
@@ -52,7 +54,7 @@ public enum Operation: String, CaseIterable, Sendable {
     /// The same with the fallback for Apple systems before the 26 releases, which validates again.
     case stringBuildFallback = "string-build-fallback"
 
-    public var isJSON: Bool { [.jsonDecode, .jsonEncode, .jsonDecodeRead, .jsonEncodeBuilt].contains(self) }
+    public var isJSON: Bool { [.jsonDecode, .jsonEncode, .jsonDecodeRead, .jsonEncodeBuilt, .jsonViewRead].contains(self) }
 }
 
 /// One operation over one corpus, its inputs prepared outside the timed part.

@@ -14,6 +14,13 @@ enum IMWireExtras {
                     blackHole(try Message.withView(serializedBytes: input) { IMWireViewWalk.message($0) })
                 }
             }
+        case .jsonViewRead:
+            let inputs = corpus.jsonRaw
+            return {
+                for input in inputs {
+                    blackHole(try Message.withView(jsonUTF8Bytes: input) { IMWireViewWalk.message($0) })
+                }
+            }
         case .binaryValidateView:
             let inputs = corpus.binaryRaw
             return {
