@@ -205,9 +205,7 @@ extension ArenaDecoder {
         _ body: (_ViewNode) throws -> Result
     ) throws -> Result {
         try BinaryDecoder.checkLimits(inputCount: buffer.count, options: options)
-        guard buffer.count <= Int(UInt32.max) else {
-            throw IMWireError.inputBeyondFourGiB(size: buffer.count)
-        }
+        try ArenaString.checkOffsets(inputCount: buffer.count)
         var decoder = ArenaDecoder(buffer, maxDepth: options.maxDepth, layouts: table.layouts)
         defer { decoder.arena.discard() }
         let root = decoder.arena.allocate(decoder.layouts[layout].slotCount)

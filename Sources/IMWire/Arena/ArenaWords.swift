@@ -16,6 +16,14 @@ package enum ArenaString {
 
     @inlinable @inline(__always)
     package static func isASCII(_ word: UInt64) -> Bool { word >> 63 != 0 }
+
+    /// Refuses an input whose offsets a word cannot hold (over 4 GiB): what every decoder of a
+    /// message view checks first.
+    package static func checkOffsets(inputCount: Int) throws(IMWireError) {
+        guard inputCount <= Int(UInt32.max) else {
+            throw .inputBeyondFourGiB(size: inputCount)
+        }
+    }
 }
 
 /// The words ``ArenaDecoder`` builds a message view's nodes in: the thread's scratch buffer

@@ -35,9 +35,7 @@ struct JSONViewDecoder {
         from buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions, _ body: (_ViewNode) throws -> Result
     ) throws -> Result {
         try JSONReader.checkSize(buffer, options)
-        guard buffer.count <= Int(UInt32.max) else {
-            throw IMWireError.inputBeyondFourGiB(size: buffer.count)
-        }
+        try ArenaString.checkOffsets(inputCount: buffer.count)
         var reader = JSONReader(buffer, options: options, names: names, skips: nil)
         var decoder = JSONViewDecoder(buffer, layouts: table.layouts)
         defer { decoder.discard() }
