@@ -4,7 +4,7 @@
 extension IMWireError {
     /// The stable, machine-readable kind of error. Its ``name`` (for example `truncated`) is part of
     /// the conformance contract and of the CLI's `error: CODE: …` line.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: StableCode {
         // A private enum behind a struct, so adding codes never breaks API (swift-asn1's pattern).
         private enum Backing: String, Hashable, Sendable, CaseIterable {
             case truncated = "truncated"
@@ -87,15 +87,8 @@ extension IMWireError {
 
         /// The stable snake_case name, for example `length_out_of_bounds`.
         public var name: String { backing.rawValue }
-        public var description: String { name }
 
         /// Every code this version of the library can produce, in a stable order.
         public static let all: [Code] = Backing.allCases.map(Code.init)
-
-        /// Looks a code up by its ``name``; `nil` for a name this version does not know.
-        public init?(name: String) {
-            guard let backing = Backing(rawValue: name) else { return nil }
-            self.backing = backing
-        }
     }
 }

@@ -10,7 +10,7 @@ public import IMWire
 /// (see the Receiving Tencent webhooks article).
 public struct WebhookError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The stable, machine-readable kind of error.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: StableCode {
         // A private enum behind a struct, so adding codes never breaks API (swift-asn1's pattern).
         private enum Backing: String, Hashable, Sendable, CaseIterable {
             case malformedQuery = "malformed_query"
@@ -65,7 +65,6 @@ public struct WebhookError: Error, Hashable, Sendable, CustomStringConvertible {
 
         /// The stable snake_case name, for example `bad_signature`.
         public var name: String { backing.rawValue }
-        public var description: String { name }
 
         /// Every code this version can produce, in a stable order.
         public static let all: [Code] = Backing.allCases.map(Code.init)

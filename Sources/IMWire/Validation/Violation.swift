@@ -17,7 +17,7 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
     /// Units: sizes of strings are counted in UTF-8 bytes, except merger abstracts (UTF-16 code
     /// units, as the SDK counts); sizes of files are the byte counts carried in the message; counts
     /// are list entries; durations are seconds. 1 KB = 1024 bytes, 1 MB = 1024 × 1024 bytes.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: StableCode {
         // A private enum behind a struct, so adding codes never breaks API (swift-asn1's pattern,
         // as in IMWireError.Code).
         private enum Backing: String, Hashable, Sendable, CaseIterable {
@@ -277,17 +277,9 @@ public struct Violation: Hashable, Sendable, CustomStringConvertible {
 
         /// The stable snake_case name, for example `content_too_large`.
         public var name: String { backing.rawValue }
-        /// The ``name``.
-        public var description: String { name }
 
         /// Every code this version of the library can produce, in a stable order.
         public static let all: [Code] = Backing.allCases.map(Code.init)
-
-        /// Looks a code up by its ``name``; `nil` for a name this version does not know.
-        public init?(name: String) {
-            guard let backing = Backing(rawValue: name) else { return nil }
-            self.backing = backing
-        }
     }
 
     /// A limit or an actual value: a whole number (bytes, entries, seconds, layers), a real number
