@@ -48,6 +48,9 @@ public enum Operation: String, CaseIterable, Sendable {
     /// Decode each message's tim-rest JSON (made from the corpus untimed, lossy: `timREST(_:)`) and
     /// read every field once (IMWire only).
     case timRESTDecodeRead = "tim-rest-decode-read"
+    /// Count the binary size of each decoded message through the generated `traverse`: the first pass
+    /// of an encoder driven by `traverse` front to back (IMWire only), timed beside `binary-encode`.
+    case binarySizeTraverse = "binary-size-traverse"
     /// Build a `String` from the validated bytes of every string of the corpus, as the decoder does
     /// (IMWire only; the bytes are collected untimed).
     case stringBuild = "string-build"

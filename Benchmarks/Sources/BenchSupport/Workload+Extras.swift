@@ -31,6 +31,15 @@ enum IMWireExtras {
             return {
                 for input in inputs { blackHole(try Message(serializedBytes: input).validate(profile: .tencent)) }
             }
+        case .binarySizeTraverse:
+            // What an encoder that writes front to back from `traverse` must do before it writes: size
+            // every message (BinarySizeVisitor), against the back-to-front writer's single pass.
+            let models = try corpus.binary.map { try Message(serializedBytes: $0) }
+            return {
+                try models.withUnsafeBufferPointer { models in
+                    for index in models.indices { blackHole(_BinarySizing.sizeThroughTraverse(of: models[index])) }
+                }
+            }
         case .binaryRoute:
             // What a relay reads before forwarding the bytes: msg id, sender, target, timestamp, seq and
             // the kind of every elem. The strings are read in place as UTF-8 (the view's `…UTF8`

@@ -78,7 +78,7 @@ public enum IMWireWorkloads {
                     for index in models.indices { blackHole(try models[index].jsonUTF8Bytes()) }
                 }
             }
-        case .binaryViewRead, .jsonViewRead, .binaryValidateView, .binaryDecodeValidate, .binaryRoute, .binaryViewRoute, .timRESTDecodeRead,
+        case .binaryViewRead, .jsonViewRead, .binaryValidateView, .binaryDecodeValidate, .binarySizeTraverse, .binaryRoute, .binaryViewRoute, .timRESTDecodeRead,
              .stringBuild, .stringBuildFallback:
             guard let extra = try IMWireExtras.workload(operation, corpus) else { return nil }
             return Workload(implementation: name, operation: operation, corpus: corpus, size: extra.size, pass: extra.pass)

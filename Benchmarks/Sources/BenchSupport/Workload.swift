@@ -27,6 +27,6 @@ extension Implementation {
     /// Whether `makeWorkload` has `operation` for this implementation (the routing view and the string
     /// builder are IMWire's).
     public func supports(_ operation: Operation) -> Bool {
-        self == .imwire || ![.binaryViewRead, .jsonViewRead, .binaryValidateView, .binaryDecodeValidate, .binaryRoute, .stringBuild, .stringBuildFallback].contains(operation)
+        self == .imwire || ![.binaryViewRead, .jsonViewRead, .binaryValidateView, .binaryDecodeValidate, .binarySizeTraverse, .binaryRoute, .stringBuild, .stringBuildFallback].contains(operation)
     }
 }
