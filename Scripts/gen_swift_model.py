@@ -1036,7 +1036,7 @@ def gen_decode_json(msg):
 
 
 def gen_fields(ctx, msg, type_index):
-    out = [ctx.header, "\n", f"extension {msg.name}: IMWireMessage, ProtoMessage, JSONFieldReading {{\n",
+    out = [ctx.header, "\n", f"extension {msg.name}: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut, JSONFieldReading {{\n",
            f"    public static let _imwireCodec = _IMWireMessageCodec<{msg.name}>()\n\n"]
     out.append(f"    package static let schema: MessageSchema = MessageSchema(\n        fullName: \"{msg.full_name}\",\n        fields: [\n")
     for f in msg.fields:
@@ -1121,7 +1121,9 @@ def gen_arena_layouts(ctx, messages):
                 args += f", shift: {f.shift}"
             out.append(f"        ({f.number}, ArenaField({args})),\n")
         out.append("    ]),\n")
-    out.append("])\n")
+    # The binary view decoder's wire-type table is the binary format's (`ArenaField.wireType`, in
+    # Binary/): the storage layer knows no format.
+    out.append("], wireType: \\.wireType)\n")
     return "".join(out)
 
 

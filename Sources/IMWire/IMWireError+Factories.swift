@@ -120,9 +120,9 @@ extension IMWireError {
     // MARK: - invalid_field_number, invalid_wire_type
 
     @inline(never)
-    static func invalidFieldNumber(_ number: UInt64, offset: Int) -> IMWireError {
+    static func invalidFieldNumber(_ number: UInt64, highest: Int, offset: Int) -> IMWireError {
         IMWireError(
-            code: .invalidFieldNumber, reason: "tag has field number \(number); valid numbers are 1...\(Varint.maxFieldNumber)",
+            code: .invalidFieldNumber, reason: "tag has field number \(number); valid numbers are 1...\(highest)",
             offset: offset)
     }
 
@@ -165,12 +165,13 @@ extension IMWireError {
             offset: offset)
     }
 
-    /// A stream record's prefix claiming more than a delimited record may hold (`nil`: more than 2^32).
+    /// A stream record's prefix claiming more than a delimited record may hold, `limit` bytes (`nil`:
+    /// more than 2^32).
     @inline(never)
-    static func recordLengthOutOfBounds(_ length: UInt64?, offset: Int, recordIndex: Int?) -> IMWireError {
+    static func recordLengthOutOfBounds(_ length: UInt64?, limit: Int, offset: Int, recordIndex: Int?) -> IMWireError {
         IMWireError(
             code: .lengthOutOfBounds,
-            reason: "the record claims \(length.map { counted($0, "byte") } ?? "more than 2^32 bytes"); a delimited record is at most \(counted(DelimitedPrefix.maxLength, "byte"))",
+            reason: "the record claims \(length.map { counted($0, "byte") } ?? "more than 2^32 bytes"); a delimited record is at most \(counted(limit, "byte"))",
             offset: offset, recordIndex: recordIndex)
     }
 
@@ -397,8 +398,12 @@ extension IMWireError {
     /// A TUIKit payload, read or written, whose `businessID` is the empty string.
     @inline(never)
     static func emptyTUIKitBusinessID() -> IMWireError {
-        invalidValue(TUIKitCustomPayload.emptyBusinessID, path: "businessID")
+        invalidValue(emptyTUIKitBusinessIDReason, path: "businessID")
     }
+
+    /// What every refusal of an empty `businessID` says: the reader's, the writer's and the `tuikit`
+    /// profile's (which reports it as a violation, not an error).
+    static let emptyTUIKitBusinessIDReason = "businessID is empty"
 
     // MARK: - missing_field, unknown_msg_type, not_representable
 

@@ -49,16 +49,6 @@ package struct ArenaField: Sendable {
         case repeated
     }
 
-    /// The wire type the field must arrive with; another one keeps it as an unknown field.
-    package var wireType: UInt8 {
-        switch kind {
-        case .uint64, .uint32, .int32, .enumeration, .bool: WireType.varint
-        case .fixed64: WireType.fixed64
-        case .unknown: 0xFF
-        default: WireType.lengthDelimited
-        }
-    }
-
     package init(_ kind: Kind, _ container: Container = .single, slot: Int, index: Int, sub: Int = 0, shift: Int = 0) {
         self.kind = kind
         self.container = container
@@ -96,7 +86,9 @@ package struct ArenaLayout {
     /// The highest field number the type has; `fields[n]` for n in 0...maxNumber.
     package let maxNumber: Int
     package let fields: UnsafeMutablePointer<ArenaField>
-    /// `wireTypes[n]`: the wire type field n must arrive with (0xFF: no such field).
+    /// `wireTypes[n]`: the wire type field n must arrive with in the binary format (0xFF: no such
+    /// field), as the table's maker gave it (the binary view decoder's table, kept beside the fields
+    /// so that a tag is checked with one load; this layer knows no format).
     package let wireTypes: UnsafeMutablePointer<UInt8>
     /// `byIndex[i]`: the number and layout of the schema's field i.
     package let byIndex: UnsafeMutablePointer<(number: Int, field: ArenaField)>
@@ -112,8 +104,11 @@ package final class ArenaLayoutTable: @unchecked Sendable {
     package let layouts: UnsafeMutablePointer<ArenaLayout>
     package let count: Int
 
-    /// `types[i]` is type i's slot count, schema and fields as (number, field), in field-number order.
-    package init(_ types: [(slotCount: Int, schema: MessageSchema, fields: [(Int, ArenaField)])]) {
+    /// `types[i]` is type i's slot count, schema and fields as (number, field), in field-number order;
+    /// `wireType` gives the binary wire type a field must arrive with (``ArenaLayout/wireTypes``).
+    package init(
+        _ types: [(slotCount: Int, schema: MessageSchema, fields: [(Int, ArenaField)])], wireType: (ArenaField) -> UInt8
+    ) {
         count = types.count
         layouts = .allocate(capacity: types.count)
         for (index, type) in types.enumerated() {
@@ -128,7 +123,7 @@ package final class ArenaLayoutTable: @unchecked Sendable {
                              && Int(field.index) == position && type.schema.numbers[position] == number,
                              "arena layout \(index): field \(number) does not match its schema or table")
                 fields[number] = field
-                wireTypes[number] = field.wireType
+                wireTypes[number] = wireType(field)
                 (byIndex + position).initialize(to: (number, field))
             }
             (layouts + index).initialize(to: ArenaLayout(

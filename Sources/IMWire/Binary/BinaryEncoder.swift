@@ -9,7 +9,7 @@
 package enum BinaryEncoder {
     /// Encodes `message` and calls `body` with the bytes (valid only during the call).
     @inline(__always)
-    package static func withEncoding<M: ProtoMessage, R>(
+    package static func withEncoding<M: BinaryFieldCoding, R>(
         _ message: borrowing M, options: BinaryEncodingOptions, _ body: (UnsafeBufferPointer<UInt8>) -> R
     ) throws(IMWireError) -> R {
         var writer = BinaryWriter(maxDepth: options.maxDepth)
@@ -19,7 +19,7 @@ package enum BinaryEncoder {
     }
 
     /// The encoding of `message` in a new array.
-    package static func encode<M: ProtoMessage>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
+    package static func encode<M: BinaryFieldCoding>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
         try withEncoding(message, options: options) { Array($0) }
     }
 }
@@ -245,7 +245,7 @@ package struct BinaryWriter {
     /// (`borrowing`: a message is written where it is, never copied first — a copy retains every
     /// reference it holds.)
     @inline(__always)
-    package mutating func message<M: ProtoMessage>(_ value: borrowing M, field: Int) throws(IMWireError) {
+    package mutating func message<M: BinaryFieldCoding>(_ value: borrowing M, field: Int) throws(IMWireError) {
         let start = try enter()
         try value._writeBinary(&self)
         leave(start, field: field)
@@ -261,7 +261,7 @@ package struct BinaryWriter {
         }
     }
 
-    package mutating func repeatedMessage<M: ProtoMessage>(_ value: borrowing [M], field: Int) throws(IMWireError) {
+    package mutating func repeatedMessage<M: BinaryFieldCoding>(_ value: borrowing [M], field: Int) throws(IMWireError) {
         let messages = value.span
         var index = messages.count
         while index > 0 {

@@ -39,7 +39,7 @@ package struct BinaryReader: WireCursor {
     }
 
     /// Decodes `buffer` as a message of type `M` into `message` (a new value, or one to merge into).
-    package static func decode<M: ProtoMessage>(
+    package static func decode<M: BinaryFieldCoding>(
         into message: inout M, from buffer: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions
     ) throws(IMWireError) {
         try BinaryDecoder.checkLimits(inputCount: buffer.count, options: options)
@@ -48,7 +48,7 @@ package struct BinaryReader: WireCursor {
     }
 
     /// Decodes `buffer` as a new message of type `M`.
-    package static func decode<M: ProtoMessage>(
+    package static func decode<M: BinaryFieldCoding>(
         _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions
     ) throws(IMWireError) -> M {
         var message = M()
@@ -134,7 +134,7 @@ package struct BinaryReader: WireCursor {
     /// The first element of a repeated field makes its array once, with room for every element the
     /// rest of the message holds (``occurrences(of:)``), instead of growing it element by element.
     @inline(__always)
-    package mutating func appendMessage<M: ProtoMessage>(to array: inout [M], tag: UInt32) throws(IMWireError) {
+    package mutating func appendMessage<M: BinaryFieldCoding>(to array: inout [M], tag: UInt32) throws(IMWireError) {
         if array.isEmpty { array.reserveCapacity(capacityHint(tag)) }
         array.append(try readMessage(M.self))
     }
@@ -211,7 +211,7 @@ package struct BinaryReader: WireCursor {
 
     /// A length-delimited sub-message, merged into `value`.
     @inline(__always)
-    package mutating func readMessage<M: ProtoMessage>(_ value: inout M) throws(IMWireError) {
+    package mutating func readMessage<M: BinaryFieldCoding>(_ value: inout M) throws(IMWireError) {
         let outerEnd = try enterSubmessage()
         try value._decodeBinary(&self)
         depth &-= 1
@@ -220,7 +220,7 @@ package struct BinaryReader: WireCursor {
 
     /// A length-delimited sub-message, as a new value (an element of a repeated field).
     @inline(__always)
-    package mutating func readMessage<M: ProtoMessage>(_ type: M.Type) throws(IMWireError) -> M {
+    package mutating func readMessage<M: BinaryFieldCoding>(_ type: M.Type) throws(IMWireError) -> M {
         var value = M()
         try readMessage(&value)
         return value
@@ -228,7 +228,7 @@ package struct BinaryReader: WireCursor {
 
     /// A singular sub-message field: a repeated occurrence merges into the value already there.
     @inline(__always)
-    package mutating func mergeMessage<M: ProtoMessage>(into box: inout Indirect<M>) throws(IMWireError) {
+    package mutating func mergeMessage<M: BinaryFieldCoding>(into box: inout Indirect<M>) throws(IMWireError) {
         var value = box.value ?? M()
         box = .none  // `value` is now the only reference to the fields: merging copies nothing
         try readMessage(&value)
@@ -237,7 +237,7 @@ package struct BinaryReader: WireCursor {
 
     /// A singular sub-message field kept inline as an optional (in a type's cold box).
     @inline(__always)
-    package mutating func mergeMessage<M: ProtoMessage>(into optional: inout M?) throws(IMWireError) {
+    package mutating func mergeMessage<M: BinaryFieldCoding>(into optional: inout M?) throws(IMWireError) {
         var value = optional ?? M()
         optional = nil  // `value` is now the only reference to the fields: merging copies nothing
         try readMessage(&value)

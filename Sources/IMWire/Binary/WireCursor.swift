@@ -204,7 +204,7 @@ extension WireCursor {
     func badTag(_ tag: UInt64, at offset: Int) -> IMWireError {
         let number = tag >> 3
         if number == 0 || number > UInt64(Varint.maxFieldNumber) {
-            return .invalidFieldNumber(number, offset: offset)
+            return .invalidFieldNumber(number, highest: Varint.maxFieldNumber, offset: offset)
         }
         if position - offset > 5 {
             return .tagTooLong(size: position - offset, offset: offset)

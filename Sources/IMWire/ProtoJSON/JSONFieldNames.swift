@@ -152,7 +152,7 @@ package final class JSONNameTable: @unchecked Sendable {
     /// The table of `M`'s schema file. The library has one schema file, whose layouts are
     /// `imwireArenaLayouts`.
     @inline(__always)
-    package static func of<M: ProtoMessage>(_ type: M.Type) -> JSONNameTable {
+    package static func of<M: ArenaLaidOut>(_ type: M.Type) -> JSONNameTable {
         assert(M._arenaTable === imwireArenaLayouts, "\(M.self): a schema file without JSON names")
         return imwireJSONNames
     }

@@ -49,7 +49,7 @@ package enum DelimitedPrefix {
         _ value: UInt64, tooLarge: Bool, _ maxRecordSize: Int, _ recordIndex: Int?, _ offset: Int
     ) throws(IMWireError) -> Int {
         guard !tooLarge, value <= UInt64(maxLength) else {
-            throw .recordLengthOutOfBounds(tooLarge ? nil : value, offset: offset, recordIndex: recordIndex)
+            throw .recordLengthOutOfBounds(tooLarge ? nil : value, limit: DelimitedPrefix.maxLength, offset: offset, recordIndex: recordIndex)
         }
         guard value <= UInt64(max(maxRecordSize, 0)) else {
             throw .recordTooLarge(value, limit: maxRecordSize, offset: offset, recordIndex: recordIndex)

@@ -113,10 +113,6 @@ public struct TUIKitCustomPayload: Hashable, Sendable {
 
     // MARK: - Validation
 
-    /// What every refusal of an empty `businessID` says: the reader's, the writer's and the `tuikit`
-    /// profile's.
-    static let emptyBusinessID = "businessID is empty"
-
     /// Why `data` is not a TUIKit payload — `not_json`, `not_an_object` or `no_business_id`, with a
     /// sentence — or `nil` when it is one. Checks the JSON without building the payload, at any depth.
     package static func problem(inCustomData data: [UInt8]) -> (code: String, reason: String)? {
@@ -134,7 +130,7 @@ public struct TUIKitCustomPayload: Hashable, Sendable {
                 guard tape[value].kind == .string else {
                     return ("no_business_id", "businessID is \(TUIKitPayloadReader.describe(tape[value].kind)), not a string")
                 }
-                return tape[value].start == tape[value].end ? ("no_business_id", Self.emptyBusinessID) : nil
+                return tape[value].start == tape[value].end ? ("no_business_id", IMWireError.emptyTUIKitBusinessIDReason) : nil
             }
             return ("no_business_id", "the object has no businessID")
         }

@@ -27,4 +27,4 @@ package let conformanceArenaLayouts = ArenaLayoutTable([
         (7, ArenaField(.bytes, .oneof, slot: 1, index: 6)),
         (8, ArenaField(.string, .oneof, slot: 1, index: 7)),
     ]),
-])
+], wireType: \.wireType)

@@ -3,7 +3,7 @@
 
 import IMWire
 
-extension ConformanceRequest: IMWireMessage, ProtoMessage, JSONFieldReading {
+extension ConformanceRequest: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut, JSONFieldReading {
     public static let _imwireCodec = _IMWireMessageCodec<ConformanceRequest>()
 
     package static let schema: MessageSchema = MessageSchema(

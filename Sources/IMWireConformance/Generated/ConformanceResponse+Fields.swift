@@ -3,7 +3,7 @@
 
 import IMWire
 
-extension ConformanceResponse: IMWireMessage, ProtoMessage, JSONFieldReading {
+extension ConformanceResponse: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut, JSONFieldReading {
     public static let _imwireCodec = _IMWireMessageCodec<ConformanceResponse>()
 
     package static let schema: MessageSchema = MessageSchema(

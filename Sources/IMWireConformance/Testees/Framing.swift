@@ -22,13 +22,13 @@ public enum Framing {
     }
 
     /// The protobuf encoding of a framing message, by IMWire's own binary codec.
-    package static func encode<M: ProtoMessage>(_ message: M) -> [UInt8] {
+    package static func encode<M: BinaryFieldCoding>(_ message: M) -> [UInt8] {
         // Framing messages have no nesting, so encoding cannot hit the depth limit.
         (try? BinaryEncoder.encode(message, options: BinaryEncodingOptions())) ?? []
     }
 
     /// Decodes a framing message with IMWire's own binary codec.
-    package static func decode<M: ProtoMessage>(_ type: M.Type, from bytes: [UInt8]) throws(IMWireError) -> M {
+    package static func decode<M: BinaryFieldCoding>(_ type: M.Type, from bytes: [UInt8]) throws(IMWireError) -> M {
         try bytes.withUnsafeBufferPointer { (buffer) throws(IMWireError) in
             try BinaryReader.decode(M.self, from: buffer, options: BinaryDecodingOptions(maxInputSize: maxFrameSize))
         }

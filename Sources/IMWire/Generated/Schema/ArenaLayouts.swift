@@ -214,4 +214,4 @@ package let imwireArenaLayouts = ArenaLayoutTable([
         (9, ArenaField(.string, .single, slot: 8, index: 8)),
         (10, ArenaField(.message, .single, slot: 9, index: 9, sub: 19)),
     ]),
-])
+], wireType: \.wireType)

@@ -213,3 +213,17 @@ extension ArenaDecoder {
         return try body(_ViewNode(words: UnsafePointer(decoder.arena.words), bytes: decoder.base, node: root))
     }
 }
+
+extension ArenaField {
+    /// The wire type the field must arrive with; another one keeps it as an unknown field (the
+    /// binary view decoder's table, ``ArenaLayout/wireTypes``, which the generated layout tables
+    /// fill from this).
+    package var wireType: UInt8 {
+        switch kind {
+        case .uint64, .uint32, .int32, .enumeration, .bool: WireType.varint
+        case .fixed64: WireType.fixed64
+        case .unknown: 0xFF
+        default: WireType.lengthDelimited
+        }
+    }
+}
