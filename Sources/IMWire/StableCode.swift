@@ -1,5 +1,5 @@
 /// The shape of IMWire's stable, machine-readable codes: ``IMWireError/Code``,
-/// ``Violation/Code`` and the webhook package's `WebhookError.Code`.
+/// ``Violation/Code``, ``SkippedKey/Reason`` and the webhook package's `WebhookError.Code`.
 ///
 /// Each is a struct over a private enum of snake_case names (swift-asn1's pattern), so a later
 /// version adds codes without breaking a `switch` in your code: compare with the static members

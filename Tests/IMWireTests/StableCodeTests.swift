@@ -19,6 +19,14 @@ import Testing
 
     @Test func errorCodes() { Self.checkShape(IMWireError.Code.self) }
     @Test func violationCodes() { Self.checkShape(Violation.Code.self) }
+    @Test func skippedKeyReasons() {
+        #expect(SkippedKey.Reason.all.count == 4)
+        for reason in SkippedKey.Reason.all {
+            #expect(SkippedKey.Reason(name: reason.name) == reason)
+            #expect(reason.description == reason.name)
+        }
+        #expect(SkippedKey.Reason(name: "unknown_field") == nil)
+    }
     @Test func aNameOfAnotherKindIsNotFound() {
         #expect(IMWireError.Code(name: "content_too_large") == nil)
         #expect(Violation.Code(name: "truncated") == nil)

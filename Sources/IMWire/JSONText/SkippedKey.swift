@@ -7,7 +7,7 @@ public struct SkippedKey: Hashable, Sendable, CustomStringConvertible {
     /// Why a key was skipped. Its ``name`` (`unknown_key`, …) is stable and is the code of the
     /// CLI's `warning: CODE: …` line; a struct over a private enum, so new reasons never break the
     /// API (as ``IMWireError/Code``).
-    public struct Reason: Hashable, Sendable, CustomStringConvertible {
+    public struct Reason: StableCode {
         private enum Backing: String, Hashable, Sendable, CaseIterable {
             case unknownKey = "unknown_key"
             case unknownValue = "unknown_value"
@@ -38,16 +38,9 @@ public struct SkippedKey: Hashable, Sendable, CustomStringConvertible {
 
         /// The stable snake_case name, for example `unknown_key`.
         public var name: String { backing.rawValue }
-        public var description: String { name }
 
         /// Every reason of this version, in a stable order.
         public static let all: [Reason] = Backing.allCases.map(Reason.init)
-
-        /// Looks a reason up by its ``name``.
-        public init?(name: String) {
-            guard let backing = Backing(rawValue: name) else { return nil }
-            self.backing = backing
-        }
 
         /// Whether strict decoding (``TIMRESTDecodingOptions/rejectsUnknownKeys``, or proto3 JSON
         /// without ``JSONDecodingOptions/ignoreUnknownFields``) refuses the document instead: every
