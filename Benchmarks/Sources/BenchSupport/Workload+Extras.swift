@@ -36,7 +36,7 @@ enum IMWireExtras {
             // every message (BinarySizeVisitor), against the back-to-front writer's single pass.
             let models = try corpus.binary.map { try Message(serializedBytes: $0) }
             return {
-                try models.withUnsafeBufferPointer { models in
+                models.withUnsafeBufferPointer { models in
                     for index in models.indices { blackHole(_BinarySizing.sizeThroughTraverse(of: models[index])) }
                 }
             }
@@ -121,7 +121,7 @@ extension IMWireExtras {
 /// timestamp, some elem fields) is left out; a message it cannot carry at all (nesting beyond its
 /// depth limit) is skipped.
 func timREST(_ corpus: Corpus) throws -> [[UInt8]] {
-    try corpus.binary.compactMap {
+    corpus.binary.compactMap {
         try? Message(serializedBytes: $0).timRESTUTF8Bytes(options: TIMRESTEncodingOptions(allowsLossyConversion: true))
     }
 }

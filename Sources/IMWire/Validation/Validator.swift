@@ -264,7 +264,7 @@ struct Validator {
             report(.barrageRequiresRoom, "barrage", limit: .text("room_id"), actual: .text(target),
                    "a barrage is an in-room message; the target is \(target)")
         }
-        let kinds = message.elems.map(Self.kindName(of:))
+        let kinds = message.elems.map { Self.kindName(of: $0) }
         if kinds != ["text"] {
             let actual = kinds.isEmpty ? "none" : kinds.joined(separator: "|")
             report(.barrageRequiresText, "barrage", limit: .text("text"), actual: .text(actual),
