@@ -31,9 +31,9 @@ package enum BinaryEncoder {
 /// Why a second generated walk per type, beside the `traverse` every other writer is driven by: a
 /// sub-message's length comes before it, so a writer driven front to back by `traverse` must size
 /// every message first (swift-protobuf's encoder does), and that sizing pass alone
-/// (`BinarySizeVisitor`, `Scripts/bench`'s `binary-size-traverse`) takes 0.45× the time of this
-/// writer's whole encode on chat messages, 0.30× on the random corpus, 0.49× on the fixtures and
-/// 0.86× on a merger of 300 messages (medians of 3 interleaved rounds). Written back to front,
+/// (`BinarySizeVisitor`, `Scripts/bench`'s `binary-size-traverse`) takes 0.47× the time of this
+/// writer's whole encode on chat messages, 0.33× on the random corpus, 0.49× on the fixtures and
+/// 0.86× on a merger of 300 messages (medians of 6 interleaved rounds, at 96f2f76). Written back to front,
 /// each length is known when it is written: one pass.
 package struct BinaryWriter {
     private var base: UnsafeMutablePointer<UInt8>
