@@ -204,6 +204,25 @@ private func onWorkerStack(knownIssue: String? = nil, _ body: @escaping @Sendabl
         #expect(largeTime < 40 * smallTime + 0.05, "0.6 MB: \(smallTime) s, 6 MB: \(largeTime) s")
     }
 
+    @Test func manyEscapedStringsDecodeAndViewInLinearTime() throws {
+        // The unescaped bytes of a document's strings share one buffer, which grows to hold each
+        // escaped string at once: N against 8N strings, each with an escape, decoded and viewed.
+        func document(_ count: Int) -> [UInt8] {
+            Array(("{\"atUserList\":[" + (0..<count).map { "\"user\\n\($0)\"" }.joined(separator: ",") + "]}").utf8)
+        }
+        let small = document(8_000), large = document(64_000)
+        let message = try Message(jsonUTF8Bytes: large)
+        #expect(message.atUserList.count == 64_000 && message.atUserList[1] == "user\n1")
+        let viewed = try Message.withView(jsonUTF8Bytes: large) { $0.atUserList.count }
+        #expect(viewed == 64_000)
+        let decode = growthRatio(bound: growthBound, small: { _ = try? Message(jsonUTF8Bytes: small) },
+                                 large: { _ = try? Message(jsonUTF8Bytes: large) })
+        #expect(decode < growthBound, "8x the strings took \(decode)x as long to decode")
+        let view = growthRatio(bound: growthBound, small: { _ = try? Message.withView(jsonUTF8Bytes: small) { $0.atUserList.count } },
+                               large: { _ = try? Message.withView(jsonUTF8Bytes: large) { $0.atUserList.count } })
+        #expect(view < growthBound, "8x the strings took \(view)x as long to view")
+    }
+
     // MARK: Numbers with 100,000 digits
 
     struct NumberCase: Sendable, CustomTestStringConvertible {

@@ -233,7 +233,11 @@ package struct JSONScanner {
         var out: [UInt8] = []
         swap(&out, &unescaped)
         defer { swap(&out, &unescaped) }
-        out.reserveCapacity(outStart + position - start + 16)
+        // Room at once for what is left of the input, up to 16 KiB (a string's unescaped bytes are never
+        // more than its raw ones), instead of growing by doubling from the first escape through a
+        // long text; at least doubled when it grows, so a document's strings stay linear to unescape.
+        let needed = outStart + Swift.min(count - start, 16 * 1024)
+        if out.capacity < needed { out.reserveCapacity(Swift.max(needed, 2 * out.capacity)) }
         out.append(contentsOf: UnsafeBufferPointer(start: base + start, count: position - start))
         while position < count {
             let byte = base[position]
