@@ -548,41 +548,29 @@ def main():
                    "Where a peer lacks the operation its stand-in is timed: upb decode only for decode + "
                    "read, the C and C++ runtimes' encode of parsed objects for encode of built values, memcpy "
                    "of the records for every operation.")
-        if route_rows:
-            out.append("")
-            out.append("Routing view (`Message.withRoutingView`: msg id, sender, target, timestamp, seq and every "
-                       "elem kind read) against a full decode and read, both by IMWire in the same rounds:")
-            out.append("")
-            out.append(table(route_headers, route_rows, markdown, left=1))
-        if sizing_rows:
-            out.append("")
-            out.append("The binary encoder's own walk: IMWire's encode (one back-to-front pass through the generated "
-                       "_writeBinary) against the sizing pass alone that an encoder driven front to back by the generated "
-                       "traverse makes before it writes (BinarySizeVisitor), per message:")
-            out.append("")
-            out.append(table(["corpus", "encode ns/msg", "sizing pass ns/msg", "sizing pass ÷ encode (time)"],
-                             sizing_rows, markdown, left=1))
-        if validate_rows:
-            out.append("")
-            out.append("Validate (tencent) of binary input through the message view, against decoding and validating "
-                       "the message, in this library and at 660b0b4 (the code issue 34 measured), in the same rounds:")
-            out.append("")
-            out.append(table(validate_headers, validate_rows, markdown, left=1))
-        if json_view_rows:
-            out.append("")
-            out.append("Does a message view pay for JSON? At most what building the owned values costs, which "
-                       "binary shows as decode + read less view + read (per message, medians); the scanning of "
-                       "JSON text stays. Then what the JSON view gives, timed in the same rounds. tim-rest: each "
-                       "message tim-rest can carry, from the same corpus:")
-            out.append("")
-            out.append(table(json_view_headers, json_view_rows, markdown, left=1))
-        if digest_rows:
-            out.append("")
-            out.append("Walk digests (Docs/benchmarks.md, \"The walk\"): the sum over a corpus of what the walk "
-                       "reads, the same for every implementation and input format:")
-            out.append("")
-            out.append(table(["corpus", "IMWire's digest", "implementations that agree"], digest_rows, markdown,
-                             left=1))
+        def section(caption, headers, section_rows):
+            """A captioned table, left out when it has no rows."""
+            if section_rows:
+                out.extend(["", caption, "", table(headers, section_rows, markdown, left=1)])
+
+        section("Routing view (`Message.withRoutingView`: msg id, sender, target, timestamp, seq and every "
+                "elem kind read) against a full decode and read, both by IMWire in the same rounds:",
+                route_headers, route_rows)
+        section("The binary encoder's own walk: IMWire's encode (one back-to-front pass through the generated "
+                "_writeBinary) against the sizing pass alone that an encoder driven front to back by the generated "
+                "traverse makes before it writes (BinarySizeVisitor), per message:",
+                ["corpus", "encode ns/msg", "sizing pass ns/msg", "sizing pass ÷ encode (time)"], sizing_rows)
+        section("Validate (tencent) of binary input through the message view, against decoding and validating "
+                "the message, in this library and at 660b0b4 (the code issue 34 measured), in the same rounds:",
+                validate_headers, validate_rows)
+        section("Does a message view pay for JSON? At most what building the owned values costs, which "
+                "binary shows as decode + read less view + read (per message, medians); the scanning of "
+                "JSON text stays. Then what the JSON view gives, timed in the same rounds. tim-rest: each "
+                "message tim-rest can carry, from the same corpus:",
+                json_view_headers, json_view_rows)
+        section("Walk digests (Docs/benchmarks.md, \"The walk\"): the sum over a corpus of what the walk "
+                "reads, the same for every implementation and input format:",
+                ["corpus", "IMWire's digest", "implementations that agree"], digest_rows)
         if alloc_rows:
             out.append("")
             out.append("Allocations per message (imwire-allocs' counting allocator; exact, not timed):")
