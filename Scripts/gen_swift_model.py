@@ -1050,7 +1050,7 @@ def gen_fields(ctx, msg, type_index):
         out.append(f"            FieldSchema({f.number}, \"{f.name}\", {f.kind_expr()}{extra}),\n")
     out.append("        ])\n\n")
     out.append(f"    package static var _arenaTable: ArenaLayoutTable {{ {ctx.config.arena_table} }}\n")
-    out.append(f"    package static var _arenaLayoutIndex: Int {{ {type_index} }}\n\n")
+    out.append(f"    package static var _typeIndex: Int {{ {type_index} }}\n\n")
     if msg.name in ctx.config.field_number_types:
         out.append("    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).\n")
         out.append("    package enum FieldNumber {\n")
@@ -1094,11 +1094,11 @@ ARENA_KINDS = {FD.TYPE_STRING: ".string", FD.TYPE_BYTES: ".bytes", FD.TYPE_DOUBL
 
 
 def gen_arena_layouts(ctx, messages):
-    """Every message type's ArenaLayout, in the order of `messages` (the types' _arenaLayoutIndex)."""
+    """Every message type's ArenaLayout, in the order of `messages` (the types' _typeIndex)."""
     index = {msg.name: i for i, msg in enumerate(messages)}
     out = [ctx.header, "\n",
            "/// The arena layouts of every message type of this schema (see ``ArenaLayout``), indexed by each\n"
-           "/// type's `_arenaLayoutIndex`; their slots are the ones the types' accessors read.\n",
+           "/// type's `_typeIndex`; their slots are the ones the types' accessors read.\n",
            f"package let {ctx.config.arena_table} = ArenaLayoutTable([\n"]
     for msg in messages:
         out.append(f"    // {index[msg.name]}: {msg.name}\n    (slotCount: {msg.slot_count}, schema: {msg.name}.schema, fields: [\n")

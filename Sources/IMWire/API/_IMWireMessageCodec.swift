@@ -36,11 +36,11 @@ extension _IMWireMessageCodec where M: BinaryFieldCoding & JSONFieldReading {
         encodeJSON = { (message, options) throws(IMWireError) in try JSONWriter.encode(message, options: options) }
         describe = { message in DebugDescription.of(message) }
         view = { bytes, options, body in
-            try ArenaDecoder.withView(table: M._arenaTable, layout: M._arenaLayoutIndex, from: bytes, options: options, body)
+            try ArenaDecoder.withView(table: M._arenaTable, layout: M._typeIndex, from: bytes, options: options, body)
         }
         jsonView = { bytes, options, body in
             try JSONViewDecoder.withView(
-                table: M._arenaTable, layout: M._arenaLayoutIndex, names: JSONNameTable.of(M.self).types,
+                table: M._arenaTable, layout: M._typeIndex, names: JSONNameTable.of(M.self).types,
                 from: bytes, options: options, body)
         }
     }

@@ -127,7 +127,7 @@ package struct JSONFieldNames {
 }
 
 /// The JSON names of every message type of one schema file, indexed like its ``ArenaLayoutTable``
-/// (by ``ProtoMessage/_arenaLayoutIndex``). Built once (a global `let`) and never freed.
+/// (by ``ProtoMessage/_typeIndex``). Built once (a global `let`) and never freed.
 package final class JSONNameTable: @unchecked Sendable {
     package let types: UnsafeMutablePointer<JSONFieldNames>
     /// The JSON name of every field name of the file's types, for the code off the hot paths that

@@ -24,7 +24,7 @@ package struct JSONReader {
     var fieldIndex = 0
     var fieldName: String { fieldNames?.pointee.schema.fields[fieldIndex].name ?? "" }
     private var stackGuard = StackGuard()
-    /// The JSON names of every type of the schema file, indexed by ``ProtoMessage/_arenaLayoutIndex``.
+    /// The JSON names of every type of the schema file, indexed by ``ProtoMessage/_typeIndex``.
     let names: UnsafeMutablePointer<JSONFieldNames>
     /// Where skipped keys go when the caller asked for a report (``decode(_:from:options:report:)``);
     /// `nil` otherwise. Touched only on the skip path.
@@ -145,7 +145,7 @@ package struct JSONReader {
     /// per key lives in non-inlined helpers.
     private mutating func readObject<M: JSONFieldReading>(_ message: inout M) throws(IMWireError) {
         var state = ObjectState()
-        let names = names + M._arenaLayoutIndex
+        let names = names + M._typeIndex
         guard try scanner.openContainer() else { return }
         repeat {
             let index = try readMemberKey(names, state: &state)

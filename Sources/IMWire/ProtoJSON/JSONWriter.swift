@@ -17,7 +17,7 @@ package struct JSONWriter: FieldVisitor {
     private var stackGuard = StackGuard()
 
     package static func encode<M: ArenaLaidOut>(_ message: M, options: JSONEncodingOptions) throws(IMWireError) -> [UInt8] {
-        var writer = JSONWriter(names: JSONNameTable.of(M.self).types, M._arenaLayoutIndex, options: options)
+        var writer = JSONWriter(names: JSONNameTable.of(M.self).types, M._typeIndex, options: options)
         defer { writer.text.output.deallocate() }
         writer.text.beginObject()
         try message.traverse(&writer)
@@ -45,7 +45,7 @@ package struct JSONWriter: FieldVisitor {
             throw .depthLimitExceeded(.encodedMessages, limit: maxDepth)
         }
         let outerNames = names
-        names = nameTable + M._arenaLayoutIndex
+        names = nameTable + M._typeIndex
         depth += 1
         try stackGuard.check(depth: depth)
         text.beginObject()

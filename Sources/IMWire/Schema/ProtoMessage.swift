@@ -16,7 +16,7 @@ package protocol ProtoMessage {
     /// The index of this type among the types of its schema file: the index of every per-type
     /// table of the file (the view's layouts, the JSON names; a format keeps its own, indexed the
     /// same way).
-    static var _arenaLayoutIndex: Int { get }
+    static var _typeIndex: Int { get }
     /// Visits every field that is present (proto3: non-default, or a set oneof member or message),
     /// in field-number order, then the unknown fields. Throws only what the visitor throws.
     func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure)

@@ -83,8 +83,8 @@ extension ContentSize {
     private struct ViewCounter {
         let words: UnsafePointer<UInt64>
         let layouts = imwireArenaLayouts.layouts
-        let messageLayout = Message._arenaLayoutIndex
-        let elemLayout = Elem._arenaLayoutIndex
+        let messageLayout = Message._typeIndex
+        let elemLayout = Elem._typeIndex
         var total: UInt64 = 0
         var messages: [Int] = []
 

@@ -4,7 +4,7 @@
 import IMWire
 
 /// The arena layouts of every message type of this schema (see ``ArenaLayout``), indexed by each
-/// type's `_arenaLayoutIndex`; their slots are the ones the types' accessors read.
+/// type's `_typeIndex`; their slots are the ones the types' accessors read.
 package let conformanceArenaLayouts = ArenaLayoutTable([
     // 0: ConformanceRequest
     (slotCount: 6, schema: ConformanceRequest.schema, fields: [

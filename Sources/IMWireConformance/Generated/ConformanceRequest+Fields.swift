@@ -19,7 +19,7 @@ extension ConformanceRequest: IMWireMessage, ProtoMessage, BinaryFieldCoding, Ar
         ])
 
     package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 0 }
+    package static var _typeIndex: Int { 0 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !self.testName.isEmpty { try visitor.visitString(self.testName, field: 1) }

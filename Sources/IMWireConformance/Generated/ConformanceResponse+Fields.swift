@@ -20,7 +20,7 @@ extension ConformanceResponse: IMWireMessage, ProtoMessage, BinaryFieldCoding, A
         ])
 
     package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 1 }
+    package static var _typeIndex: Int { 1 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         try self.result?._traverse(&visitor)

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 /// The arena layouts of every message type of this schema (see ``ArenaLayout``), indexed by each
-/// type's `_arenaLayoutIndex`; their slots are the ones the types' accessors read.
+/// type's `_typeIndex`; their slots are the ones the types' accessors read.
 package let imwireArenaLayouts = ArenaLayoutTable([
     // 0: Message
     (slotCount: 17, schema: Message.schema, fields: [

@@ -12,7 +12,7 @@ extension C2CReadReceipt: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaL
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 3 }
+    package static var _typeIndex: Int { 3 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

@@ -14,7 +14,7 @@ extension CustomElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidO
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 7 }
+    package static var _typeIndex: Int { 7 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

@@ -21,7 +21,7 @@ extension Elem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut, JS
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 5 }
+    package static var _typeIndex: Int { 5 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         try self.content?._traverse(&visitor)

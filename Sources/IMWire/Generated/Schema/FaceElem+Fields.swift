@@ -12,7 +12,7 @@ extension FaceElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 14 }
+    package static var _typeIndex: Int { 14 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if self.index != 0 { try visitor.visitInt32(self.index, field: 1) }

@@ -14,7 +14,7 @@ extension FileElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 12 }
+    package static var _typeIndex: Int { 12 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

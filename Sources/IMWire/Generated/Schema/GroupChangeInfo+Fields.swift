@@ -16,7 +16,7 @@ extension GroupChangeInfo: IMWireMessage, ProtoMessage, BinaryFieldCoding, Arena
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 18 }
+    package static var _typeIndex: Int { 18 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if self.`type`.rawValue != 0 { try visitor.visitEnum(self.`type`, field: 1) }

@@ -19,7 +19,7 @@ extension GroupMemberInfo: IMWireMessage, ProtoMessage, BinaryFieldCoding, Arena
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 17 }
+    package static var _typeIndex: Int { 17 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !self.userID.isEmpty { try visitor.visitString(self.userID, field: 1) }

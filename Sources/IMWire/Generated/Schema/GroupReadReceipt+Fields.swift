@@ -13,7 +13,7 @@ extension GroupReadReceipt: IMWireMessage, ProtoMessage, BinaryFieldCoding, Aren
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 2 }
+    package static var _typeIndex: Int { 2 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

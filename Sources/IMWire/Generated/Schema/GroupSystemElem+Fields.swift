@@ -20,7 +20,7 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, Arena
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 21 }
+    package static var _typeIndex: Int { 21 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

@@ -22,7 +22,7 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLa
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 16 }
+    package static var _typeIndex: Int { 16 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

@@ -16,7 +16,7 @@ extension Image: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut, J
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 9 }
+    package static var _typeIndex: Int { 9 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if self.`type`.rawValue != 0 { try visitor.visitEnum(self.`type`, field: 1) }

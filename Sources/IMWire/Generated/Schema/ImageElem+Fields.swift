@@ -12,7 +12,7 @@ extension ImageElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOu
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 8 }
+    package static var _typeIndex: Int { 8 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if self.format.rawValue != 0 { try visitor.visitEnum(self.format, field: 1) }

@@ -13,7 +13,7 @@ extension LocationElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLai
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 13 }
+    package static var _typeIndex: Int { 13 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

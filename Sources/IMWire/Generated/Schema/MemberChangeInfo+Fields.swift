@@ -12,7 +12,7 @@ extension MemberChangeInfo: IMWireMessage, ProtoMessage, BinaryFieldCoding, Aren
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 20 }
+    package static var _typeIndex: Int { 20 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !self.userID.isEmpty { try visitor.visitString(self.userID, field: 1) }

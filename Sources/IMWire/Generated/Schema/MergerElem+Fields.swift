@@ -17,7 +17,7 @@ extension MergerElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidO
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 15 }
+    package static var _typeIndex: Int { 15 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

@@ -34,7 +34,7 @@ extension Message: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut,
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 0 }
+    package static var _typeIndex: Int { 0 }
 
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {

@@ -22,7 +22,7 @@ extension OfflinePushInfo: IMWireMessage, ProtoMessage, BinaryFieldCoding, Arena
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 4 }
+    package static var _typeIndex: Int { 4 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

@@ -13,7 +13,7 @@ extension RecallNotice: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLai
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 1 }
+    package static var _typeIndex: Int { 1 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

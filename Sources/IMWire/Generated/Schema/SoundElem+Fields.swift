@@ -15,7 +15,7 @@ extension SoundElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOu
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 10 }
+    package static var _typeIndex: Int { 10 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

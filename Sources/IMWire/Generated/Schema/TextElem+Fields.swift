@@ -11,7 +11,7 @@ extension TextElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 6 }
+    package static var _typeIndex: Int { 6 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !self.text.isEmpty { try visitor.visitString(self.text, field: 1) }

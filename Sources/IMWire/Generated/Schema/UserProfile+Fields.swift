@@ -15,7 +15,7 @@ extension UserProfile: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaid
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 19 }
+    package static var _typeIndex: Int { 19 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !self.userID.isEmpty { try visitor.visitString(self.userID, field: 1) }

@@ -21,7 +21,7 @@ extension VideoElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOu
         ])
 
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
-    package static var _arenaLayoutIndex: Int { 11 }
+    package static var _typeIndex: Int { 11 }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage
