@@ -58,6 +58,19 @@ public enum Operation: String, CaseIterable, Sendable {
     case stringBuildFallback = "string-build-fallback"
 
     public var isJSON: Bool { [.jsonDecode, .jsonEncode, .jsonDecodeRead, .jsonEncodeBuilt, .jsonViewRead].contains(self) }
+
+    /// Whether only IMWire has it (the message and routing views, validation, tim-rest, the sizing
+    /// pass, the string builder); a peer has the others.
+    public var isIMWireOnly: Bool {
+        switch self {
+        case .binaryDecodeRead, .binaryRead, .builtRead, .binaryEncodeBuilt, .jsonDecodeRead, .jsonEncodeBuilt,
+             .binaryDecode, .binaryEncode, .jsonDecode, .jsonEncode:
+            false
+        case .binaryViewRead, .jsonViewRead, .binaryValidateView, .binaryDecodeValidate, .binaryRoute, .binaryViewRoute,
+             .timRESTDecodeRead, .binarySizeTraverse, .stringBuild, .stringBuildFallback:
+            true
+        }
+    }
 }
 
 /// One operation over one corpus, its inputs prepared outside the timed part.

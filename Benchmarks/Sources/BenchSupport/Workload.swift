@@ -24,9 +24,8 @@ public func makeWorkload(_ implementation: Implementation, _ operation: Operatio
 }
 
 extension Implementation {
-    /// Whether `makeWorkload` has `operation` for this implementation (the routing view and the string
-    /// builder are IMWire's).
+    /// Whether `makeWorkload` has `operation` for this implementation (``Operation/isIMWireOnly``).
     public func supports(_ operation: Operation) -> Bool {
-        self == .imwire || ![.binaryViewRead, .jsonViewRead, .binaryValidateView, .binaryDecodeValidate, .binarySizeTraverse, .binaryRoute, .stringBuild, .stringBuildFallback].contains(operation)
+        self == .imwire || !operation.isIMWireOnly
     }
 }
