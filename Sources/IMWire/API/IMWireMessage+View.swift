@@ -29,7 +29,11 @@ extension IMWireMessage {
         // Inlinable, so that the caller's specialisation knows `Self` and `Result`: unspecialised,
         // each call looked up the metadata of the codec's and the optional result's generic types
         // (about 540 instructions, a seventh of viewing and reading a chat message).
-        try withContiguousBytesRethrowing(bytes) { try _withView($0, options, body) }
+        try withContiguousBytesRethrowing(bytes) { buffer in
+            var result: Result? = nil
+            try _imwireCodec.view(buffer, options) { result = try body(View(_viewNode: $0)) }
+            return result!
+        }
     }
 
     /// Reads proto3 JSON `bytes` as a message view and calls `body` with it; returns what `body`
@@ -55,22 +59,13 @@ extension IMWireMessage {
         _ body: (View) throws -> Result
     ) throws -> Result where Bytes.Element == UInt8 {
         try withContiguousBytesRethrowing(bytes) { buffer in
-            // Not shared with `_withView` through a parameter for the codec's closure: that let the
-            // optimiser specialise the binary view's decoder for the caller's closure, which then
-            // copied a captured ValidationProfile seven times per message (validate through the
-            // view, chat: 5,325 -> 7,963 instructions per message).
+            // The binary view's body again, not shared through a parameter for the codec's closure:
+            // that let the optimiser specialise the binary view's decoder for the caller's closure,
+            // which then copied a captured ValidationProfile seven times per message (validate
+            // through the view, chat: 5,325 -> 7,963 instructions per message).
             var result: Result? = nil
             try _imwireCodec.jsonView(buffer, options) { result = try body(View(_viewNode: $0)) }
             return result!
         }
-    }
-
-    @inlinable
-    static func _withView<Result>(
-        _ buffer: UnsafeBufferPointer<UInt8>, _ options: BinaryDecodingOptions, _ body: (View) throws -> Result
-    ) throws -> Result {
-        var result: Result? = nil
-        try _imwireCodec.view(buffer, options) { result = try body(View(_viewNode: $0)) }
-        return result!
     }
 }
