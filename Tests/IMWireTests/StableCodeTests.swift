@@ -4,8 +4,8 @@ import Testing
 /// The codes' shared shape (``StableCode``): a name per code, unique, found again by name, printed
 /// as the name.
 @Suite struct StableCodeTests {
-    static func checkShape<C: StableCode>(_: C.Type) {
-        #expect(C.all.count >= 10, "\(C.self) has \(C.all.count) codes")
+    static func checkShape<C: StableCode>(_: C.Type, atLeast minimum: Int = 10) {
+        #expect(C.all.count >= minimum, "\(C.self) has \(C.all.count) codes")
         #expect(Set(C.all.map(\.name)).count == C.all.count, "two codes of \(C.self) share a name")
         for code in C.all {
             #expect(C(name: code.name) == code)
@@ -20,11 +20,8 @@ import Testing
     @Test func errorCodes() { Self.checkShape(IMWireError.Code.self) }
     @Test func violationCodes() { Self.checkShape(Violation.Code.self) }
     @Test func skippedKeyReasons() {
+        Self.checkShape(SkippedKey.Reason.self, atLeast: 4)
         #expect(SkippedKey.Reason.all.count == 4)
-        for reason in SkippedKey.Reason.all {
-            #expect(SkippedKey.Reason(name: reason.name) == reason)
-            #expect(reason.description == reason.name)
-        }
         #expect(SkippedKey.Reason(name: "unknown_field") == nil)
     }
     @Test func aNameOfAnotherKindIsNotFound() {
