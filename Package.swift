@@ -6,7 +6,10 @@ import PackageDescription
 // library's tests build and run with the Swift toolchain alone (Scripts/test runs them that way, with
 // libprotobuf-c-dev hidden; Docs/development.md). The package dependencies stay declared either way,
 // so Package.resolved does not change.
-let libraryOnly = Context.environment["IMWIRE_LIBRARY_ONLY"] == "1"
+let libraryOnly = ["1", "threads"].contains(Context.environment["IMWIRE_LIBRARY_ONLY"])
+// `IMWIRE_LIBRARY_ONLY=threads`: the library and its thread tests alone, for the ThreadSanitizer build
+// of `Scripts/sanitize thread`, which then compiles no other test.
+let threadTestsOnly = Context.environment["IMWIRE_LIBRARY_ONLY"] == "threads"
 
 // The library, its test helpers and its tests: IMWire and swift-property-based only.
 let libraryTargets: [Target] = [
@@ -24,6 +27,10 @@ let libraryTargets: [Target] = [
     ),
     // The heap in use (glibc's mallinfo2), for the tests of what a value keeps alive.
     .target(name: "CIMWireTestHeap", path: "Tests/CIMWireTestHeap"),
+    // The library's threads: its thread buffers and shared values used from many threads at once
+    // (run under ThreadSanitizer by Scripts/sanitize thread, and in the ordinary runs).
+    .testTarget(name: "IMWireThreadTests", dependencies: ["IMWire", "IMWireTestSupport"]),
+] + (threadTestsOnly ? [] : [
     // The library's own tests: they need the Swift toolchain and nothing else.
     .testTarget(
         name: "IMWireTests",
@@ -33,7 +40,7 @@ let libraryTargets: [Target] = [
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]
     ),
-]
+])
 
 // Everything else: the webhooks module, the CLI, the conformance suite, the fuzz targets, the
 // libprotobuf-c peer, and a test target for each by what it needs.
@@ -66,7 +73,7 @@ let otherTargets: [Target] = [
     .executableTarget(name: "IMWireFuzzValidation", dependencies: ["IMWireFuzzSupport"]),
     .executableTarget(name: "IMWireFuzzConformance", dependencies: ["IMWireFuzzSupport"]),
     .executableTarget(name: "IMWireFuzzUTF8", dependencies: ["IMWireFuzzSupport"]),
-    .executableTarget(name: "IMWireFuzzView", dependencies: ["IMWireFuzzSupport"]),
+    .executableTarget(name: "IMWireFuzzDifferential", dependencies: ["IMWireFuzzSupport"]),
 
     // Peer: libprotobuf-c (apt: libprotobuf-c-dev) and the protoc-c output for Schemas/.
     .systemLibrary(

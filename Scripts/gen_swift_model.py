@@ -496,8 +496,9 @@ def box_class(name, doc_lines, storage_lines):
     """A copy-on-write box class (a type's cold fields, or a class-backed type's fields)."""
     names = [line.split()[1].rstrip(":") for line in storage_lines]
     out = [doc_lines,
-           "    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more\n"
-           "    /// than one value is never written, so its fields need no run-time exclusivity check;\n"
+           "    /// Copied on write, as an array's buffer is ([unsafe: model-storage] `@unchecked Sendable`: a box\n"
+           "    /// reachable from more than one value is never written, so its fields need no run-time\n"
+           "    /// exclusivity check;\n"
            "    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the\n"
            "    /// caller's module is a load, not a call).\n",
            f"    @usableFromInline final class {name}: @unchecked Sendable {{\n"]
@@ -628,6 +629,7 @@ def gen_message(ctx, msg, enums):
         out.append("    @usableFromInline var _cold: _Cold? = nil\n\n")
         out.append("    /// The cold box, made or (when another value shares it) copied first.\n"
                    "    @inlinable\n    mutating func _coldForWriting() -> _Cold {\n"
+                   "        // [unsafe: model-storage] `_cold` is not `nil` after either branch.\n"
                    "        if _cold == nil {\n            _cold = _Cold()\n"
                    "        } else if !isKnownUniquelyReferenced(&_cold) {\n            _cold = _Cold(copying: _cold!)\n        }\n"
                    "        return _cold.unsafelyUnwrapped\n    }\n")

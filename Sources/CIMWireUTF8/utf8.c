@@ -10,6 +10,7 @@
 
 #include "imwire_utf8.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 // The error bits (one per class of malformed pair).
@@ -71,6 +72,8 @@ static const uint8_t incomplete_max[32] = {
 // Scalar: the well-formed sequences of Unicode's table 3-7, eight ASCII bytes at a time.
 
 static int check_scalar(const uint8_t *bytes, size_t count) {
+    // [unsafe: utf8-validator] Eight bytes are read after `i + 8 <= count`, a sequence's `need`
+    // continuation bytes after `count - i - 1 >= need`, single bytes below `count`.
     size_t i = 0;
     int ascii = 1;
     while (i < count) {
@@ -123,6 +126,8 @@ static int check_scalar(const uint8_t *bytes, size_t count) {
 
 __attribute__((target("ssse3")))
 static int check_ssse3(const uint8_t *bytes, size_t count) {
+    // [unsafe: utf8-validator] The tables are 16 and 32 bytes, read within; a block of the input is
+    // loaded after `count - i >= 16`, the last partial one copied into a zeroed 16-byte buffer.
     const __m128i t1 = _mm_loadu_si128((const __m128i *)byte_1_high);
     const __m128i t2 = _mm_loadu_si128((const __m128i *)byte_1_low);
     const __m128i t3 = _mm_loadu_si128((const __m128i *)byte_2_high);
@@ -185,6 +190,7 @@ struct avx2_state {
 // lookup tables and constants are loop invariants there, loaded once.
 __attribute__((target("avx2"), always_inline))
 static inline void avx2_block(struct avx2_state *state, __m256i input) {
+    // [unsafe: utf8-validator] Loads of the constant tables only, each within its length.
     const __m256i t1 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)byte_1_high));
     const __m256i t2 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)byte_1_low));
     const __m256i t3 = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)byte_2_high));
@@ -223,6 +229,8 @@ static inline int avx2_result(const struct avx2_state *state) {
 
 __attribute__((target("avx2")))
 static int check_avx2(const uint8_t *bytes, size_t count) {
+    // [unsafe: utf8-validator] A block is loaded after `count - i >= 32`; the last partial one is
+    // copied (`count - i` bytes) into a zeroed 32-byte buffer.
     struct avx2_state state = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
     uint8_t tail[32];
     size_t i = 0;
@@ -246,6 +254,8 @@ static int check_avx2(const uint8_t *bytes, size_t count) {
 // strings a message holds) is one block and no copy, and it needs no scalar loop.
 __attribute__((target("avx2,avx512f,avx512bw,avx512vl")))
 static int check_avx512(const uint8_t *bytes, size_t count) {
+    // [unsafe: utf8-validator] A block is loaded after `count - i >= 32`; the last partial one by a
+    // load masked to its `count - i` (< 32) bytes, which touches no byte past them.
     struct avx2_state state = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256()};
     size_t i = 0;
     while (i < count) {
@@ -288,6 +298,8 @@ static int detect(void) {
 #include <arm_neon.h>
 
 static int check_neon(const uint8_t *bytes, size_t count) {
+    // [unsafe: utf8-validator] A block is loaded after `count - i >= 16`; the last partial one is
+    // copied into a zeroed 16-byte buffer.
     const uint8x16_t t1 = vld1q_u8(byte_1_high), t2 = vld1q_u8(byte_1_low), t3 = vld1q_u8(byte_2_high);
     const uint8x16_t nibble = vdupq_n_u8(0x0F);
     const uint8x16_t max = vld1q_u8(incomplete_max + 16);
@@ -331,11 +343,13 @@ static int check_neon(const uint8_t *bytes, size_t count) {
 
 // ---------------------------------------------------------------------------------------------
 
-// -1 until the first call picks the implementation; a race only makes two threads pick the same.
-static volatile int chosen = -1;
+// -1 until the first call picks the implementation. Threads that make their first check at once may
+// each detect it and store the same number: an atomic (relaxed: the value is all that is shared), so
+// that is no data race.
+static _Atomic int chosen = -1;
 
 int imwire_utf8_implementation(void) {
-    int implementation = chosen;
+    int implementation = atomic_load_explicit(&chosen, memory_order_relaxed);
     if (implementation < 0) {
 #if defined(__x86_64__)
         implementation = detect();
@@ -344,7 +358,7 @@ int imwire_utf8_implementation(void) {
 #else
         implementation = 0;
 #endif
-        chosen = implementation;
+        atomic_store_explicit(&chosen, implementation, memory_order_relaxed);
     }
     return implementation;
 }

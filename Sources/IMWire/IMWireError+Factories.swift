@@ -282,6 +282,16 @@ extension IMWireError {
             offset: 0)
     }
 
+    /// A message view that would need more than `limit` words (2^32: a list keeps its entries'
+    /// indices in 32 bits), where the decoder was at `offset`.
+    @inline(never)
+    static func viewTooLarge(limit: Int, offset: Int) -> IMWireError {
+        IMWireError(
+            code: .inputTooLarge,
+            reason: "the message view of this input needs more than \(counted(limit, "word")) of 8 bytes; decode it into a message instead",
+            offset: offset)
+    }
+
     /// A line of a stream (`exactly` `length` bytes long, or at least that) over the limit per record.
     @inline(never)
     static func lineTooLong(_ length: Int, exactly: Bool, limit: Int, offset: Int, recordIndex: Int?) -> IMWireError {

@@ -171,6 +171,13 @@ public enum FuzzChecks {
         }
     }
 
+    /// The differential target's check: every input read as binary and as proto3 JSON, each by its
+    /// view and by its decoder, which must agree (``view(_:)`` and ``jsonView(_:)``).
+    public static func differential(_ bytes: [UInt8]) throws(Invariants.Violation) {
+        try view(bytes)
+        try jsonView(bytes)
+    }
+
     /// ``view(_:)`` for proto3 JSON bytes: the JSON view against a JSON decode.
     public static func jsonView(_ bytes: [UInt8]) throws(Invariants.Violation) {
         try viewAgreesWithDecode(bytes, decode: { () throws(IMWireError) in try Message(jsonUTF8Bytes: bytes) }) { body in

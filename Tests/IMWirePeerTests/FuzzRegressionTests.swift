@@ -20,7 +20,7 @@ import Testing
         "validation": FuzzChecks.validation,
         "conformance": FuzzChecks.conformanceFrames,
         "utf8": FuzzChecks.utf8,
-        "view": FuzzChecks.view,
+        "differential": FuzzChecks.differential,
     ]
 
     static func files(in relative: String, suffix: String) -> [String] {
@@ -35,8 +35,8 @@ import Testing
 
     static let seeds: [Input] =
         (files(in: "valid", suffix: ".binpb") + files(in: "noncanonical", suffix: ".binpb") + files(in: "invalid", suffix: ".binpb"))
-            .flatMap { [Input(target: "binary", path: $0), Input(target: "view", path: $0)] }
-        + files(in: "valid", suffix: ".json").map { Input(target: "json", path: $0) }
+            .flatMap { [Input(target: "binary", path: $0), Input(target: "differential", path: $0)] }
+        + files(in: "valid", suffix: ".json").flatMap { [Input(target: "json", path: $0), Input(target: "differential", path: $0)] }
         + files(in: "tim_rest", suffix: ".input.json").map { Input(target: "tim-rest", path: $0) }
         + files(in: "limits", suffix: ".binpb").map { Input(target: "validation", path: $0) }
         + files(in: "../Tests/Conformance/seeds", suffix: ".bin").map { Input(target: "conformance", path: $0) }

@@ -63,7 +63,7 @@ import Testing
         return sum
     }
 
-    @Test(arguments: shapes, ["binary", "json"])
+    @Test(.timed, arguments: shapes, ["binary", "json"])
     func readingEveryPartByIndexIsLinear(_ shape: String, _ format: String) throws {
         let small = try Self.decoded(Self.message(shape, 2_000), format)
         let large = try Self.decoded(Self.message(shape, 16_000), format)
@@ -74,7 +74,7 @@ import Testing
         #expect(ratio < growthBound, "8× the \(shape) took \(ratio)× as long to read by index")
     }
 
-    @Test(arguments: shapes, ["binary", "json"])
+    @Test(.timed, arguments: shapes, ["binary", "json"])
     func hashingAndComparingADecodedValueAreLinear(_ shape: String, _ format: String) throws {
         // Two equal values decoded separately: equality compares every part, not a shared identity.
         let small = try (Self.decoded(Self.message(shape, 2_000), format), Self.decoded(Self.message(shape, 2_000), format))
@@ -86,7 +86,7 @@ import Testing
         #expect(hashing < growthBound, "8× the \(shape) took \(hashing)× as long to hash")
     }
 
-    @Test(arguments: shapes, ["binary", "json"])
+    @Test(.timed, arguments: shapes, ["binary", "json"])
     func validatingADecodedValueIsLinear(_ shape: String, _ format: String) throws {
         func decoded(_ n: Int) throws -> Message {
             let message = Self.message(shape, n)
@@ -105,7 +105,7 @@ import Testing
 
     /// The default input limit admits about 760,000 text elems in one binary message: validating it
     /// takes time linear in its size (1 MiB against 8 MiB, the limit).
-    @Test func validatingAMessageAtTheDefaultInputLimitIsLinear() throws {
+    @Test(.timed) func validatingAMessageAtTheDefaultInputLimitIsLinear() throws {
         let limit = BinaryDecodingOptions.defaultMaxInputSize
         func decoded(bytes: Int) throws -> Message {
             let one = try Message(elems: [.text("a")]).serializedBytes().count

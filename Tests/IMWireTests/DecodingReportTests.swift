@@ -228,7 +228,7 @@ import Testing
 
     /// N vs 8N skipped keys, in both dialects: the report (and the path walk behind proto3 JSON's)
     /// grows linearly.
-    @Test(arguments: ["json", "tim-rest"])
+    @Test(.timed, arguments: ["json", "tim-rest"])
     func reportingManySkippedKeysIsLinear(_ format: String) {
         func document(_ count: Int) -> [UInt8] {
             let keys = (0..<count).map { #""Key\#($0)":{"a":[1,2]}"# }.joined(separator: ",")

@@ -188,7 +188,7 @@ import Testing
         #expect(changed == "changed")
     }
 
-    @Test func equalityHashingTeardownAndValidationAreLinearInDepth() {
+    @Test(.timed) func equalityHashingTeardownAndValidationAreLinearInDepth() {
         let small = 10_000, large = 80_000
         let ratios = runOnThread(stackSize: Self.stackSize) { () -> [Double] in
             let pairs = [small, large].map { (Self.deep($0, innerText: "a"), Self.deep($0, innerText: "a")) }

@@ -165,7 +165,7 @@ private func onWorkerStack(knownIssue: String? = nil, _ body: @escaping @Sendabl
         }
     }
 
-    @Test(arguments: ["a", "中😀é"])
+    @Test(.timed, arguments: ["a", "中😀é"])
     func fiftyMegabyteStringDecodesInLinearTimeWithARaisedLimit(filler: String) throws {
         let large = Self.stringMessage(field: "sender", filler: filler, bytes: Self.fiftyMB)
         let message = try Message(jsonUTF8Bytes: large, options: Self.raisedLimit)
@@ -193,7 +193,7 @@ private func onWorkerStack(knownIssue: String? = nil, _ body: @escaping @Sendabl
         #expect(message.cloudCustomData.prefix(3) == [0x41, 0x42, 0x43])
     }
 
-    @Test func stringMadeOfEscapesDecodesInLinearTime() throws {
+    @Test(.timed) func stringMadeOfEscapesDecodesInLinearTime() throws {
         // The slow path (escapes, surrogate pairs): 6 MB of input within the default limit.
         let large = Self.stringMessage(field: "sender", filler: #"\n\u4e2d\ud83d\ude00"#, bytes: 6 * 1024 * 1024)
         let message = try Message(jsonUTF8Bytes: large)
@@ -204,7 +204,7 @@ private func onWorkerStack(knownIssue: String? = nil, _ body: @escaping @Sendabl
         #expect(largeTime < 40 * smallTime + 0.05, "0.6 MB: \(smallTime) s, 6 MB: \(largeTime) s")
     }
 
-    @Test func manyEscapedStringsDecodeAndViewInLinearTime() throws {
+    @Test(.timed) func manyEscapedStringsDecodeAndViewInLinearTime() throws {
         // The unescaped bytes of a document's strings share one buffer, which grows to hold each
         // escaped string at once: N against 8N strings, each with an escape, decoded and viewed.
         func document(_ count: Int) -> [UInt8] {
@@ -272,7 +272,7 @@ private func onWorkerStack(knownIssue: String? = nil, _ body: @escaping @Sendabl
 
     // MARK: Many keys
 
-    @Test func manyKeysInAnIgnoredUnknownObjectDecodeInLinearTime() throws {
+    @Test(.timed) func manyKeysInAnIgnoredUnknownObjectDecodeInLinearTime() throws {
         func input(_ count: Int) -> [UInt8] {
             Array((#"{"x":{"# + (0..<count).map { #""k\#($0)":1"# }.joined(separator: ",") + #"},"msgId":"a"}"#).utf8)
         }
@@ -307,7 +307,7 @@ private func onWorkerStack(knownIssue: String? = nil, _ body: @escaping @Sendabl
         return (Array(json.utf8), message)
     }
 
-    @Test func mergerOfThreeHundredTextMessagesDecodesInLinearTime() throws {
+    @Test(.timed) func mergerOfThreeHundredTextMessagesDecodesInLinearTime() throws {
         let small = Self.mergerJSON(messages: 300)
         let large = Self.mergerJSON(messages: 3000)
         #expect(try Message(jsonUTF8Bytes: small.json) == small.message)

@@ -116,7 +116,7 @@ struct JSONViewTests {
         #expect(Self.viewed(Array("{} x".utf8)) == Self.decoded(Array("{} x".utf8)))
     }
 
-    @Test(arguments: DecodedValueLinearTimeTests.shapes)
+    @Test(.timed, arguments: DecodedValueLinearTimeTests.shapes)
     func makingAndWalkingAJSONViewIsLinear(_ shape: String) throws {
         let small = try DecodedValueLinearTimeTests.message(shape, 2_000).jsonUTF8Bytes()
         let large = try DecodedValueLinearTimeTests.message(shape, 16_000).jsonUTF8Bytes()

@@ -150,7 +150,7 @@ struct MessageViewTests {
         #expect(refused != nil && refused == decodeError)
     }
 
-    @Test(arguments: DecodedValueLinearTimeTests.shapes)
+    @Test(.timed, arguments: DecodedValueLinearTimeTests.shapes)
     func validatingBytesThroughTheViewIsLinear(_ shape: String) throws {
         let small = try DecodedValueLinearTimeTests.message(shape, 2_000).serializedBytes()
         let large = try DecodedValueLinearTimeTests.message(shape, 16_000).serializedBytes()
@@ -261,7 +261,7 @@ struct MessageViewTests {
 
     // MARK: Linear time
 
-    @Test(arguments: DecodedValueLinearTimeTests.shapes)
+    @Test(.timed, arguments: DecodedValueLinearTimeTests.shapes)
     func makingAndWalkingAViewIsLinear(_ shape: String) throws {
         let small = try DecodedValueLinearTimeTests.message(shape, 2_000).serializedBytes()
         let large = try DecodedValueLinearTimeTests.message(shape, 16_000).serializedBytes()

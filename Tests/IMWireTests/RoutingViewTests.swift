@@ -154,7 +154,7 @@ import Testing
     }
 
     /// Time grows linearly with the number of elems and of unknown fields (N vs 8N).
-    @Test(arguments: ["elems", "unknown fields"])
+    @Test(.timed, arguments: ["elems", "unknown fields"])
     func openingTheViewIsLinear(_ shape: String) throws {
         func input(_ n: Int) throws -> [UInt8] {
             if shape == "elems" {

@@ -45,7 +45,7 @@ import Testing
         shape.hasPrefix("one") ? 20_000 : shape == "blank lines" ? 5_000 : 250
     }
 
-    @Test(arguments: shapes.keys.sorted())
+    @Test(.timed, arguments: shapes.keys.sorted())
     func asyncReadingInOneByteChunksIsLinear(_ shape: String) async throws {
         let make = Self.shapes[shape]!
         let n = Self.units(shape)
@@ -66,7 +66,7 @@ import Testing
         #expect(ratio < Self.bound, "\(shape): 8× the input took \(ratio)× the time")
     }
 
-    @Test(arguments: ["binary records", "json lines", "blank lines"])
+    @Test(.timed, arguments: ["binary records", "json lines", "blank lines"])
     func syncReadingIsLinear(_ shape: String) throws {
         let make = Self.shapes[shape]!
         let n = Self.units(shape) * 16

@@ -57,7 +57,7 @@ import Testing
 
     /// Entries in reverse order on the wire are ordered once, not inserted one by one (which would be
     /// quadratic): N against 8N.
-    @Test func decodingEntriesInReverseOrderIsLinear() throws {
+    @Test(.timed) func decodingEntriesInReverseOrderIsLinear() throws {
         func input(_ n: Int) -> [UInt8] {
             (0..<n).reversed().flatMap { Self.encodedEntry(sixDigits($0), [1]) }
         }

@@ -58,7 +58,7 @@ import Testing
         },
     ]
 
-    @Test(arguments: inputShapes.keys.sorted())
+    @Test(.timed, arguments: inputShapes.keys.sorted())
     func decodingTimeIsLinearInTheInput(_ shape: String) {
         let make = Self.inputShapes[shape]!
         let n = Self.units(shape)
@@ -99,7 +99,7 @@ import Testing
         "@ mentions": { n in Message(target: .groupID("g"), elems: [.text("x")], atUserList: (0..<n).map { "user\($0)" }) },
     ]
 
-    @Test(arguments: modelShapes.keys.sorted())
+    @Test(.timed, arguments: modelShapes.keys.sorted())
     func encodingTimeIsLinearInTheModel(_ shape: String) {
         let make = Self.modelShapes[shape]!
         let options = TIMRESTEncodingOptions(maxDepth: 100_000)
@@ -125,7 +125,7 @@ import Testing
 
     /// 433 KB of keys (40,000 of them): Tencent adds keys, and a server must not spend more than a
     /// moment on them. (It took 37.6 s when duplicate detection compared every pair.)
-    @Test func fortyThousandKeysDecodeInWellUnderASecond() throws {
+    @Test(.timed) func fortyThousandKeysDecodeInWellUnderASecond() throws {
         let input = Self.inputShapes["unknown top-level keys"]!(40_000)
         #expect(input.count > 400_000)
         let seconds = bestTime(runs: 1) { _ = try? Message(timRESTUTF8Bytes: input) }

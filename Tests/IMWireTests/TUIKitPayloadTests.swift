@@ -207,7 +207,7 @@ import Testing
         return Array((#"{"businessID":"long","s":""# + String(repeating: piece, count: n / 16) + #""}"#).utf8)
     }
 
-    @Test(arguments: ["many members", "one long string"])
+    @Test(.timed, arguments: ["many members", "one long string"])
     func readingIsLinearInTheInput(_ shape: String) throws {
         let make = shape == "many members" ? Self.manyMembers : Self.longString
         let n = shape == "many members" ? 2_000 : 200_000
@@ -222,7 +222,7 @@ import Testing
         #expect(ratio < Self.bound, "\(shape): 8× the input took \(ratio)× the time")
     }
 
-    @Test func writingAndValidatingAreLinearInThePayload() throws {
+    @Test(.timed) func writingAndValidatingAreLinearInThePayload() throws {
         let small = try TUIKitCustomPayload(jsonUTF8Bytes: Self.manyMembers(2_000))
         let large = try TUIKitCustomPayload(jsonUTF8Bytes: Self.manyMembers(16_000))
         let writing = growthRatio(bound: Self.bound, small: { _ = try? small.jsonUTF8Bytes() }, large: { _ = try? large.jsonUTF8Bytes() })

@@ -165,7 +165,7 @@ struct UTF8ValidationTests {
 
     // MARK: Time
 
-    @Test func validationTimeIsLinearInTheInput() {
+    @Test(.timed) func validationTimeIsLinearInTheInput() {
         let text = Array(String(repeating: "群聊的聊天记录 see you at 8 🍜 ", count: 2_000).utf8)  // ~78 KB
         let large = Array(repeating: text, count: 8).flatMap { $0 }
         for implementation in Self.implementations {

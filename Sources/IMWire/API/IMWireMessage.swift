@@ -53,7 +53,10 @@ extension IMWireMessage {
     @inlinable
     public init(serializedBytes bytes: UnsafeRawBufferPointer, options: BinaryDecodingOptions = .init()) throws(IMWireError) {
         self.init()
-        try Self._imwireCodec.decodeBinaryInto(&self, bytes.assumingMemoryBound(to: UInt8.self), options)
+        // [unsafe: api-bytes] Bound to `UInt8` for the call, as any initialised memory can be.
+        try bytes.withMemoryRebound(to: UInt8.self) { (buffer) throws(IMWireError) in
+            try Self._imwireCodec.decodeBinaryInto(&self, buffer, options)
+        }
     }
 
     #if compiler(>=6.2)
@@ -61,7 +64,10 @@ extension IMWireMessage {
     @inlinable
     public init(serializedBytes bytes: RawSpan, options: BinaryDecodingOptions = .init()) throws(IMWireError) {
         let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(IMWireError) in try Self._imwireCodec.decodeBinary(buffer.assumingMemoryBound(to: UInt8.self), options) }
+            // [unsafe: api-bytes] Bound to `UInt8` for the call.
+            buffer.withMemoryRebound(to: UInt8.self) { bytes in
+                Result { () throws(IMWireError) in try Self._imwireCodec.decodeBinary(bytes, options) }
+            }
         }
         self = try result.get()
     }
@@ -141,7 +147,10 @@ extension IMWireMessage {
     /// Decodes a message from borrowed proto3 JSON bytes.
     @inlinable
     public init(jsonUTF8Bytes bytes: UnsafeRawBufferPointer, options: JSONDecodingOptions = .init()) throws(IMWireError) {
-        self = try Self._imwireCodec.decodeJSON(bytes.assumingMemoryBound(to: UInt8.self), options)
+        // [unsafe: api-bytes] Bound to `UInt8` for the call.
+        self = try bytes.withMemoryRebound(to: UInt8.self) { (buffer) throws(IMWireError) in
+            try Self._imwireCodec.decodeJSON(buffer, options)
+        }
     }
 
     /// Decodes a message from proto3 JSON text.
@@ -205,6 +214,8 @@ func withContiguousBytes<Bytes: Collection, R>(
     _ bytes: Bytes, _ body: (UnsafeBufferPointer<UInt8>) throws(IMWireError) -> R
 
 ) throws(IMWireError) -> R where Bytes.Element == UInt8 {
+    // [unsafe: api-bytes] the cast runs only when `Bytes` is `[UInt8]` (checked just before), so the value is
+    // already of the target type.
     if Bytes.self == [UInt8].self {
         // The common case, without a `Result` to carry the error out of the closure (moving a large
         // message through one is measurable): the test folds away when specialised.

@@ -64,6 +64,8 @@ package struct ArenaField: Sendable {
     /// field): the whole word, or its bits — a bool as one bit (any non-zero value is true).
     @inline(__always)
     package func store(_ value: UInt64, in words: UnsafeMutablePointer<UInt64>, at slot: Int) {
+        // [unsafe: arena-words] `slot` is a word of a node allocated with its layout's `slotCount` (the
+        // caller adds the field's slot to the node).
         guard container == .bits else {
             words[slot] = value
             return
@@ -80,6 +82,9 @@ package struct ArenaField: Sendable {
 
 /// One message type's layout as the decoders read it: plain values behind a pointer, so their loops
 /// do no reference counting.
+///
+/// [unsafe: schema-lifetime] `schema` is `unowned(unsafe)`: schemas are global constants of the
+/// generated code, created once and never freed, so the reference cannot dangle.
 package struct ArenaLayout {
     /// Words per node.
     package let slotCount: Int
@@ -100,6 +105,9 @@ package struct ArenaLayout {
 
 /// The layouts of every message type of one schema file, indexed by the generator's type numbers.
 /// Built once (a global `let`) and never freed.
+///
+/// [unsafe: schema-lifetime] `@unchecked Sendable`: the table is written only by its initialiser,
+/// before any thread can see it (a global `let`), and only read after.
 package final class ArenaLayoutTable: @unchecked Sendable {
     package let layouts: UnsafeMutablePointer<ArenaLayout>
     package let count: Int
@@ -109,6 +117,11 @@ package final class ArenaLayoutTable: @unchecked Sendable {
     package init(
         _ types: [(slotCount: Int, schema: MessageSchema, fields: [(Int, ArenaField)])], wireType: (ArenaField) -> UInt8
     ) {
+        // [unsafe: arena-layout] Each table is as long as its index range: `fields` and `wireTypes`
+        // hold `maxNumber + 1` entries (the numbers are at most `maxNumber`), `byIndex` one per field,
+        // `layouts` one per type; the precondition below refuses a generated table whose slots,
+        // sub-layouts or indices disagree with it, so every later read of a layout stays inside the
+        // node and the table.
         count = types.count
         layouts = .allocate(capacity: types.count)
         for (index, type) in types.enumerated() {
@@ -119,8 +132,13 @@ package final class ArenaLayoutTable: @unchecked Sendable {
             wireTypes.initialize(repeating: 0xFF, count: maxNumber + 1)
             let byIndex = UnsafeMutablePointer<(number: Int, field: ArenaField)>.allocate(capacity: max(1, type.fields.count))
             for (position, (number, field)) in type.fields.enumerated() {
-                precondition(Int(field.slot) < type.slotCount && (field.kind != .message || Int(field.sub) < types.count)
-                             && Int(field.index) == position && type.schema.numbers[position] == number,
+                // A oneof member's value is the word after its slot; a bit field's bits are in its word.
+                let words = field.container == .oneof ? 2 : 1
+                let bits = field.kind == .bool ? 1 : 32
+                precondition(Int(field.slot) + words <= type.slotCount && field.slot > 0
+                             && (field.container != .bits || Int(field.shift) + bits <= 64)
+                             && (field.kind != .message || Int(field.sub) < types.count)
+                             && number > 0 && Int(field.index) == position && type.schema.numbers[position] == number,
                              "arena layout \(index): field \(number) does not match its schema or table")
                 fields[number] = field
                 wireTypes[number] = wireType(field)

@@ -29,22 +29,44 @@ package enum ArenaString {
 /// The words ``ArenaDecoder`` builds a message view's nodes in: the thread's scratch buffer
 /// (``Scratch/words``), grown in place (`realloc`) when a large input needs more, and given back when
 /// the view's closure returns.
+///
+/// Bounds: `count <= capacity`, and `words` holds `capacity` words; ``allocate(_:at:)`` grows the
+/// buffer before it hands out words past `capacity`, so every word it returns, and every word of a
+/// node up to its layout's `slotCount`, is below `count`. A list's links hold entry indices in 32
+/// bits each, so a view may use at most ``maxWords`` words: past that, ``allocate(_:at:)`` throws
+/// instead of letting an index wrap.
 @usableFromInline
 package struct ArenaWords {
+    /// The most words one view may use: indices below 2^32, as a list's links keep them.
+    package static let maxWords = 1 << 32
+
     package private(set) var words: UnsafeMutablePointer<UInt64>
+    /// The buffer's size in words.
     private var capacity: Int
+    /// `min(capacity, limit)`: the words ``allocate(_:at:)`` hands out before it asks
+    /// ``grow(_:at:)``, so that one comparison serves both the buffer's end and the limit.
+    private var usable: Int
     /// Words in use; word 0 is never a node or an entry (0 means "none" in a link).
     package private(set) var count = 1
+    /// ``maxWords``, or less for a test of the limit.
+    private let limit: Int
 
-    package init() {
+    package init(limit: Int = ArenaWords.maxWords) {
+        // [unsafe: thread-scratch] The buffer is the thread's, taken out of its slot until
+        // ``discard()``; it holds at least one word (the initial capacity is 512).
         (words, capacity) = Scratch.words.take()
+        self.limit = min(limit, Self.maxWords)
+        usable = min(capacity, self.limit)
         words[0] = 0
     }
 
-    /// `wordCount` zeroed words; returns the first.
+    /// `wordCount` zeroed words; returns the first. `offset` is where the input is, for the error
+    /// when the view would need more than ``maxWords``.
     @inline(__always)
-    package mutating func allocate(_ wordCount: Int) -> Int {
-        if wordCount > capacity &- count { grow(wordCount) }
+    package mutating func allocate(_ wordCount: Int, at offset: Int) throws(IMWireError) -> Int {
+        // [unsafe: arena-words] Grown first, so `count + wordCount <= usable <= capacity`.
+        if wordCount > usable &- count { try grow(wordCount, at: offset) }
+        assert(count &+ wordCount <= usable && usable <= capacity, "arena words past the buffer")
         let start = count
         (words + start).initialize(repeating: 0, count: wordCount)
         count &+= wordCount
@@ -52,11 +74,18 @@ package struct ArenaWords {
     }
 
     @inline(never)
-    private mutating func grow(_ wordCount: Int) {
-        var newCapacity = capacity * 2
-        while newCapacity - count < wordCount { newCapacity *= 2 }
-        words = ScratchMemory.resize(words, to: newCapacity)
-        capacity = newCapacity
+    private mutating func grow(_ wordCount: Int, at offset: Int) throws(IMWireError) {
+        // [unsafe: thread-scratch] The buffer is reallocated in place of the one taken; its new
+        // capacity holds `count + wordCount` words and never more than `limit`.
+        guard wordCount <= limit &- count else { throw .viewTooLarge(limit: limit, offset: offset) }
+        if wordCount > capacity &- count {
+            var newCapacity = capacity * 2
+            while newCapacity - count < wordCount { newCapacity *= 2 }
+            newCapacity = min(newCapacity, limit)
+            words = ScratchMemory.resize(words, to: newCapacity)
+            capacity = newCapacity
+        }
+        usable = min(capacity, limit)
     }
 
     /// Where an entry's value starts: after the word that links it to the next entry.
@@ -66,8 +95,12 @@ package struct ArenaWords {
     /// Appends an entry with `valueWords` value words (zeroed) to the list whose links are at
     /// `links` (the first entry | the last << 32); returns the index of the entry's first value word.
     @inline(__always)
-    package mutating func appendEntry(links: Int, valueWords: Int) -> Int {
-        let entry = allocate(Self.valueOffset &+ valueWords)
+    package mutating func appendEntry(links: Int, valueWords: Int, at offset: Int) throws(IMWireError) -> Int {
+        // [unsafe: arena-words] `links` is a word of a node allocated before; the entry's words
+        // are new (below `count`); the last entry's index came from an earlier call. Every index
+        // is below ``maxWords``, so it fits its 32 bits.
+        let entry = try allocate(Self.valueOffset &+ valueWords, at: offset)
+        assert(links > 0 && links < count, "a list's links outside the words")
         let current = words[links]
         if current == 0 {
             words[links] = UInt64(truncatingIfNeeded: entry) | UInt64(truncatingIfNeeded: entry) << 32
@@ -81,6 +114,7 @@ package struct ArenaWords {
 
     /// Returns the buffer to the thread (or frees it, when it grew past what the thread keeps).
     package func discard() {
+        // [unsafe: thread-scratch] Given back once, by the view's `defer`, after the last read.
         Scratch.words.giveBack(words, capacity: capacity)
     }
 }

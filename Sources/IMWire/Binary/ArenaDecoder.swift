@@ -24,11 +24,12 @@ package struct ArenaDecoder: WireCursor {
     let maxDepth: Int
     var stackGuard = StackGuard()
     private let layouts: UnsafeMutablePointer<ArenaLayout>
-    private var arena = ArenaWords()
+    private var arena: ArenaWords
     /// The words (`arena.words`, again after it grows).
     private var words: UnsafeMutablePointer<UInt64> { arena.words }
 
-    private init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, layouts: UnsafeMutablePointer<ArenaLayout>) {
+    private init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int, layouts: UnsafeMutablePointer<ArenaLayout>, wordLimit: Int) {
+        arena = ArenaWords(limit: wordLimit)
         base = buffer.readableBase
         inputCount = buffer.count
         end = buffer.count
@@ -38,14 +39,19 @@ package struct ArenaDecoder: WireCursor {
 
     /// Appends to a repeated field's list an entry with `valueWords` value words; returns the first.
     @inline(__always)
-    private mutating func appendEntry(links: Int, valueWords: Int) -> Int {
-        arena.appendEntry(links: links, valueWords: valueWords)
+    private mutating func appendEntry(links: Int, valueWords: Int) throws(IMWireError) -> Int {
+        try arena.appendEntry(links: links, valueWords: valueWords, at: position)
     }
 
     // MARK: - Nodes
 
     /// Reads fields until `end` into `node`, a node of layout `layoutIndex`.
     private mutating func decodeNode(_ layoutIndex: Int, _ node: Int) throws(IMWireError) {
+        // [unsafe: arena-layout] `layoutIndex` is a layout of the table (the root's, or a field's `sub`,
+        // checked when the table was built); `wireTypes[number]` and `fields[number]` are read after `number
+        // <= maxNumber`. [unsafe: wire-cursor] `base[position]` after `position < end`. [unsafe: arena-words]
+        // `node` was allocated with this layout's `slotCount` words and `field.slot` (+ 1 for a oneof) is
+        // below it, so `slot` is a word of the node.
         let layout = layouts[layoutIndex]
         while position < end {
             let tagStart = position
@@ -69,7 +75,7 @@ package struct ArenaDecoder: WireCursor {
                 field = layout.fields[number]
             } else {
                 try skipField(wireType, number: number)
-                let value = appendEntry(links: node, valueWords: 1)
+                let value = try appendEntry(links: node, valueWords: 1)
                 words[value] = ArenaString.word(offset: tagStart, count: position &- tagStart, isASCII: false)
                 continue
             }
@@ -96,7 +102,7 @@ package struct ArenaDecoder: WireCursor {
                 words[slot] = UInt64(truncatingIfNeeded: number)
                 words[slot &+ 1] = value
             case .repeated:
-                let entry = appendEntry(links: slot, valueWords: 1)
+                let entry = try appendEntry(links: slot, valueWords: 1)
                 words[entry] = value
             }
         }
@@ -105,26 +111,29 @@ package struct ArenaDecoder: WireCursor {
     /// A length-delimited sub-message: merged into the node of a present singular field or of the
     /// same oneof member, a new node otherwise.
     private mutating func decodeMessageField(_ field: ArenaField, number: Int, slot: Int) throws(IMWireError) {
+        // [unsafe: arena-words] `slot` (and `slot + 1` of a oneof) is a word of the node; a child index read
+        // from it was written by an earlier allocation of `layouts[sub].slotCount` words. [unsafe: arena-
+        // layout] `sub` is a layout of the table.
         let sub = Int(field.sub)
         var child: Int
         switch field.container {
         case .single, .bits:
             child = Int(truncatingIfNeeded: words[slot])
             if child == 0 {
-                child = arena.allocate(layouts[sub].slotCount)
+                child = try arena.allocate(layouts[sub].slotCount, at: position)
                 words[slot] = UInt64(truncatingIfNeeded: child)
             }
         case .oneof:
             if words[slot] == UInt64(truncatingIfNeeded: number) {
                 child = Int(truncatingIfNeeded: words[slot &+ 1])
             } else {
-                child = arena.allocate(layouts[sub].slotCount)
+                child = try arena.allocate(layouts[sub].slotCount, at: position)
                 words[slot] = UInt64(truncatingIfNeeded: number)
                 words[slot &+ 1] = UInt64(truncatingIfNeeded: child)
             }
         case .repeated:
             // The element's node is the entry's value.
-            child = appendEntry(links: slot, valueWords: layouts[sub].slotCount)
+            child = try appendEntry(links: slot, valueWords: layouts[sub].slotCount)
         }
         let outerEnd = try enterSubmessage()
         try decodeNode(sub, child)
@@ -134,6 +143,8 @@ package struct ArenaDecoder: WireCursor {
 
     /// A `map<string, bytes>` entry: a message {key = 1; value = 2}; anything else in it is dropped.
     private mutating func decodeMapEntry(slot: Int) throws(IMWireError) {
+        // [unsafe: arena-words] the entry's two value words are new
+        // (``ArenaWords/appendEntry(links:valueWords:at:)``).
         let outerEnd = try enterSubmessage()
         var key: UInt64 = 0
         var value: UInt64 = 0
@@ -149,7 +160,7 @@ package struct ArenaDecoder: WireCursor {
         }
         depth &-= 1
         end = outerEnd
-        let entry = appendEntry(links: slot, valueWords: 2)
+        let entry = try appendEntry(links: slot, valueWords: 2)
         words[entry] = key
         words[entry &+ 1] = value
     }
@@ -200,15 +211,17 @@ extension ArenaDecoder {
     /// Decodes `buffer` as a message of layout `layout` of `table` into the thread's scratch words,
     /// with string and bytes words pointing into `buffer` itself (no copy), and calls `body` with the
     /// root node; the words go back to the thread when `body` returns. What a message view reads.
+    /// `wordLimit` lowers ``ArenaWords/maxWords`` for a test of that limit.
     package static func withView<Result>(
         table: ArenaLayoutTable, layout: Int, from buffer: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions,
-        _ body: (_ViewNode) throws -> Result
+        wordLimit: Int = ArenaWords.maxWords, _ body: (_ViewNode) throws -> Result
     ) throws -> Result {
+        // [unsafe: arena-layout] `layout` is the type's own index in its table (`M._typeIndex`).
         try BinaryDecoder.checkLimits(inputCount: buffer.count, options: options)
         try ArenaString.checkOffsets(inputCount: buffer.count)
-        var decoder = ArenaDecoder(buffer, maxDepth: options.maxDepth, layouts: table.layouts)
+        var decoder = ArenaDecoder(buffer, maxDepth: options.maxDepth, layouts: table.layouts, wordLimit: wordLimit)
         defer { decoder.arena.discard() }
-        let root = decoder.arena.allocate(decoder.layouts[layout].slotCount)
+        let root = try decoder.arena.allocate(decoder.layouts[layout].slotCount, at: 0)
         try decoder.decodeNode(layout, root)
         return try body(_ViewNode(words: UnsafePointer(decoder.arena.words), bytes: decoder.base, node: root))
     }

@@ -168,6 +168,7 @@ package struct BinaryDecoder: WireCursor {
     /// returns where the bytes are, allocating nothing.
     @inline(__always)
     package mutating func readStringRange() throws(IMWireError) -> Range<Int> {
+        // [unsafe: wire-cursor] ``readLengthDelimited()`` checked `length <= end - start`.
         let (start, length) = try readLengthDelimited()
         let bytes = UnsafeBufferPointer(start: base + start, count: length)
         guard UTF8Validation.isValid(bytes) else { throw invalidUTF8(bytes, at: start) }

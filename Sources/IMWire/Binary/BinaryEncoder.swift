@@ -47,6 +47,7 @@ package struct BinaryWriter {
     private let smallStrings = SmallString.isAvailable
 
     package init(maxDepth: Int) {
+        // [unsafe: thread-scratch] the thread's bytes buffer, taken out of its slot until ``release()``.
         (base, capacity) = Scratch.bytes.take()
         position = capacity
         self.maxDepth = maxDepth
@@ -57,9 +58,14 @@ package struct BinaryWriter {
     package var count: Int { capacity &- position }
 
     /// The bytes written, valid until ``release()``.
+    ///
+    /// [unsafe: binary-writer] `position..<capacity` are the bytes written.
     package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base + position, count: count) }
 
     /// Returns the buffer to the thread.
+    ///
+    /// [unsafe: thread-scratch] Given back once, by the encode's `defer`, after the caller's last
+    /// read of ``bytes``.
     package func release() { Scratch.bytes.giveBack(base, capacity: capacity) }
 
     // MARK: - Bytes
@@ -73,6 +79,10 @@ package struct BinaryWriter {
     /// written moved to its end.
     @inline(never)
     private mutating func grow(_ byteCount: Int) {
+        // [unsafe: binary-writer] the new capacity leaves `byteCount` free bytes in front of the `used`
+        // written ones, which move to its end (`update` copies forwards; the ranges may overlap only when the
+        // block stayed in place, and then the destination is after the source, which `update(from:count:)`, a
+        // `memmove`, allows). [unsafe: thread-scratch] The block replaces the one taken.
         let used = count
         var newCapacity = capacity &* 2
         while newCapacity &- used < byteCount { newCapacity &*= 2 }
@@ -84,6 +94,8 @@ package struct BinaryWriter {
 
     @inline(__always)
     private mutating func writeRaw(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // [unsafe: binary-writer] `reserve(byteCount)` leaves `position >= byteCount` before `position` moves
+        // down by it; the buffer is not empty, so it has a base address.
         let byteCount = bytes.count
         guard byteCount > 0 else { return }
         reserve(byteCount)
@@ -93,6 +105,8 @@ package struct BinaryWriter {
 
     @inline(__always)
     private mutating func writeVarint(_ value: UInt64) {
+        // [unsafe: binary-writer] `reserve(size)` first, `size` being the varint's length
+        // (``Varint/size(_:)-(UInt64)``).
         if value < 0x80 {
             reserve(1)
             position &-= 1
@@ -119,6 +133,7 @@ package struct BinaryWriter {
 
     @inline(__always)
     private mutating func writeFixed64(_ bits: UInt64, field: Int) {
+        // [unsafe: binary-writer] `reserve(8)` first.
         reserve(8)
         position &-= 8
         UnsafeMutableRawPointer(base + position).storeBytes(of: bits.littleEndian, as: UInt64.self)
@@ -168,6 +183,8 @@ package struct BinaryWriter {
     /// buffer, are overwritten by what is written next.
     @inline(__always)
     private mutating func writeSmallString(_ low: UInt64, _ high: UInt64) {
+        // [unsafe: binary-writer] `reserve(16)` first: the 16-byte window ends at `position`, and the string
+        // (at most 15 bytes) and its one-byte length fit in it.
         let count = SmallString.count(high)
         reserve(16)
         // The string's bytes as a 128-bit little-endian number, shifted so that they end at `position`.
@@ -252,6 +269,7 @@ package struct BinaryWriter {
     }
 
     package mutating func repeatedString(_ value: [String], field: Int) {
+        // [unsafe: binary-writer] `index` runs from `strings.count - 1` down to 0.
         value.withUnsafeBufferPointer { strings in
             var index = strings.count
             while index > 0 {

@@ -68,6 +68,7 @@ package struct BinaryReader: WireCursor {
     /// field number beyond 2^29 - 1.
     @inline(__always)
     package mutating func nextTag() throws(IMWireError) -> UInt32 {
+        // [unsafe: wire-cursor] `base[position]` after `position < end`.
         guard position < end else { return 0 }
         tagStart = position
         let first = base[position]
@@ -92,6 +93,7 @@ package struct BinaryReader: WireCursor {
 
     @inline(__always)
     package mutating func readVarint() throws(IMWireError) -> UInt64 {
+        // [unsafe: wire-cursor] two bytes read after `end - position >= 2`, one after `position < end`.
         if end &- position >= 2 {
             let byte = base[position]
             if byte < 0x80 {
@@ -114,6 +116,7 @@ package struct BinaryReader: WireCursor {
     /// is not checked again.
     @inline(__always)
     package mutating func readString() throws(IMWireError) -> String {
+        // [unsafe: wire-cursor] ``readUTF8()`` returned a range inside the message.
         let (start, count, isASCII) = try readUTF8()
         if count == 0 { return "" }
         return UTF8Validation.string(
@@ -122,6 +125,7 @@ package struct BinaryReader: WireCursor {
 
     @inline(__always)
     package mutating func readBytes() throws(IMWireError) -> [UInt8] {
+        // [unsafe: wire-cursor] `length <= end - start` (``readLength()``).
         let length = try readLength()
         let start = position
         position &+= length
@@ -149,6 +153,7 @@ package struct BinaryReader: WireCursor {
     /// one-byte length: the common single elem at the end of a message).
     @inline(__always)
     private func capacityHint(_ tag: UInt32) -> Int {
+        // [unsafe: wire-cursor] `base[position]` after `position < end`.
         if position < end, base[position] < 0x80, position &+ 1 &+ Int(base[position]) == end { return 1 }
         return occurrences(of: tag)
     }
@@ -177,6 +182,8 @@ package struct BinaryReader: WireCursor {
     /// (a group, a wire type no field has, a length past the message).
     @inline(__always)
     private func valueEnd(from offset: Int, wireType: UInt32) -> Int? {
+        // [unsafe: wire-cursor] `base[at]` after `at < end`; the result may pass `end`, and its callers
+        // compare it with `end` before reading there.
         switch wireType {
         case UInt32(WireType.varint):
             var at = offset
@@ -194,6 +201,7 @@ package struct BinaryReader: WireCursor {
     /// The varint at `offset` and the offset after it, or `nil` when it runs past `end` or 10 bytes.
     @inline(__always)
     private func peekVarint(_ offset: Int) -> (UInt64, Int)? {
+        // [unsafe: wire-cursor] `base[at]` after `at < end`.
         var at = offset
         var result: UInt64 = 0
         var shift: UInt64 = 0
@@ -271,6 +279,8 @@ package struct BinaryReader: WireCursor {
     /// and its bytes — tag included — appended to `fields`.
     @inline(never)
     package mutating func readUnknownField(_ tag: UInt32, into fields: inout UnknownFields) throws(IMWireError) {
+        // [unsafe: wire-cursor] `tagStart <= position <= end`: the field's bytes, tag to the end of its
+        // value, were stepped over by checked reads.
         try skipUnknownField(tag)
         fields.append(UnsafeRawBufferPointer(start: base + tagStart, count: position &- tagStart))
     }

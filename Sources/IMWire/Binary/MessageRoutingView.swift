@@ -117,10 +117,14 @@ public struct MessageRoutingView {
     }
 
     private func string(_ range: Range<Int>) -> String {
+        // [unsafe: wire-cursor] every range was returned by ``BinaryDecoder/readStringRange()`` (inside the
+        // input) or is `0..<0`.
         String(decoding: UnsafeBufferPointer(start: base + range.lowerBound, count: range.count), as: UTF8.self)
     }
 
     private func bytes(_ range: Range<Int>) -> UnsafeBufferPointer<UInt8> {
+        // [unsafe: wire-cursor] every range was returned by ``BinaryDecoder/readStringRange()`` (inside the
+        // input) or is `0..<0`.
         UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
     }
 
@@ -177,6 +181,8 @@ public struct MessageRoutingView {
         fileprivate let elemCount: Int
 
         public func makeIterator() -> Iterator {
+            // [unsafe: wire-cursor] `base` and `count` are the view's input, which it walked and checked when
+            // it was made.
             elemCount <= MessageRoutingView.packedKindCapacity
                 ? Iterator(packed: packed, remaining: elemCount, reader: nil)
                 : Iterator(packed: 0, remaining: 0, reader: BinaryDecoder(UnsafeBufferPointer(start: base, count: count), maxDepth: maxDepth))

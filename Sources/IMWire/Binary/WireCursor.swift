@@ -7,6 +7,12 @@
 ///
 /// The conformers' stored properties are the requirements; the methods below are specialised for
 /// each decoder (the module is compiled whole), so they cost what methods of the decoder would.
+///
+/// Bounds: the cursor keeps `0 <= position <= end <= inputCount`, `base` pointing at `inputCount`
+/// readable bytes. A byte is read at `base[i]` only for `i < end`, checked in the same expression or
+/// by `end - position >= n` before an `n`-byte read; `position` moves past a length only after
+/// ``readLength()`` checked it against `end - position`, and `end` only narrows, to `position +` a
+/// checked length (``enterSubmessage()``), or goes back to an outer `end` it was saved from.
 protocol WireCursor {
     var base: UnsafePointer<UInt8> { get }
     /// The whole input's size (an `end` equal to it is the input's end, for error messages).
@@ -23,7 +29,8 @@ extension WireCursor {
     /// A varint that the decoder's fast path did not finish (two bytes or more, or near `end`).
     mutating func readVarintSlow() throws(IMWireError) -> UInt64 {
         if end &- position >= 10 {
-            // Ten bytes are there: no bounds check per byte.
+            // [unsafe: wire-cursor] Ten bytes are there (`end - position >= 10`): `p[0...9]` are
+            // inside the message; below, each byte is read after `position < end`.
             let p = base + position
             var result = UInt64(p[0] & 0x7F)
             if p[0] < 0x80 {
@@ -68,6 +75,7 @@ extension WireCursor {
     /// A varint: one byte inline, anything else through ``readVarintSlow()``.
     @inline(__always)
     mutating func readShortVarint() throws(IMWireError) -> UInt64 {
+        // [unsafe: wire-cursor] `base[position]` after `position < end`.
         if position < end {
             let byte = base[position]
             if byte < 0x80 {
@@ -88,6 +96,7 @@ extension WireCursor {
     @inline(__always)
     private mutating func readFixed<Value: FixedWidthInteger>(_: Value.Type) throws(IMWireError) -> Value {
         let size = MemoryLayout<Value>.size
+        // [unsafe: wire-cursor] `size` bytes are left before the unaligned load.
         guard end &- position >= size else { throw truncated(position, "a fixed\(Value.bitWidth) value") }
         let value = UnsafeRawPointer(base + position).loadUnaligned(as: Value.self)
         position &+= size
@@ -113,6 +122,7 @@ extension WireCursor {
         let start = position
         position &+= length
         if length == 0 { return (start, 0, true) }
+        // [unsafe: wire-cursor] `length <= end - start` (``readLength()``): the string is inside.
         let bytes = UnsafeBufferPointer(start: base + start, count: length)
         switch UTF8Validation.check(bytes) {
         case .ascii: return (start, length, true)
@@ -194,7 +204,10 @@ extension WireCursor {
 
     @inline(never)
     func invalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> IMWireError {
+        // [unsafe: wire-cursor] `bytes` is the string at `start` (inside the input) and holds an
+        // invalid byte, so `firstInvalidIndex` is below its count and `bad` inside the input.
         let bad = start + UTF8Validation.firstInvalidIndex(bytes)
+        assert(bad >= start && bad < start + bytes.count, "an invalid string without an invalid byte")
         return .invalidUTF8(stringLength: bytes.count, start: start, bad: bad, badByte: base[bad])
     }
 

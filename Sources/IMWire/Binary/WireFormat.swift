@@ -46,6 +46,8 @@ package enum Varint {
     /// ``encode(_:)`` all use it.
     @inline(__always)
     static func write(_ value: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+        // [unsafe: binary-writer] every caller gives room for ``size(_:)-(UInt64)`` bytes, which is the count
+        // this loop writes.
         var value = value
         var count = 0
         while value >= 0x80 {
@@ -59,6 +61,8 @@ package enum Varint {
 
     /// `value` as varint bytes.
     package static func encode(_ value: UInt64) -> [UInt8] {
+        // [unsafe: binary-writer] the array's capacity is the varint's size (at least 1, so the base address
+        // is there).
         [UInt8](unsafeUninitializedCapacity: size(value)) { buffer, initializedCount in
             initializedCount = write(value, to: buffer.baseAddress!)
         }

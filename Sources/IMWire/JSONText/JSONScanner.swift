@@ -28,6 +28,7 @@ package struct JSONScanner {
 
     @inline(never)
     package func syntaxError(_ reason: String, at offset: Int? = nil) -> IMWireError {
+        // [unsafe: json-scanner] `base[at]` after `at < count`.
         let at = offset ?? position
         let found = at < count ? describeByte(base[at]) : "the end of input"
         return .jsonSyntax("\(reason), found \(found)", offset: at)
@@ -57,6 +58,7 @@ package struct JSONScanner {
     /// text has none (RFC 8259, section 8.1), and a reader that skipped it would accept text
     /// other JSON parsers refuse. `nil` for any other input.
     package func byteOrderMarkError() -> IMWireError? {
+        // [unsafe: json-scanner] three bytes after `count >= 3`.
         guard count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF else { return nil }
         return .jsonSyntax(
             "the input starts with a UTF-8 byte-order mark (EF BB BF), which JSON text must not have (RFC 8259, section 8.1); remove it",
@@ -72,11 +74,13 @@ package struct JSONScanner {
 
     @inline(__always)
     package func peek() -> UInt8? {
+        // [unsafe: json-scanner] `base[position]` after `position < count`.
         position < count ? base[position] : nil
     }
 
     @inline(__always)
     package mutating func skipWhitespace() {
+        // [unsafe: json-scanner] `base[position]` after `position < count`.
         while position < count {
             switch base[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
@@ -87,6 +91,7 @@ package struct JSONScanner {
 
     @inline(never)
     package mutating func expect(_ byte: UInt8, _ what: String) throws(IMWireError) {
+        // [unsafe: json-scanner] `base[position]` after `position < count`.
         guard position < count, base[position] == byte else { throw syntaxError("expected \(what)") }
         position += 1
     }
@@ -100,6 +105,7 @@ package struct JSONScanner {
 
     @inline(never)
     package mutating func expectLiteral(_ literal: StaticString) throws(IMWireError) {
+        // [unsafe: json-scanner] the literal's `length` bytes after `count - position >= length`.
         let start = position
         let length = literal.utf8CodeUnitCount
         guard count - position >= length,
@@ -113,6 +119,9 @@ package struct JSONScanner {
     /// consumed the closing bracket) for an empty container.
     @inline(never)
     package mutating func openContainer() throws(IMWireError) -> Bool {
+        // [unsafe: json-scanner] every caller peeked the bracket at `position` (so `position < count`) before
+        // calling; the assert holds it.
+        assert(position < count, "openContainer() without a bracket at the position")
         let closing: UInt8 = base[position] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
         position += 1
         skipWhitespace()
@@ -171,6 +180,8 @@ package struct JSONScanner {
     /// Scans a string at `position` (which holds `"`), checking escapes and UTF-8.
     @inline(never)
     package mutating func scanString() throws(IMWireError) -> ScannedString {
+        // [unsafe: json-scanner] eight-byte loads after `count - at >= 8`, single bytes after `at < count`;
+        // the string's range ends at its closing quote, inside the input.
         let quote = position
         let start = quote + 1
         // A local cursor: `position` lives in memory behind `self`, this one in a register.
@@ -218,6 +229,8 @@ package struct JSONScanner {
     }
 
     private func validateUTF8(from start: Int, to end: Int) throws(IMWireError) {
+        // [unsafe: json-scanner] `start...end` is a scanned string inside the input; `bad` is below `end` for
+        // an invalid string (``WireCursor/invalidUTF8(_:at:)`` argues the same).
         let bytes = UnsafeBufferPointer(start: base + start, count: end - start)
         if !UTF8Validation.isValid(bytes) {
             let bad = start + UTF8Validation.firstInvalidIndex(bytes)
@@ -228,6 +241,9 @@ package struct JSONScanner {
     /// The slow path: a string with escapes. `position` is at the first backslash. The unescaped
     /// bytes go to the end of ``unescaped``.
     private mutating func scanEscapedString(quote: Int, from start: Int) throws(IMWireError) -> ScannedString {
+        // [unsafe: json-scanner] bytes read after `position < count` (or `count - position >= 6`, `count -
+        // end >= 8` for wider reads); copied runs are `position..<end` with `end <= count`; the rebased slice
+        // is `outStart..<out.count` of `out`.
         let outStart = unescaped.count
         // Moved out while it is written (uniquely referenced: appends stay in place), put back after.
         var out: [UInt8] = []
@@ -305,6 +321,7 @@ package struct JSONScanner {
     }
 
     private mutating func readHex4(escape: Int) throws(IMWireError) -> UInt32 {
+        // [unsafe: json-scanner] `base[position]` after `position < count`.
         var value: UInt32 = 0
         for _ in 0..<4 {
             // Past the end counts as a byte that is no hex digit.
@@ -358,6 +375,9 @@ package struct JSONScanner {
     /// Calls `body` with the string's value bytes.
     @inline(__always)
     package func withBytes<R>(_ scanned: ScannedString, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        // [unsafe: json-scanner] a scanned string's range is inside the input (unescaped: inside
+        // ``unescaped``, which only grows until ``discardUnescaped()``, after which no earlier scanned string
+        // is read).
         if scanned.isUnescaped {
             return unescaped.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[scanned.start..<scanned.end])) }
         }
@@ -439,6 +459,7 @@ package struct JSONScanner {
     /// "1.5" is not an integer): the magnitude and the sign. `invalid_number` for a fraction,
     /// `number_out_of_range` for a magnitude above `UInt64.max`; the reason starts with the number.
     package func integerValue(_ token: NumberToken) throws(IMWireError) -> (magnitude: UInt64, negative: Bool) {
+        // [unsafe: json-scanner] a number token's digit ranges were scanned inside the input.
         let integerCount = token.integerDigits.count
         if token.fractionDigits.isEmpty, token.exponent == 0, integerCount <= 19 {
             // The common case, a plain integer of up to 19 digits: it cannot overflow.
@@ -448,6 +469,8 @@ package struct JSONScanner {
         }
         let digitCount = integerCount + token.fractionDigits.count
         func digit(_ index: Int) -> UInt8 {
+            // [unsafe: json-scanner] `index < integerCount + fractionCount` (the callers' loops), which maps
+            // into the token's digit ranges.
             let position = index < integerCount
                 ? token.integerDigits.lowerBound + index
                 : token.fractionDigits.lowerBound + index - integerCount
@@ -487,6 +510,7 @@ package struct JSONScanner {
 
     /// The double a number token denotes; `number_out_of_range` when it overflows.
     package func doubleValue(_ token: NumberToken) throws(IMWireError) -> Double {
+        // [unsafe: json-scanner] the token's `start..<end` was scanned inside the input.
         let text = String(decoding: UnsafeBufferPointer(start: base + token.start, count: token.end - token.start), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
             throw .beyondDouble(numberText(token), offset: token.start)
@@ -496,6 +520,7 @@ package struct JSONScanner {
 
     /// The number as written, shortened to 40 characters, for messages.
     package func numberText(_ token: NumberToken) -> String {
+        // [unsafe: json-scanner] at most the token's `end - start` bytes from its start.
         let length = min(token.end - token.start, 40)
         let text = String(decoding: UnsafeBufferPointer(start: base + token.start, count: length), as: UTF8.self)
         return token.end - token.start > 40 ? text + "…" : text

@@ -112,6 +112,8 @@ package struct JSONTape {
 
     /// Calls `body` with the bytes of the string token at `index`.
     package func withBytes<R>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws(IMWireError) -> R) throws(IMWireError) -> R {
+        // [unsafe: json-scanner] a string token's range was scanned inside the input (or the unescaped bytes,
+        // kept for the tape's life).
         let token = tokens[index]
         if token.isUnescaped {
             return try unescaped.withUnsafeBufferPointer { (all) throws(IMWireError) in

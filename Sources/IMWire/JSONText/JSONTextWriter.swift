@@ -123,6 +123,7 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
     /// (`{"a":1,"b":2}`) written by another writer; an empty one adds nothing. Compact text only:
     /// the members keep their own layout.
     package mutating func members(ofEncodedObject object: [UInt8]) {
+        // [unsafe: json-text-writer] `object.count > 2`, so `1..<count - 1` is inside it.
         precondition(!pretty, "members(ofEncodedObject:) splices compact text")
         guard object.count > 2 else { return }
         separate()
@@ -148,6 +149,8 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
 
     /// Valid UTF-8 `bytes` as a JSON string literal.
     package mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        // [unsafe: json-text-writer] eight-byte loads after `count - index >= 8` (so the buffer is not empty
+        // and has a base address); runs `runStart..<escaped` with `escaped < count`.
         output.append(UInt8(ascii: "\""))
         var runStart = 0
         var index = 0
@@ -187,6 +190,8 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
 
     /// `value` in decimal.
     package mutating func integer(_ value: UInt64) {
+        // [unsafe: json-text-writer] a `UInt64` has at most 20 decimal digits, written from byte 23 down into
+        // 24 bytes; `pairs` has 200 entries and `pair + 1 <= 199`.
         // Digits straight into the output: `description` would build a String per number.
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
         var count = 0

@@ -92,7 +92,7 @@ package struct NestedMessages: Sendable {
     /// only when the box is uniquely referenced (copy on write, as `Array` does), so a box reachable
     /// from more than one thread is never written; `[Message]` itself is `Sendable`.
     ///
-    /// `@exclusivity(unchecked)`: the same rule makes the runtime's exclusivity check on each access
+    /// [unsafe: model-storage] `@exclusivity(unchecked)`: the same rule makes the runtime's exclusivity check on each access
     /// redundant — a write happens inside a `mutating` member of the one ``NestedMessages`` that
     /// references the box, whose own exclusivity the compiler checks statically (the check's cost is
     /// in Docs/benchmarks.md).
@@ -132,6 +132,9 @@ package struct NestedMessages: Sendable {
 extension NestedMessages: Hashable {
     @usableFromInline
     package static func == (lhs: NestedMessages, rhs: NestedMessages) -> Bool {
+        // [unsafe: nested-messages] the worklist is a local whose address is in the thread's slot only while
+        // this frame runs (`begin` and `end` bracket it); a nested comparison appends through the slot when
+        // no other access to the array is open (between `popLast` and the next one).
         if lhs.box === rhs.box { return true }
         guard let left = lhs.box, let right = rhs.box else { return lhs.isEmpty && rhs.isEmpty }
         // A difference in count is an answer at any depth: the enclosing comparisons are conjunctions.
@@ -154,6 +157,8 @@ extension NestedMessages: Hashable {
 
     @usableFromInline
     package func hash(into hasher: inout Hasher) {
+        // [unsafe: nested-messages] as for `==`: the local worklist is in the thread's slot only while this
+        // frame runs.
         guard let box, !box.messages.isEmpty else {
             hasher.combine(0)
             return

@@ -17,6 +17,8 @@ enum Base64 {
     }
 
     static func encode<Sink: ByteSink>(_ input: UnsafeBufferPointer<UInt8>, into out: inout Sink) {
+        // [unsafe: base64] three input bytes after `index + 3 <= count`, the rest after `rest == 1` or `2`;
+        // table indices are six-bit values (below 64, the alphabet's length).
         do {
             alphabet.withUnsafeBufferPointer { table in
                 var index = 0
@@ -50,6 +52,8 @@ enum Base64 {
     /// Decodes `input`; returns `nil` for a character outside both alphabets, misplaced or wrong
     /// padding, or a length no base64 text can have.
     static func decode(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        // [unsafe: base64] the array has room for ``maxDecodedCount(_:)`` bytes, what ``decode(_:into:)``
+        // needs (its capacity is at least 2, so the base address is there).
         var failed = false
         let out = [UInt8](unsafeUninitializedCapacity: maxDecodedCount(input.count)) { buffer, initialized in
             guard let count = decode(input, into: buffer.baseAddress!) else {
@@ -70,6 +74,9 @@ enum Base64 {
     /// it wrote; `nil` as ``decode(_:)``. Four characters at a time: one table lookup each, one
     /// check of the four (an invalid character's value has the high bit set).
     static func decode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+        // [unsafe: base64] four characters after `i + 4 <= count`, the rest below `count`; `count` characters
+        // write at most `count / 4 * 3 + 2` bytes, the room the callers give; table indices are bytes (the
+        // table has 256 entries).
         var count = input.count
         // Padding: at most two '=' at the end, and then the total must be a multiple of 4.
         var padding = 0

@@ -2,6 +2,9 @@
 /// field is written with (`"jsonName":`, by field index and by field number) and the lookup of a
 /// key read from the input (lowerCamelCase or original name) to a field index. Plain values behind
 /// pointers, so the reader's and the writer's loops do no reference counting.
+///
+/// [unsafe: schema-lifetime] `schema` is `unowned(unsafe)`: schemas are global constants of the
+/// generated code, never freed.
 package struct JSONFieldNames {
     /// The type's schema (names for errors; the schemas live as long as the program).
     package unowned(unsafe) let schema: MessageSchema
@@ -33,6 +36,9 @@ package struct JSONFieldNames {
     /// `jsonNames`: the JSON name of each proto field name (``JSONNameTable`` derives them once for
     /// the whole file).
     init(_ schema: MessageSchema, jsonNames jsonNameByProtoName: [String: String]) {
+        // [unsafe: json-names] every table is allocated with the count it is indexed up to: `fieldCount` (at
+        // least 1), `numberLimit` (numbers come from the schema's `indexByNumber`, whose count is above every
+        // number), 128 first bytes (names are ASCII, masked with 0x7F), `longestName + 2` run starts.
         precondition(
             schema.fields.count <= FieldIndexSet.capacity,
             "\(schema.fullName) has \(counted(schema.fields.count, "field")); the JSON reader tracks at most \(FieldIndexSet.capacity)")
@@ -90,12 +96,16 @@ package struct JSONFieldNames {
     /// `"jsonName":` of field `number` as UTF-8 (empty if the type has no such field).
     @inline(__always)
     package func key(number: Int) -> UnsafeBufferPointer<UInt8> {
+        // [unsafe: json-names] `number` checked against `numberLimit`.
         guard number >= 0, number < numberLimit else { return UnsafeBufferPointer(start: nil, count: 0) }
         return keyByNumber[number]
     }
 
     /// The index of the field whose JSON name or proto name is `key`.
     package func fieldIndex(named key: UnsafeBufferPointer<UInt8>) -> Int? {
+        // [unsafe: json-names] `count <= longestName`, so `nameRunStarts[count + 1]` is inside its
+        // `longestName + 2` entries; each name compared has `count` bytes, as the key has (not empty:
+        // `baseAddress` is there).
         guard key.count <= longestName else { return nil }
         let count = key.count
         guard count > 0 else { return nameRunStarts[0] < nameRunStarts[1] ? nameTable[nameRunStarts[0]].field : nil }
@@ -111,6 +121,8 @@ package struct JSONFieldNames {
     /// eight overlapping the ones before (keys are short: an inline loop beats a call to memcmp).
     @inline(__always)
     package static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        // [unsafe: json-names] both callers pass two buffers of at least `count` bytes; eight-byte loads end
+        // at `count` (the last one overlaps, `count >= 8`).
         if count < 8 {
             for i in 0..<count where a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) {
                 return false
@@ -128,6 +140,9 @@ package struct JSONFieldNames {
 
 /// The JSON names of every message type of one schema file, indexed like its ``ArenaLayoutTable``
 /// (by ``ProtoMessage/_typeIndex``). Built once (a global `let`) and never freed.
+///
+/// [unsafe: schema-lifetime] `@unchecked Sendable`: written only by its initialiser, before any thread
+/// can see it (a global `let`), and only read after.
 package final class JSONNameTable: @unchecked Sendable {
     package let types: UnsafeMutablePointer<JSONFieldNames>
     /// The JSON name of every field name of the file's types, for the code off the hot paths that
@@ -136,6 +151,7 @@ package final class JSONNameTable: @unchecked Sendable {
     let jsonNameByProtoName: [String: String]
 
     init(_ layouts: ArenaLayoutTable) {
+        // [unsafe: json-names] one entry per layout of the table.
         types = .allocate(capacity: max(1, layouts.count))
         var jsonNames: [String: String] = [:]
         for index in 0..<layouts.count {
@@ -151,9 +167,13 @@ package final class JSONNameTable: @unchecked Sendable {
 
     /// The table of `M`'s schema file. The library has one schema file, whose layouts are
     /// `imwireArenaLayouts`.
+    ///
+    /// [unsafe: json-names] Checked, not assumed: the readers and the writer index this table with
+    /// `M._typeIndex`, which is an index of `M`'s own file; another file's type would index past
+    /// this one's types.
     @inline(__always)
     package static func of<M: ArenaLaidOut>(_ type: M.Type) -> JSONNameTable {
-        assert(M._arenaTable === imwireArenaLayouts, "\(M.self): a schema file without JSON names")
+        precondition(M._arenaTable === imwireArenaLayouts, "\(M.self): a schema file without JSON names")
         return imwireJSONNames
     }
 }
@@ -164,7 +184,7 @@ package let imwireJSONNames = JSONNameTable(imwireArenaLayouts)
 extension JSONFieldNames {
     /// The proto3 JSON name of a field: its proto name in lowerCamelCase, as protoc derives it (each
     /// `_` dropped and the letter after it upper-cased): `msg_id` → `msgId`.
-    static func jsonName(protoName: String) -> String {
+    package static func jsonName(protoName: String) -> String {
         var result = ""
         var upperNext = false
         for character in protoName {

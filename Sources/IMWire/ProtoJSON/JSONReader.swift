@@ -144,6 +144,8 @@ package struct JSONReader {
     /// `_decodeJSON`). This frame sits on the recursive path (one per message level), so the work
     /// per key lives in non-inlined helpers.
     private mutating func readObject<M: JSONFieldReading>(_ message: inout M) throws(IMWireError) {
+        // [unsafe: json-names] `M._typeIndex` indexes the name table of `M`'s schema file
+        // (``JSONNameTable/of(_:)``).
         var state = ObjectState()
         let names = names + M._typeIndex
         guard try scanner.openContainer() else { return }
@@ -157,6 +159,8 @@ package struct JSONReader {
     /// unknown fields (returning -1); returns the field index of a member with a value to read.
     @inline(never)
     mutating func readMemberKey(_ names: UnsafeMutablePointer<JSONFieldNames>, state: inout ObjectState) throws(IMWireError) -> Int {
+        // [unsafe: json-names] a field index from the prediction or the lookup is below the type's
+        // `fieldCount`, the length of `oneofIDs`.
         scanner.skipWhitespace()
         let keyOffset = scanner.position
         let fieldIndex: Int
@@ -183,6 +187,7 @@ package struct JSONReader {
 
     @inline(never)
     private func duplicateKey(_ names: UnsafeMutablePointer<JSONFieldNames>, _ fieldIndex: Int, at keyOffset: Int) -> IMWireError {
+        // [unsafe: json-names] `fieldIndex` is below `fieldCount`.
         .duplicateKey(names.pointee.schema.fields[fieldIndex].name, .field, offset: keyOffset)
     }
 
@@ -193,6 +198,10 @@ package struct JSONReader {
     /// another order, an unknown key — which ``scanMemberKey(_:state:)`` then reads.
     @inline(__always)
     private mutating func predictedKey(_ names: UnsafeMutablePointer<JSONFieldNames>, from: Int) -> Int? {
+        // [unsafe: json-names] two input bytes after `left > 2`, a key's bytes after `key.count <= left`;
+        // `input[1] < 0x80` indexes the 128 entries of `firstByByte`; a chain's indices are below
+        // `fieldCount` and end at ``JSONFieldNames/noField``. [unsafe: json-scanner] `input` is `position` of
+        // the input.
         let keys = names.pointee.keys
         let input = scanner.base + scanner.position
         let left = scanner.count &- scanner.position
@@ -217,6 +226,7 @@ package struct JSONReader {
     /// index, or -1 for an unknown key skipped (with ``JSONDecodingOptions/ignoreUnknownFields``).
     @inline(never)
     private mutating func scanMemberKey(_ names: UnsafeMutablePointer<JSONFieldNames>, state: inout ObjectState) throws(IMWireError) -> Int {
+        // [unsafe: json-names] the lookup returns a field index below `fieldCount`.
         let (key, keyOffset) = try scanner.scanKey()
         guard let fieldIndex = scanner.withBytes(key, { bytes in names.pointee.fieldIndex(named: bytes) }) else {
             try skipUnknownMember(key, at: keyOffset, of: names.pointee.schema, state: &state)
@@ -231,6 +241,8 @@ package struct JSONReader {
     private mutating func skipUnknownMember(
         _ key: JSONScanner.ScannedString, at keyOffset: Int, of schema: MessageSchema, state: inout ObjectState
     ) throws(IMWireError) {
+        // [unsafe: json-skips] `skips` points at the caller's array for the whole decode
+        // (``JSONReader/decode(_:from:options:report:)``), nothing else holds it.
         guard ignoreUnknownFields else {
             throw .unknownField(JSONSkip.unknownKey(scanner.makeString(key), in: schema).detail, offset: keyOffset)
         }
@@ -251,6 +263,7 @@ package struct JSONReader {
     private func checkOneof(
         _ names: UnsafeMutablePointer<JSONFieldNames>, _ fieldIndex: Int, at keyOffset: Int, state: inout ObjectState
     ) throws(IMWireError) {
+        // [unsafe: json-names] field indices (the key's, and those in `oneofMembers`) are below `fieldCount`.
         let oneofIDs = names.pointee.oneofIDs
         let oneof = oneofIDs[fieldIndex]
         for otherIndex in state.oneofMembers where oneofIDs[otherIndex] == oneof {
@@ -391,6 +404,7 @@ package struct JSONReader {
     /// they are copied once and not checked again.
     @inline(__always)
     func string(_ scanned: JSONScanner.ScannedString) -> String {
+        // [unsafe: json-scanner] a scanned string's range is inside the input or the unescaped bytes.
         if scanned.end == scanned.start { return "" }
         if !scanned.isUnescaped {
             return UTF8Validation.string(
@@ -405,17 +419,19 @@ package struct JSONReader {
 
     @inline(never)
     package mutating func readBytes() throws(IMWireError) -> [UInt8] {
-        try readBase64 { Base64.decode($0) }
+        try readBase64 { encoded, _ in Base64.decode(encoded) }
     }
 
-    /// A bytes field's value: a base64 string, its text (unescaped) handed to `decode`, which
-    /// returns `nil` for text that is not base64.
+    /// A bytes field's value: a base64 string, its text (unescaped) handed to `decode` with the
+    /// offset in the input where the text starts (after the opening quote); `decode` returns `nil`
+    /// for text that is not base64. `decode` runs only once the whole string has been scanned, so
+    /// that offset and the text's length lie inside the input.
     @inline(__always)
-    mutating func readBase64<Decoded>(_ decode: (UnsafeBufferPointer<UInt8>) -> Decoded?) throws(IMWireError) -> Decoded {
+    mutating func readBase64<Decoded>(_ decode: (_ encoded: UnsafeBufferPointer<UInt8>, _ textOffset: Int) -> Decoded?) throws(IMWireError) -> Decoded {
         guard scanner.peek() == UInt8(ascii: "\"") else { throw wrongType("a base64 string") }
         let start = scanner.position
         let scanned = try scanner.scanString()
-        guard let decoded = scanner.withBytes(scanned, decode) else {
+        guard let decoded = scanner.withBytes(scanned, { encoded in decode(encoded, start &+ 1) }) else {
             throw .invalidBase64(field: fieldName, offset: start)
         }
         return decoded
@@ -470,6 +486,7 @@ package struct JSONReader {
     /// with every check of the grammar.
     @inline(__always)
     private mutating func plainInteger() -> UInt64? {
+        // [unsafe: json-scanner] `base[at]` after `at < end` (`end` is the input's count).
         let base = scanner.base
         let end = scanner.count
         var at = scanner.position

@@ -26,6 +26,8 @@ package struct JSONWriter: FieldVisitor {
     }
 
     private init(names nameTable: UnsafeMutablePointer<JSONFieldNames>, _ layoutIndex: Int, options: JSONEncodingOptions) {
+        // [unsafe: json-names] `layoutIndex` is the type's index in the table of its own schema file
+        // (``JSONNameTable/of(_:)``).
         self.nameTable = nameTable
         names = nameTable + layoutIndex
         text = JSONTextWriter(into: OutputBytes(capacity: 256), pretty: options.prettyPrinted)
@@ -37,10 +39,13 @@ package struct JSONWriter: FieldVisitor {
     /// Starts a member of the current object: comma, indentation, `"key":`.
     @inline(__always)
     private mutating func key(_ field: Int) {
+        // [unsafe: json-names] ``JSONFieldNames/key(number:)`` checks `number < numberLimit`.
         text.key(encoded: names.pointee.key(number: field))
     }
 
     private mutating func writeObject<M: ProtoMessage>(_ message: M) throws(IMWireError) {
+        // [unsafe: json-names] a nested type's index in the same schema file's table (a message field's type
+        // is of the same file).
         guard depth < maxDepth else {
             throw .depthLimitExceeded(.encodedMessages, limit: maxDepth)
         }

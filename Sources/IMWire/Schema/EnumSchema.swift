@@ -1,4 +1,7 @@
 /// The names of one enum's values.
+///
+/// [unsafe: schema-lifetime] `nonisolated(unsafe)` tables: written only by the initialiser, read only
+/// after it (a schema is a global constant), never freed.
 package final class EnumSchema: Sendable {
     /// Fully qualified proto name, e.g. `imwire.v1.ImageType`.
     package let fullName: String
@@ -11,6 +14,8 @@ package final class EnumSchema: Sendable {
     private nonisolated(unsafe) let names: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
 
     package init(fullName: String, values: [(number: Int32, name: String)]) {
+        // [unsafe: enum-names] both tables have one entry per value (at least 1 allocated); each name's copy
+        // has its count.
         self.fullName = fullName
         self.values = values
         numbers = .allocate(capacity: max(1, values.count))
@@ -30,12 +35,15 @@ package final class EnumSchema: Sendable {
 
     /// The UTF-8 of the name of `number`, or `nil` when no value has it.
     package func nameUTF8(of number: Int32) -> UnsafeBufferPointer<UInt8>? {
+        // [unsafe: enum-names] `index < values.count`, the tables' length.
         for index in 0..<values.count where numbers[index] == number { return names[index] }
         return nil
     }
 
     /// The number of the value named exactly `name`.
     package func number(named name: UnsafeBufferPointer<UInt8>) -> Int32? {
+        // [unsafe: enum-names] `index < values.count`; `memcmp` only for two names of the same non-zero count
+        // (both have base addresses).
         for index in 0..<values.count {
             let candidate = names[index]
             if candidate.count == name.count, candidate.count == 0

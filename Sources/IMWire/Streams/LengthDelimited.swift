@@ -62,6 +62,9 @@ extension IMWireMessage {
     /// unspecialised, byte by byte, when the caller is in another module; Docs/benchmarks.md has the
     /// measurement).
     func delimitedBytes(options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
+        // [unsafe: stream-frames] the array's capacity is the prefix's size plus the body's count; the prefix
+        // writes exactly its size, the body its count (copied only when not empty: both base addresses are
+        // there).
         var record: [UInt8] = []
         var tooLong = 0
         try Self._imwireCodec.encodeBinary(self, options) { body in

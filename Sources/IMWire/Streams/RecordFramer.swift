@@ -95,10 +95,13 @@ package struct FrameBuffer {
             baseOffset += start
             start = 0
         }
-        bytes.append(contentsOf: chunk.assumingMemoryBound(to: UInt8.self))
+        // [unsafe: api-bytes] Bound to `UInt8` for the call.
+        chunk.withMemoryRebound(to: UInt8.self) { bytes.append(contentsOf: $0) }
     }
 
     package func withBytes<R, E: Error>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        // [unsafe: stream-frames] the framers pass ranges of records they found inside `bytes`
+        // (`start..<bytes.count`).
         try bytes.withUnsafeBufferPointer { (all) throws(E) in try body(UnsafeBufferPointer(rebasing: all[range])) }
     }
 }

@@ -19,6 +19,7 @@ extension ByteSink {
 
     @inline(__always)
     package mutating func append(_ text: StaticString) {
+        // [unsafe: output-bytes] A static string's UTF-8 is `utf8CodeUnitCount` bytes at `utf8Start`.
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 }
@@ -46,6 +47,7 @@ package struct OutputBytes: ByteSink {
 
     @inline(__always)
     package mutating func append(_ byte: UInt8) {
+        // [unsafe: output-bytes] grown first when full, so `count < capacity`.
         if count == capacity { grow(to: count + 1) }
         base[count] = byte
         count += 1
@@ -53,6 +55,7 @@ package struct OutputBytes: ByteSink {
 
     @inline(__always)
     package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // [unsafe: output-bytes] Grown first when `capacity - count < bytes.count`.
         guard let source = bytes.baseAddress else { return }
         if capacity - count < bytes.count { grow(to: count + bytes.count) }
         memcpy(base + count, source, bytes.count)
@@ -62,6 +65,8 @@ package struct OutputBytes: ByteSink {
     /// Makes room for at least `needed` bytes in all, doubling.
     @inline(never)
     private mutating func grow(to needed: Int) {
+        // [unsafe: output-bytes] the new block holds at least `needed >= count` bytes; the `count` written
+        // ones are copied.
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -73,6 +78,7 @@ package struct OutputBytes: ByteSink {
 
     /// The bytes written so far, copied into an array.
     package func bytes() -> [UInt8] {
+        // [unsafe: output-bytes] the `count` bytes written.
         [UInt8](UnsafeBufferPointer(start: base, count: count))
     }
 

@@ -38,6 +38,8 @@ package enum SmallString {
     /// Only when ``isAvailable``.
     @inline(__always)
     package static func make(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
+        // [unsafe: small-string] a `String` value is two words (checked by ``isAvailable`` with this very
+        // layout before any use), written whole.
         let (low, high) = words(bytes, isASCII: isASCII)
         // Stored into an empty string rather than cast (`unsafeBitCast` hands back a borrowed value,
         // which the caller then retains: a call per string, for an object a small string has not).
@@ -52,6 +54,8 @@ package enum SmallString {
     /// The two words of the inline representation of `bytes`.
     @inline(__always)
     static func words(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> (UInt64, UInt64) {
+        // [unsafe: small-string] loads of 8 bytes when `count >= 8` (the last one at `count - 8`), of 4 when
+        // `count >= 4`, single bytes below `count` otherwise; `count <= 15` (the callers check ``capacity``).
         let count = bytes.count
         let flags: UInt64 = (isASCII ? 0xE0 : 0xA0) | UInt64(truncatingIfNeeded: count)
         guard count > 0, let base = bytes.baseAddress else { return (0, flags &<< 56) }
@@ -79,6 +83,8 @@ package enum SmallString {
     /// The two words of a `String` value.
     @inline(__always)
     static func words(of string: String) -> (UInt64, UInt64) {
+        // [unsafe: small-string] a `String` value is two words on the platforms where ``isAvailable`` is
+        // true, the only ones that call this.
         unsafeBitCast(string, to: (UInt64, UInt64).self)
     }
 

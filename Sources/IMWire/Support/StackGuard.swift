@@ -1,3 +1,4 @@
+import CIMWireUTF8
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -40,9 +41,8 @@ package struct StackGuard {
     @inline(never)
     private mutating func checkStack() -> Bool {
         if limit == 0 { limit = Self.threadLimit() }
-        var marker: UInt8 = 0
-        let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-        return here >= limit
+        // The frame's address, not a local's: under AddressSanitizer locals live on the heap.
+        return UInt(imwire_stack_position()) >= limit
     }
 
     /// ``lowestUsableAddress()`` for the current thread, read once per thread: on a process's main

@@ -9,7 +9,11 @@ import Darwin
 /// that grew past `keptCapacity` for one large input is freed after that use instead of being kept.
 ///
 /// `take()` moves the thread's buffer out of its slot and `giveBack(_:capacity:)` returns it, so a
-/// nested use on the same thread (none exists today) would get a fresh buffer rather than share one.
+/// nested use on the same thread (a view made inside another view's closure) gets a fresh buffer
+/// rather than share one.
+///
+/// [unsafe: thread-scratch] `@unchecked Sendable`: the object holds only its pthread key and two
+/// constants; each thread's buffer is reached through the key, by that thread alone.
 package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable {
     private typealias Slot = (buffer: UnsafeMutableRawPointer?, capacity: Int)
 
@@ -19,6 +23,8 @@ package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable
     package let keptCapacity: Int
 
     init(initialCapacity: Int, keptCapacity: Int) {
+        // [unsafe: thread-scratch] the key's destructor gets the thread's slot (a pointer this type
+        // allocated), frees its buffer and the slot, once, when the thread ends.
         self.initialCapacity = initialCapacity
         self.keptCapacity = keptCapacity
         var key = pthread_key_t()
@@ -33,6 +39,8 @@ package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable
 
     @inline(__always)
     private func slot() -> UnsafeMutablePointer<Slot> {
+        // [unsafe: thread-scratch] a thread's slot is allocated once, initialised, and only that thread reads
+        // it (thread-specific data).
         if let existing = pthread_getspecific(key) { return existing.assumingMemoryBound(to: Slot.self) }
         let slot = UnsafeMutablePointer<Slot>.allocate(capacity: 1)
         slot.initialize(to: (nil, 0))
@@ -43,6 +51,8 @@ package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable
     /// The thread's buffer, or a new one of the initial capacity.
     @inline(__always)
     package func take() -> (buffer: UnsafeMutablePointer<Element>, capacity: Int) {
+        // [unsafe: thread-scratch] the buffer moves out of the slot (which is left empty), so no other use on
+        // this thread can take it until it is given back; its capacity is the one recorded with it.
         let slot = slot()
         if let buffer = slot.pointee.buffer {
             let capacity = slot.pointee.capacity
@@ -56,6 +66,8 @@ package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable
     /// frees it.
     @inline(__always)
     package func giveBack(_ buffer: UnsafeMutablePointer<Element>, capacity: Int) {
+        // [unsafe: thread-scratch] a buffer comes back once, with its capacity; it is kept only when the slot
+        // is empty, otherwise freed.
         let slot = slot()
         guard capacity <= keptCapacity, slot.pointee.buffer == nil else {
             ScratchMemory.release(buffer)
@@ -80,12 +92,15 @@ package enum Scratch {
 /// never needs the old and the new block at once.
 package enum ScratchMemory {
     package static func allocate<T>(_ count: Int) -> UnsafeMutablePointer<T> {
+        // [unsafe: thread-scratch] `malloc` of `count` elements (at least one), bound to `T`, a trivial type.
         guard let memory = malloc(max(1, count) * MemoryLayout<T>.stride) else { fatalError("out of memory") }
         return memory.bindMemory(to: T.self, capacity: count)
     }
 
     /// `pointer`'s block resized to `count` elements (moved if need be, keeping its contents).
     package static func resize<T>(_ pointer: UnsafeMutablePointer<T>, to count: Int) -> UnsafeMutablePointer<T> {
+        // [unsafe: thread-scratch] `realloc` keeps the contents up to the smaller size; the old pointer is
+        // not used again by any caller.
         guard let memory = realloc(pointer, max(1, count) * MemoryLayout<T>.stride) else { fatalError("out of memory") }
         return memory.bindMemory(to: T.self, capacity: count)
     }

@@ -14,6 +14,8 @@ package enum UTF8Validation {
     /// or NEON, chosen once per process), at well under an instruction per byte.
     @inline(__always)
     package static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
+        // [unsafe: utf8-validator] single bytes below `count`, eight-byte loads ending at or before `count`
+        // (the last one at `count - 8`, `count >= 8`).
         let count = bytes.count
         guard count > 0, let base = bytes.baseAddress else { return .ascii }
         if count < 8 {
@@ -62,6 +64,8 @@ package enum UTF8Validation {
     package static func string(
         validated bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool, smallStrings: Bool = SmallString.isAvailable
     ) -> String {
+        // [unsafe: validated-utf8] Every caller passes bytes ``check(_:)`` found valid (and `isASCII`
+        // as it found), so the `String` is built without checking them again.
         if bytes.count <= SmallString.capacity, smallStrings {
             return SmallString.make(bytes, isASCII: isASCII)
         }

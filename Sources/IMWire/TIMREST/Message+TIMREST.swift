@@ -38,7 +38,10 @@ extension Message {
 
     /// Decodes a message from borrowed tim-rest bytes.
     public init(timRESTUTF8Bytes bytes: UnsafeRawBufferPointer, options: TIMRESTDecodingOptions = .init()) throws(IMWireError) {
-        self = try TIMRESTDecoder.decode(bytes.assumingMemoryBound(to: UInt8.self), options: options)
+        // [unsafe: api-bytes] Bound to `UInt8` for the call.
+        self = try bytes.withMemoryRebound(to: UInt8.self) { (buffer) throws(IMWireError) in
+            try TIMRESTDecoder.decode(buffer, options: options)
+        }
     }
 
     /// Decodes a message from tim-rest JSON text; see ``init(timRESTUTF8Bytes:options:)-(Bytes,_)``.

@@ -74,6 +74,8 @@ extension TIMRESTDecoder {
         _ reason: SkippedKey.Reason, key: String, token: Int, path: String, suggestion: String? = nil, detail: String,
         strictCode: StrictRefusal = .unknownField
     ) throws(IMWireError) {
+        // [unsafe: json-skips] `skips` points at the caller's array for the whole decode, nothing else holds
+        // it.
         if rejectsUnknownKeys, reason.isRefusedWhenStrict {
             throw strictCode.error(detail, path: path)
         }

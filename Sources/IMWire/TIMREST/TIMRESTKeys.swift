@@ -43,6 +43,8 @@ struct TIMRESTKeyTable: Sendable {
     var documentedNames: [String] { names + documented.keys.sorted() }
 
     func slot(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+        // [unsafe: json-names] `key.count < byLength.count`; each candidate in `byLength[key.count]` has
+        // `key.count` bytes, at least one (a key has a base address here), so both buffers have them.
         guard key.count < byLength.count, let base = key.baseAddress else { return nil }
         for candidate in byLength[key.count] {
             let equal = candidate.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, key.count) == 0 }

@@ -35,6 +35,7 @@ enum TUIKitPayloadReader {
 
     /// The value of the whole tape.
     private static func values(of tape: JSONTape) -> TUIKitCustomPayload.Value {
+        // [unsafe: json-scanner] a number token's range was scanned inside the input.
         var open: [Open] = []
         var result: TUIKitCustomPayload.Value = .null
         var index = 0

@@ -96,10 +96,13 @@ extension ContentSize {
         /// The first entry of the list whose links are `links`, and each next one.
         @inline(__always)
         func first(_ links: UInt64) -> Int { Int(truncatingIfNeeded: links & 0xFFFF_FFFF) }
+        /// [unsafe: view-words] `entry` is an entry of a list the decoder built.
         @inline(__always)
         func next(_ entry: Int) -> Int { Int(truncatingIfNeeded: words[entry]) }
 
         mutating func addElems(ofMessage message: Int) {
+            // [unsafe: view-words] `message` is a `Message` node; the elems' slot is read from its layout.
+            // [unsafe: arena-layout] `messageLayout` and `elemLayout` are the types' own indices.
             let slot = Int(layouts[messageLayout].fields[Message.FieldNumber.elems].slot)
             var entry = first(words[message &+ slot])
             while entry != 0 {
@@ -116,6 +119,8 @@ extension ContentSize {
         }
 
         mutating func add(node: Int, layout layoutIndex: Int) {
+            // [unsafe: view-words] `node` was allocated with layout `layoutIndex`, whose `byIndex` has
+            // `fieldCount` entries and whose slots are inside the node.
             let layout = layouts[layoutIndex]
             for position in 0..<layout.fieldCount {
                 let (number, field) = layout.byIndex[position]

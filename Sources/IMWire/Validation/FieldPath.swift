@@ -64,18 +64,8 @@ struct FieldPath {
         bytes.append(contentsOf: name)
         guard index >= 0 else { return }
         bytes.append(UInt8(ascii: "["))
-        // The decimal digits, without making a `String`.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var count = 0
-        var rest = UInt64(index)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[23 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest != 0
-            bytes.append(contentsOf: buffer[(24 - count)...])
-        }
+        // A string of up to 15 bytes is kept inline: no allocation for the digits.
+        bytes.append(contentsOf: String(index).utf8)
         bytes.append(UInt8(ascii: "]"))
     }
 

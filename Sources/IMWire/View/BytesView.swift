@@ -6,6 +6,9 @@ public struct BytesView: RandomAccessCollection, Hashable {
 
     @inlinable @inline(__always)
     init(_ input: UnsafePointer<UInt8>, word: UInt64) {
+        // [unsafe: view-bytes] a string or bytes word holds a range its decoder checked inside the bytes the
+        // view reads (the input, or the JSON view's copy of it, as long as the input): `offset + count <=
+        // inputCount < 2^32`.
         base = input + ArenaString.offset(word)
         length = ArenaString.count(word)
     }
@@ -17,6 +20,7 @@ public struct BytesView: RandomAccessCollection, Hashable {
     @inlinable public var count: Int { length }
     @inlinable public var isEmpty: Bool { length == 0 }
     @inlinable public subscript(position: Int) -> UInt8 {
+        // [unsafe: view-bytes] checked by the precondition: `position < length`.
         precondition(position >= 0 && position < length, "BytesView index out of range")
         return base[position]
     }
@@ -24,11 +28,13 @@ public struct BytesView: RandomAccessCollection, Hashable {
     /// Calls `body` with the bytes (valid during the call).
     @inlinable
     public func withUnsafeBytes<Result, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> Result) throws(E) -> Result {
+        // [unsafe: view-bytes] `base` and `length` are the checked range.
         try body(UnsafeRawBufferPointer(start: base, count: length))
     }
 
     @inlinable
     public func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        // [unsafe: view-bytes] `base` and `length` are the checked range.
         try body(UnsafeBufferPointer(start: base, count: length))
     }
 
@@ -36,6 +42,7 @@ public struct BytesView: RandomAccessCollection, Hashable {
     /// Calls `body` with the bytes as a span (valid during the call).
     @inlinable
     public func withSpan<Result, E: Error>(_ body: (RawSpan) throws(E) -> Result) throws(E) -> Result {
+        // [unsafe: view-bytes] `base` and `length` are the checked range; the span lives for the call only.
         try body(RawSpan(_unsafeStart: UnsafeRawPointer(base), byteCount: length))
     }
     #endif
@@ -45,6 +52,7 @@ public struct BytesView: RandomAccessCollection, Hashable {
     }
 
     public func hash(into hasher: inout Hasher) {
+        // [unsafe: view-bytes] `base` and `length` are the checked range.
         hasher.combine(bytes: UnsafeRawBufferPointer(start: base, count: length))
     }
 }

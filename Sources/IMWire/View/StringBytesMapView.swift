@@ -14,6 +14,8 @@ public struct StringBytesMapView: Sequence {
         @usableFromInline let value: BytesView
         @inlinable @inline(__always)
         public static func _element(of node: _ViewNode, at value: Int) -> MapEntry {
+            // [unsafe: view-words] a map entry has two value words, key and value (``ArenaDecoder`` and
+            // ``JSONViewDecoder`` append it so).
             MapEntry(key: StringView(node.bytes, word: node.words[value]), value: BytesView(node.bytes, word: node.words[value &+ 1]))
         }
         @inlinable init(key: StringView, value: BytesView) {

@@ -12,6 +12,8 @@ public struct StringView: RandomAccessCollection, Hashable, CustomStringConverti
     /// The value of an ``ArenaString`` word, over `input`.
     @inlinable @inline(__always)
     init(_ input: UnsafePointer<UInt8>, word: UInt64) {
+        // [unsafe: view-bytes] a string word holds a range its decoder checked inside the bytes the view
+        // reads: `offset + count <= inputCount < 2^32`.
         base = input + ArenaString.offset(word)
         length = ArenaString.count(word)
         isASCII = ArenaString.isASCII(word) || word == 0
@@ -24,6 +26,7 @@ public struct StringView: RandomAccessCollection, Hashable, CustomStringConverti
     @inlinable public var count: Int { length }
     @inlinable public var isEmpty: Bool { length == 0 }
     @inlinable public subscript(position: Int) -> UInt8 {
+        // [unsafe: view-bytes] checked by the precondition: `position < length`.
         precondition(position >= 0 && position < length, "StringView index out of range")
         return base[position]
     }
@@ -31,11 +34,13 @@ public struct StringView: RandomAccessCollection, Hashable, CustomStringConverti
     /// Calls `body` with the UTF-8 bytes (valid UTF-8; valid during the call).
     @inlinable
     public func withUTF8<Result, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> Result) throws(E) -> Result {
+        // [unsafe: view-bytes] `base` and `length` are the checked range.
         try body(UnsafeBufferPointer(start: base, count: length))
     }
 
     @inlinable
     public func withContiguousStorageIfAvailable<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        // [unsafe: view-bytes] `base` and `length` are the checked range.
         try body(UnsafeBufferPointer(start: base, count: length))
     }
 
@@ -43,6 +48,7 @@ public struct StringView: RandomAccessCollection, Hashable, CustomStringConverti
     /// Calls `body` with the UTF-8 bytes as a span (valid during the call).
     @inlinable
     public func withSpan<Result, E: Error>(_ body: (Span<UInt8>) throws(E) -> Result) throws(E) -> Result {
+        // [unsafe: view-bytes] `base` and `length` are the checked range; the span lives for the call only.
         try body(Span(_unsafeStart: base, count: length))
     }
 
@@ -51,6 +57,8 @@ public struct StringView: RandomAccessCollection, Hashable, CustomStringConverti
     @available(macOS 26, iOS 26, watchOS 26, tvOS 26, visionOS 26, *)
     @inlinable
     public func withUTF8Span<Result, E: Error>(_ body: (UTF8Span) throws(E) -> Result) throws(E) -> Result {
+        // [unsafe: validated-utf8] the decoder checked these bytes are UTF-8 (and all ASCII where `isASCII`)
+        // when it made the view. [unsafe: view-bytes] `base` and `length` are the checked range.
         try body(UTF8Span(unchecked: Span(_unsafeStart: base, count: length), isKnownASCII: isASCII))
     }
     #endif
@@ -67,6 +75,8 @@ public struct StringView: RandomAccessCollection, Hashable, CustomStringConverti
     /// Whether the view's bytes are the UTF-8 of `string`.
     @inlinable
     public static func == (lhs: StringView, rhs: String) -> Bool {
+        // [unsafe: view-bytes] `memcmpEqual` runs only when both are `lhs.length` bytes long and not empty,
+        // so `utf8.baseAddress` is there.
         var string = rhs
         return string.withUTF8 { utf8 in
             utf8.count == lhs.length && (lhs.length == 0 || memcmpEqual(lhs.base, utf8.baseAddress!, lhs.length))
@@ -81,6 +91,7 @@ public struct StringView: RandomAccessCollection, Hashable, CustomStringConverti
     public static func != (lhs: String, rhs: StringView) -> Bool { !(rhs == lhs) }
 
     public func hash(into hasher: inout Hasher) {
+        // [unsafe: view-bytes] `base` and `length` are the checked range.
         hasher.combine(bytes: UnsafeRawBufferPointer(start: base, count: length))
     }
 }
@@ -88,6 +99,7 @@ public struct StringView: RandomAccessCollection, Hashable, CustomStringConverti
 /// Byte equality of two buffers of `count` bytes.
 @inlinable @inline(__always)
 func memcmpEqual(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    // [unsafe: view-bytes] both callers pass two buffers of at least `count` bytes.
     UnsafeBufferPointer(start: lhs, count: count).elementsEqual(UnsafeBufferPointer(start: rhs, count: count))
 }
 
@@ -102,6 +114,7 @@ extension String {
 extension StringView: _ViewListElement {
     @inlinable @inline(__always)
     public static func _element(of node: _ViewNode, at value: Int) -> StringView {
+        // [unsafe: view-words] `value` is an entry's value word (``ViewList``).
         StringView(node.bytes, word: node.words[value])
     }
 }

@@ -9,6 +9,7 @@ public struct UnknownFieldsView: Sequence {
         @usableFromInline let bytes: BytesView
         @inlinable @inline(__always)
         public static func _element(of node: _ViewNode, at value: Int) -> RawField {
+            // [unsafe: view-words] `value` is an entry's value word (``ViewList``).
             RawField(bytes: BytesView(node.bytes, word: node.words[value]))
         }
         @inlinable init(bytes: BytesView) { self.bytes = bytes }

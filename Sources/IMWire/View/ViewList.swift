@@ -34,6 +34,8 @@ public struct ViewList<Element: _ViewListElement>: Collection {
 
     @inlinable @inline(__always)
     public func index(after position: Index) -> Index {
+        // [unsafe: view-words] `position.entry` is an entry of this list (not the end: checked), whose first
+        // word links the next entry or holds 0.
         precondition(position.entry != 0, "ViewList: advancing past the end")
         let next = Int(truncatingIfNeeded: node.words[position.entry])
         return next == 0 ? endIndex : Index(entry: next, ordinal: position.ordinal &+ 1)

@@ -7,6 +7,12 @@
 ///
 /// Implementation detail of the generated views (public because their accessors are inlinable);
 /// it has no public members and no public initialiser.
+///
+/// [unsafe: view-lifetime] The node, and every view made from it, holds pointers into the words and
+/// the input: they stay valid until the `withView` closure returns, and a view used after that, or
+/// an index of one list used with another view's list, reads freed or foreign memory. The views are
+/// ordinary (escapable) values, so the compiler does not stop that; the documentation of every
+/// `withView` says so, as `withUnsafeBufferPointer` does.
 public struct _ViewNode {
     @usableFromInline let words: UnsafePointer<UInt64>
     /// The input: string and bytes words hold offsets into it.
@@ -25,6 +31,11 @@ public struct _ViewNode {
     @inlinable @inline(__always)
     func child(_ node: Int) -> _ViewNode { _ViewNode(words: words, bytes: bytes, node: node) }
 
+    /// Word `slot` of the node.
+    ///
+    /// [unsafe: view-words] The generated accessors pass their field's slot in the type's layout,
+    /// which the generator writes from the same description as the layout the decoder allocated the
+    /// node with (`slot < slotCount`); a child node or an entry was allocated by the same decode.
     @inlinable @inline(__always)
     package func word(_ slot: Int) -> UInt64 { words[node &+ slot] }
 

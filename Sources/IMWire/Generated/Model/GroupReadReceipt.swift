@@ -36,8 +36,9 @@ public struct GroupReadReceipt: Sendable {
     /// The fields, in one object: the model keeps a value of this type behind a pointer anyway (a
     /// oneof member or a singular field of another message), so that pointer is this storage, and
     /// copying the value (reading it out of an elem, say) is one retain, not one per field.
-    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more
-    /// than one value is never written, so its fields need no run-time exclusivity check;
+    /// Copied on write, as an array's buffer is ([unsafe: model-storage] `@unchecked Sendable`: a box
+    /// reachable from more than one value is never written, so its fields need no run-time
+    /// exclusivity check;
     /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
     /// caller's module is a load, not a call).
     @usableFromInline final class _Storage: @unchecked Sendable {

@@ -80,8 +80,9 @@ public struct Message: Sendable {
 
     /// The fields most messages leave at their defaults, out of line: `nil` while they all are, so
     /// that making, copying and freeing a value costs one word for them, not one per field.
-    /// Copied on write, as an array's buffer is (`@unchecked Sendable`: a box reachable from more
-    /// than one value is never written, so its fields need no run-time exclusivity check;
+    /// Copied on write, as an array's buffer is ([unsafe: model-storage] `@unchecked Sendable`: a box
+    /// reachable from more than one value is never written, so its fields need no run-time
+    /// exclusivity check;
     /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
     /// caller's module is a load, not a call).
     @usableFromInline final class _Cold: @unchecked Sendable {
@@ -111,6 +112,7 @@ public struct Message: Sendable {
     /// The cold box, made or (when another value shares it) copied first.
     @inlinable
     mutating func _coldForWriting() -> _Cold {
+        // [unsafe: model-storage] `_cold` is not `nil` after either branch.
         if _cold == nil {
             _cold = _Cold()
         } else if !isKnownUniquelyReferenced(&_cold) {
