@@ -11,6 +11,14 @@ let libraryOnly = ["1", "threads"].contains(Context.environment["IMWIRE_LIBRARY_
 // of `Scripts/sanitize thread`, which then compiles no other test.
 let threadTestsOnly = Context.environment["IMWIRE_LIBRARY_ONLY"] == "threads"
 
+// Test targets are compiled without optimisation even in a release build: `swift test -c release`
+// optimises the library, the test helpers (the generators) and the peers, which the tests measure
+// and whose stack depth they check, while the tests' own code, thousands of macro-expanded
+// expectations, compiles in half the time unoptimised (IMWireTests: 100 instead of 200 CPU-seconds,
+// one compiler process that the rest of the build waits for). Test targets are in no product, so a
+// package that depends on IMWire never sees the flag.
+let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
+
 // The library, its test helpers and its tests: IMWire and swift-property-based only.
 let libraryTargets: [Target] = [
     .target(name: "IMWire", dependencies: ["CIMWireUTF8"]),
@@ -29,7 +37,7 @@ let libraryTargets: [Target] = [
     .target(name: "CIMWireTestHeap", path: "Tests/CIMWireTestHeap"),
     // The library's threads: its thread buffers and shared values used from many threads at once
     // (run under ThreadSanitizer by Scripts/sanitize thread, and in the ordinary runs).
-    .testTarget(name: "IMWireThreadTests", dependencies: ["IMWire", "IMWireTestSupport"]),
+    .testTarget(name: "IMWireThreadTests", dependencies: ["IMWire", "IMWireTestSupport"], swiftSettings: testSettings),
 ] + (threadTestsOnly ? [] : [
     // The library's own tests: they need the Swift toolchain and nothing else.
     .testTarget(
@@ -38,7 +46,8 @@ let libraryTargets: [Target] = [
             "IMWire",
             "IMWireTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),
-        ]
+        ],
+        swiftSettings: testSettings
     ),
 ])
 
@@ -86,12 +95,13 @@ let otherTargets: [Target] = [
 
     // The command line, in-process and as the built `imwire`: commands, streams, wording, the
     // documentation's tables, peak memory.
-    .testTarget(name: "IMWireCLITests", dependencies: ["IMWire", "IMWireCLI", "IMWireTestSupport"]),
+    .testTarget(name: "IMWireCLITests", dependencies: ["IMWire", "IMWireCLI", "IMWireTestSupport"], swiftSettings: testSettings),
     // The conformance suite: runner, self-tests, the shipped testees (C++, Go, Java, Python, C),
     // the explorer, the guide, the release tarball, `Scripts/regenerate --check`.
     .testTarget(
         name: "IMWireConformanceTests",
-        dependencies: ["IMWire", "IMWireCLI", "IMWireConformance", "IMWireTestSupport"]
+        dependencies: ["IMWire", "IMWireCLI", "IMWireConformance", "IMWireTestSupport"],
+        swiftSettings: testSettings
     ),
     // Other implementations: libprotobuf-c, Google's Python runtime, and the fuzz targets' kept
     // findings. (swift-nio's `ByteBuffer` is tested in the Examples package, which has SwiftNIO.)
@@ -103,10 +113,11 @@ let otherTargets: [Target] = [
             "IMWireFuzzSupport",
             "IMWireTestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),
-        ]
+        ],
+        swiftSettings: testSettings
     ),
     // The webhook module's tests: a target of their own, so the library's tests need no Crypto.
-    .testTarget(name: "IMWireWebhooksTests", dependencies: ["IMWireWebhooks", "IMWire"]),
+    .testTarget(name: "IMWireWebhooksTests", dependencies: ["IMWireWebhooks", "IMWire"], swiftSettings: testSettings),
 ]
 
 let package = Package(

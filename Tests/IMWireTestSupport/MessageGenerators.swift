@@ -26,14 +26,17 @@ import PropertyBased
 package enum PropertyIterations {
     package static let environmentVariable = "IMWIRE_PROPERTY_ITERATIONS"
 
-    /// The count from the environment, or `defaultCount`.
+    /// The count from the environment, or `defaultCount` — a quarter of it under a sanitizer
+    /// (`IMWIRE_SANITIZER`), whose instrumented debug build runs each case about ten times slower:
+    /// there the tests look for memory errors on the paths a case takes, which fewer cases of the
+    /// same generators still reach; the optimised run keeps the full counts.
     package static func count(default defaultCount: Int) -> Int {
         if let text = ProcessInfo.processInfo.environment[environmentVariable],
             let value = Int(text.trimmingCharacters(in: .whitespaces)), value >= 0
         {
             return value
         }
-        return defaultCount
+        return runsUnderASanitizer ? max(1, defaultCount / 4) : defaultCount
     }
 }
 
