@@ -19,9 +19,15 @@ let threadTestsOnly = Context.environment["IMWIRE_LIBRARY_ONLY"] == "threads"
 // package that depends on IMWire never sees the flag.
 let testSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"], .when(configuration: .release))]
 
+// `IMWIRE_STRICT_MEMORY_SAFETY=1` (set by `Scripts/sanitize address`): the library alone is compiled
+// with strict memory safety checking, whose notes name every unsafe site for `Scripts/unsafe-sites`.
+// Never set for a package that depends on IMWire.
+let strictMemorySafety: [SwiftSetting] = Context.environment["IMWIRE_STRICT_MEMORY_SAFETY"] == "1"
+    ? [.unsafeFlags(["-strict-memory-safety", "-diagnostic-style=llvm"])] : []
+
 // The library, its test helpers and its tests: IMWire and swift-property-based only.
 let libraryTargets: [Target] = [
-    .target(name: "IMWire", dependencies: ["CIMWireUTF8"]),
+    .target(name: "IMWire", dependencies: ["CIMWireUTF8"], swiftSettings: strictMemorySafety),
     // The vectorised UTF-8 validator under every decoder (C: SSE/AVX2 and NEON intrinsics with a
     // scalar fallback, chosen at run time; built by the toolchain's clang, nothing to install).
     .target(name: "CIMWireUTF8"),
