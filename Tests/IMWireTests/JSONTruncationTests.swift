@@ -37,20 +37,13 @@ struct JSONTruncationTests {
         #expect(viewed == message)
     }
 
-    /// Every prefix is refused by the decoder and by the view with the same error (code, reason and
-    /// offset), located inside the prefix; the codes are those of text that ends too soon.
     /// The input the fuzzer found: a bytes value cut off before its opening quote, which the view
     /// once copied from one byte past the end of the input into a scratch buffer of the input's size.
     /// Both now refuse it at the end of the input, with the same error.
     @Test func aBytesValueCutOffBeforeItsQuoteIsRefusedAtTheEnd() throws {
         let input = Array(#"{"elems":[{"custom":{"data":"#.utf8)
         #expect(input.count == 28)
-        let (decoded, viewed) = withExactBytes(input) { bytes in
-            (Result { () throws(IMWireError) in try Message(jsonUTF8Bytes: bytes) },
-             Result { () throws(IMWireError) in
-                 do { return try Message.withView(jsonUTF8Bytes: bytes) { Message($0) } } catch let error as IMWireError { throw error } catch { fatalError("\(error)") }
-             })
-        }
+        let (decoded, viewed) = Self.decodeAndView(input)
         guard case .failure(let error) = decoded, case .failure(let viewError) = viewed else {
             Issue.record("accepted: decoder \(decoded), view \(viewed)")
             return
@@ -59,16 +52,23 @@ struct JSONTruncationTests {
         #expect(viewError == error && viewError.offset == error.offset, "view \(viewError), decoder \(error)")
     }
 
+    /// `bytes` decoded and read through the JSON view, each from a heap block of their exact size.
+    static func decodeAndView(_ bytes: [UInt8]) -> (Result<Message, IMWireError>, Result<Message, IMWireError>) {
+        withExactBytes(bytes) { bytes in
+            (Result { () throws(IMWireError) in try Message(jsonUTF8Bytes: bytes) },
+             Result { () throws(IMWireError) in
+                 do { return try Message.withView(jsonUTF8Bytes: bytes) { Message($0) } } catch let error as IMWireError { throw error } catch { fatalError("\(error)") }
+             })
+        }
+    }
+
+    /// Every prefix is refused by the decoder and by the view with the same error (code, reason and
+    /// offset), located inside the prefix; the codes are those of text that ends too soon.
     @Test func everyPrefixIsRefusedByTheDecoderAndTheViewAlike() throws {
         var codes: Set<String> = []
         for length in 0..<Self.document.count {
             let prefix = Array(Self.document[..<length])
-            let (decoded, viewed) = withExactBytes(prefix) { bytes in
-                (Result { () throws(IMWireError) in try Message(jsonUTF8Bytes: bytes) },
-                 Result { () throws(IMWireError) in
-                     do { return try Message.withView(jsonUTF8Bytes: bytes) { Message($0) } } catch let error as IMWireError { throw error } catch { fatalError("\(error)") }
-                 })
-            }
+            let (decoded, viewed) = Self.decodeAndView(prefix)
             let text = String(decoding: prefix.suffix(24), as: UTF8.self)
             guard case .failure(let error) = decoded else {
                 Issue.record("a prefix of \(length) bytes decodes: …\(text)")
