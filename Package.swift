@@ -62,7 +62,7 @@ let libraryTargets: [Target] = [
 let otherTargets: [Target] = [
     .target(
         name: "IMWireWebhooks",
-        dependencies: ["IMWire", .product(name: "Crypto", package: "swift-crypto")]
+        dependencies: ["IMWire"]
     ),
     .target(
         name: "IMWireCLI",
@@ -122,7 +122,7 @@ let otherTargets: [Target] = [
         ],
         swiftSettings: testSettings
     ),
-    // The webhook module's tests: a target of their own, so the library's tests need no Crypto.
+    // The webhook module's tests: a target of their own (they read Fixtures/webhooks/ with Foundation).
     .testTarget(name: "IMWireWebhooksTests", dependencies: ["IMWireWebhooks", "IMWire"], swiftSettings: testSettings),
 ]
 
@@ -136,18 +136,14 @@ let package = Package(
         // The codec library. Depends on nothing beyond the Swift toolchain.
         .library(name: "IMWire", targets: ["IMWire"]),
     ] + (libraryOnly ? [] : [
-        // Tencent Cloud IM webhooks: callback authentication (SHA-256 from swift-crypto) and callback
-        // responses. A product of its own, so that the codec library keeps zero dependencies.
+        // Tencent Cloud IM webhooks: callback authentication (its own SHA-256) and callback
+        // responses. A product of its own: a client that never receives a webhook links none of it.
         .library(name: "IMWireWebhooks", targets: ["IMWireWebhooks"]),
         .executable(name: "imwire", targets: ["IMWireTool"]),
         // Conformance testee on libprotobuf-c (binary cases only): `imwire conformance --testee …`.
         .executable(name: "imwire-testee-c", targets: ["IMWireTesteeC"]),
     ]),
     dependencies: [
-        // IMWireWebhooks only (SHA-256 of the callback signature). A range, not a pin: servers
-        // usually have swift-crypto already (through swift-nio-ssl, AsyncHTTPClient, JWT…), and
-        // both majors have the `SHA256` this uses.
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // CLI only.
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         // Tests only.

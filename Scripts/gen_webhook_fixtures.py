@@ -9,6 +9,13 @@ Fixtures/webhooks/:
   signatures.json   [{"token", "request_time", "sign"}]: sign = hashlib.sha256(token + request_time)
                     in lowercase hex. The first case is Tencent's published example ("Webhook Overview",
                     Security Considerations), and this script fails if hashlib disagrees with the page.
+  sha256.json       {"generated": [{"length", "sha256"}], "texts": [{"text", "repeat", "sha256"}]}: the
+                    module's own SHA-256 against hashlib. "generated": every message length from 0 to
+                    300 bytes, byte i of a message of n bytes being (131 * i + 7 * n) mod 256 (every
+                    padding case: lengths 55, 56, 63, 64 and their multiples of a block); "texts":
+                    the examples of NIST's "Secure Hash Standard" (FIPS 180-4) and its example
+                    values ("abc", the 448- and 896-bit messages, one million "a"), and the empty
+                    message. This script fails if hashlib disagrees with the published digests.
   NAME.input.json   a callback body, byte for byte (json.dumps(indent=4), the layout of Tencent's
                     examples); the bodies are Tencent's samples from "Before a One-to-One Message Is
                     Sent" / "Before Group Message Is Sent", with the text or custom data changed.
@@ -45,6 +52,17 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "Fixtures" / "webhooks"
 
 PUBLISHED = ("xxxxyyyy", "1669872112", "17773bc39a671d7b9aa835458704d2a6db81360a5940292b587d6d760d484061")
+
+# NIST's SHA-256 examples ("Secure Hash Standard" example values): text, repetitions, digest.
+SHA256_EXAMPLES = [
+    ("abc", 1, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+    ("", 1, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+    ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 1,
+     "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+    ("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrs"
+     "mnopqrstnopqrstu", 1, "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"),
+    ("a", 1_000_000, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"),
+]
 
 SIGNATURES = [
     PUBLISHED[:2],
@@ -190,6 +208,15 @@ def main():
         sys.exit(f"gen_webhook_fixtures: sha256({token}{time}) is {computed}, the page says {sign}")
 
     files = {}
+    texts = []
+    for text_, repeat, digest in SHA256_EXAMPLES:
+        computed = hashlib.sha256((text_ * repeat).encode("ascii")).hexdigest()
+        if computed != digest:
+            sys.exit(f"gen_webhook_fixtures: sha256 of {text_!r} x {repeat} is {computed}, NIST says {digest}")
+        texts.append({"text": text_, "repeat": repeat, "sha256": computed})
+    generated = [{"length": n, "sha256": hashlib.sha256(bytes((131 * i + 7 * n) % 256 for i in range(n))).hexdigest()}
+                 for n in range(301)]
+    files["sha256.json"] = {"generated": generated, "texts": texts}
     files["signatures.json"] = [
         {"token": token, "request_time": time,
          "sign": hashlib.sha256((token + time).encode("utf-8")).hexdigest()} for token, time in SIGNATURES]

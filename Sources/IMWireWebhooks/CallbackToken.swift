@@ -1,5 +1,3 @@
-internal import Crypto
-
 /// A callback authentication token: the secret Tencent Cloud IM signs every webhook URL with once
 /// it is set in the console or with the "Set Callback Authentication Token" REST API.
 ///
@@ -41,11 +39,10 @@ public struct CallbackToken: Sendable, CustomStringConvertible, CustomDebugStrin
         return difference == 0
     }
 
-    private func digest(requestTime: String) -> SHA256.Digest {
+    private func digest(requestTime: String) -> [UInt8] {
         var hash = SHA256()
-        bytes.withUnsafeBytes { hash.update(bufferPointer: $0) }
-        var time = requestTime
-        time.withUTF8 { hash.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        hash.update(bytes)
+        hash.update(requestTime.utf8)
         return hash.finalize()
     }
 

@@ -4,8 +4,8 @@ import Testing
 /// Every ```swift block of the repository's README.md and of the DocC articles
 /// (Sources/IMWire/IMWire.docc/*.md, Sources/IMWireWebhooks/IMWireWebhooks.docc/*.md), read from
 /// those files at test time, compiled as the `main.swift` of its own little executable (top-level
-/// code, Swift 6 language mode) against the IMWire (and, for the webhook articles, IMWireWebhooks
-/// with swift-crypto) this package built, then run: it must exit 0.
+/// code, Swift 6 language mode) against the IMWire (and, for the webhook articles, IMWireWebhooks)
+/// this package built, then run: it must exit 0.
 ///
 /// Fence info strings: ```swift  — compiled and run (the default);
 ///                     ```swift no-run  — compiled only, for a block that must not be run;
@@ -18,8 +18,7 @@ import Testing
 /// How: `swiftc -swift-version 6 main.swift -I <build>/Modules <IMWire's objects> -o snippet`, with
 /// the objects listed in SwiftPM's `IMWire.build/output-file-map.json` (the current sources only, so
 /// a stale object of a deleted file is never linked). A webhook article's blocks also link the
-/// objects of IMWireWebhooks and of swift-crypto's targets (C and C++ objects: every `.o` of their
-/// build folders) and the C++ runtime. About 1.2 s for the README's five blocks, cold
+/// objects of IMWireWebhooks, listed the same way. About 1.2 s for the README's five blocks, cold
 /// or warm, since the IMWire it links is the one this package builds anyway; a temporary SwiftPM
 /// package (one executable target per block) measured 30 s cold, as it builds IMWire a second time.
 /// `SWIFTC=/path/to/swiftc` picks the compiler (default: `swiftc` on PATH — the toolchain that built
@@ -48,7 +47,7 @@ import Testing
         let compile = try await run(
             compiler(),
             ["-swift-version", "6", "-module-name", "Snippet", source.path, "-I", build.modules.path]
-                + build.cModuleArguments + objects.map(\.path) + (snippet.isWebhookArticle ? ["-lstdc++"] : []) + ["-o", executable.path],
+                + build.cModuleArguments + objects.map(\.path) + ["-o", executable.path],
             log: directory.appendingPathComponent("compile.log")
         )
         guard compile.status == "exit 0" else {
@@ -241,20 +240,15 @@ struct IMWireBuild {
         Self.cTargets.flatMap { ["-Xcc", "-fmodule-map-file=" + directory.appendingPathComponent("\($0).build/module.modulemap").path] }
     }
 
-    /// IMWire's objects, IMWireWebhooks' (from its output-file-map.json) and every object of
-    /// swift-crypto's targets that this build has (`Crypto` and the C/C++ targets it depends on).
+    /// IMWire's objects and IMWireWebhooks' (from its output-file-map.json).
     func webhookObjects() throws -> [URL] {
         let map = directory.appendingPathComponent("IMWireWebhooks.build/output-file-map.json")
         let entries = try JSONSerialization.jsonObject(with: Data(contentsOf: map)) as? [String: [String: String]] ?? [:]
-        var objects = objects + Self.sourceObjects(entries)
-        let crypto = ["Crypto", "CryptoBoringWrapper", "CCryptoBoringSSL", "CCryptoBoringSSLShims", "CXKCP", "CXKCPShims"]
-        for target in crypto {
-            objects += objectFiles(in: directory.appendingPathComponent("\(target).build"))
+        let webhooks = Self.sourceObjects(entries)
+        guard !webhooks.isEmpty else {
+            throw LocateError(start: "\(map.path): no objects; does the Examples package still link IMWireWebhooks?")
         }
-        guard objects.contains(where: { $0.path.contains("/Crypto.build/") }) else {
-            throw LocateError(start: "\(directory.path): no Crypto.build objects; does the Examples package still link IMWireWebhooks?")
-        }
-        return objects
+        return objects + webhooks
     }
 
     struct LocateError: Error, CustomStringConvertible {
