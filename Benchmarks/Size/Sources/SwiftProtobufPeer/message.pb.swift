@@ -1,0 +1,1 @@
+../../../Sources/SwiftProtobufPeer/message.pb.swift
