@@ -67,6 +67,10 @@ class Config:
     oneof_kinds: dict = dataclass_field(default_factory=dict)    # (message, oneof) -> OneofKind
     # The global that holds this target's arena layouts (Generated/Schema/ArenaLayouts.swift).
     arena_table: str = "imwireArenaLayouts"
+    # The globals of this target's schema file: its message schemas (Generated/Schema/Schemas.swift)
+    # and the proto3 JSON names built from them (Generated/Schema/JSONNames.swift).
+    schema_file: str = "imwireSchemaFile"
+    json_names: str = "imwireJSONNames"
     # The most fields one message type may have: the JSON reader tracks the fields it has seen in a
     # FieldIndexSet of this capacity (Sources/IMWire/ProtoJSON/FieldIndexSet.swift).
     max_fields: int = 128
@@ -117,6 +121,8 @@ TARGETS = {
         schema_dir="Sources/IMWireConformance/Generated",
         imports=("IMWire",),
         arena_table="conformanceArenaLayouts",
+        schema_file="conformanceSchemaFile",
+        json_names="conformanceJSONNames",
     ),
 }
 
@@ -1051,8 +1057,10 @@ def gen_fields(ctx, msg, type_index):
             extra += f", swift: \"{f.name_plain()}\""
         out.append(f"            FieldSchema({f.number}, \"{f.name}\", {f.kind_expr()}{extra}),\n")
     out.append("        ])\n\n")
+    out.append(f"    package static var _schemaFile: SchemaFile {{ {ctx.config.schema_file} }}\n")
+    out.append(f"    package static var _typeIndex: Int {{ {type_index} }}\n")
     out.append(f"    package static var _arenaTable: ArenaLayoutTable {{ {ctx.config.arena_table} }}\n")
-    out.append(f"    package static var _typeIndex: Int {{ {type_index} }}\n\n")
+    out.append(f"    package static var _jsonNames: JSONNameTable {{ {ctx.config.json_names} }}\n\n")
     if msg.name in ctx.config.field_number_types:
         out.append("    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).\n")
         out.append("    package enum FieldNumber {\n")
@@ -1093,6 +1101,26 @@ def gen_oneof_walks(msg, oneof):
 
 ARENA_KINDS = {FD.TYPE_STRING: ".string", FD.TYPE_BYTES: ".bytes", FD.TYPE_DOUBLE: ".fixed64", FD.TYPE_UINT64: ".uint64",
                FD.TYPE_UINT32: ".uint32", FD.TYPE_INT32: ".int32", FD.TYPE_BOOL: ".bool", FD.TYPE_ENUM: ".enumeration"}
+
+
+def gen_schema_file(ctx, messages):
+    """The schema file's registry: every message type's schema, in the order of `messages` (the types'
+    _typeIndex)."""
+    out = [ctx.header, "\n",
+           "/// Every message type of this schema file, indexed by each type's `_typeIndex`: what a format\n"
+           "/// builds its per-file tables from (the proto3 JSON names, ``JSONNameTable``).\n",
+           f"package let {ctx.config.schema_file} = SchemaFile([\n"]
+    for i, msg in enumerate(messages):
+        out.append(f"    {msg.name}.schema,  // {i}\n")
+    out.append("])\n")
+    return "".join(out)
+
+
+def gen_json_names(ctx):
+    """The proto3 JSON names of the schema file's types, built once from its registry."""
+    return "".join([ctx.header, "\n",
+                    "/// The proto3 JSON names of this schema file's message types, indexed like its ``SchemaFile``.\n",
+                    f"package let {ctx.config.json_names} = JSONNameTable({ctx.config.schema_file})\n"])
 
 
 def gen_arena_layouts(ctx, messages):
@@ -1301,6 +1329,8 @@ def main():
             if oneof[4]:
                 outputs[f"{model_dir}/{oneof[4].enum}.swift"] = gen_oneof_kind(ctx, msg, oneof)
     outputs[f"{schema_dir}/ArenaLayouts.swift"] = gen_arena_layouts(ctx, messages)
+    outputs[f"{schema_dir}/Schemas.swift"] = gen_schema_file(ctx, messages)
+    outputs[f"{schema_dir}/JSONNames.swift"] = gen_json_names(ctx)
     # The output folders are the generator's alone: wipe them, so nothing the schema no longer
     # produces survives.
     for directory in sorted({model_dir, schema_dir}):

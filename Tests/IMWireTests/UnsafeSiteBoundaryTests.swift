@@ -57,7 +57,7 @@ struct UnsafeSiteBoundaryTests {
     /// prediction and its lookup by name), and each name one byte longer or shorter, or empty:
     /// the names decode, the others are unknown fields named at their key's offset.
     @Test func everyKeyOfEverySchemaIsFoundAndItsNeighboursAreNot() throws {
-        func check<M: IMWireMessage & ArenaLaidOut>(_ type: M.Type) throws {
+        func check<M: IMWireMessage & JSONFieldReading>(_ type: M.Type) throws {
             let names = JSONNameTable.of(M.self).types[M._typeIndex]
             var known: Set<[UInt8]> = []
             for field in names.schema.fields {

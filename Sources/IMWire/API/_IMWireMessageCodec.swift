@@ -21,7 +21,7 @@ public struct _IMWireMessageCodec<M: IMWireMessage>: Sendable {
     @usableFromInline let jsonView: @Sendable (UnsafeBufferPointer<UInt8>, JSONDecodingOptions, (_ViewNode) throws -> Void) throws -> Void
 }
 
-extension _IMWireMessageCodec where M: BinaryFieldCoding & JSONFieldReading {
+extension _IMWireMessageCodec where M: BinaryFieldCoding & JSONFieldReading & ArenaLaidOut {
     package init() {
         decodeBinaryInto = { (message, bytes, options) throws(IMWireError) in
             try BinaryReader.decode(into: &message, from: bytes, options: options)

@@ -138,8 +138,9 @@ package struct JSONFieldNames {
     }
 }
 
-/// The JSON names of every message type of one schema file, indexed like its ``ArenaLayoutTable``
-/// (by ``ProtoMessage/_typeIndex``). Built once (a global `let`) and never freed.
+/// The JSON names of every message type of one schema file, indexed like its ``SchemaFile`` (by
+/// ``ProtoMessage/_typeIndex``). Built once per file (a generated global `let`, `Generated/Schema/
+/// JSONNames.swift`) and never freed.
 ///
 /// [unsafe: schema-lifetime] `@unchecked Sendable`: written only by its initialiser, before any thread
 /// can see it (a global `let`), and only read after.
@@ -150,36 +151,38 @@ package final class JSONNameTable: @unchecked Sendable {
     /// conformance explorer).
     let jsonNameByProtoName: [String: String]
 
-    init(_ layouts: ArenaLayoutTable) {
-        // [unsafe: json-names] one entry per layout of the table.
-        types = .allocate(capacity: max(1, layouts.count))
+    /// How many types the table has: its file's.
+    package let count: Int
+
+    package init(_ file: SchemaFile) {
+        let schemas = file.messages
+        count = schemas.count
+        // [unsafe: json-names] one entry per type of the file.
+        types = .allocate(capacity: max(1, schemas.count))
         var jsonNames: [String: String] = [:]
-        for index in 0..<layouts.count {
-            for field in layouts.layouts[index].schema.fields where jsonNames[field.name] == nil {
+        for schema in schemas {
+            for field in schema.fields where jsonNames[field.name] == nil {
                 jsonNames[field.name] = JSONFieldNames.jsonName(protoName: field.name)
             }
         }
-        for index in 0..<layouts.count {
-            (types + index).initialize(to: JSONFieldNames(layouts.layouts[index].schema, jsonNames: jsonNames))
+        for index in schemas.indices {
+            (types + index).initialize(to: JSONFieldNames(schemas[index], jsonNames: jsonNames))
         }
         jsonNameByProtoName = jsonNames
     }
 
-    /// The table of `M`'s schema file. The library has one schema file, whose layouts are
-    /// `imwireArenaLayouts`.
+    /// The table of `M`'s schema file.
     ///
     /// [unsafe: json-names] Checked, not assumed: the readers and the writer index this table with
-    /// `M._typeIndex`, which is an index of `M`'s own file; another file's type would index past
-    /// this one's types.
+    /// `M._typeIndex`, an index of `M`'s own file, whose table this is (generated beside the type;
+    /// `SchemaFileTests` checks every type's index in its file).
     @inline(__always)
-    package static func of<M: ArenaLaidOut>(_ type: M.Type) -> JSONNameTable {
-        precondition(M._arenaTable === imwireArenaLayouts, "\(M.self): a schema file without JSON names")
-        return imwireJSONNames
+    package static func of<M: JSONFieldReading>(_ type: M.Type) -> JSONNameTable {
+        let table = M._jsonNames
+        precondition(M._typeIndex < table.count, "\(M.self): not in its schema file's JSON names")
+        return table
     }
 }
-
-/// The JSON names of `Schemas/imwire/v1/message.proto`'s types.
-package let imwireJSONNames = JSONNameTable(imwireArenaLayouts)
 
 extension JSONFieldNames {
     /// The proto3 JSON name of a field: its proto name in lowerCamelCase, as protoc derives it (each

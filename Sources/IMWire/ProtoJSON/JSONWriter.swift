@@ -16,7 +16,7 @@ package struct JSONWriter: FieldVisitor {
     private let maxDepth: Int
     private var stackGuard = StackGuard()
 
-    package static func encode<M: ArenaLaidOut>(_ message: M, options: JSONEncodingOptions) throws(IMWireError) -> [UInt8] {
+    package static func encode<M: JSONFieldReading>(_ message: M, options: JSONEncodingOptions) throws(IMWireError) -> [UInt8] {
         var writer = JSONWriter(names: JSONNameTable.of(M.self).types, M._typeIndex, options: options)
         defer { writer.text.output.deallocate() }
         writer.text.beginObject()

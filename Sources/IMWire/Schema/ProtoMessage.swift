@@ -13,9 +13,11 @@ package protocol ProtoMessage {
     init()
     /// The message's field table.
     static var schema: MessageSchema { get }
-    /// The index of this type among the types of its schema file: the index of every per-type
-    /// table of the file (the view's layouts, the JSON names; a format keeps its own, indexed the
-    /// same way).
+    /// The registry of the type's schema file: every message type of the file, at its index.
+    static var _schemaFile: SchemaFile { get }
+    /// The index of this type among the types of its schema file (``_schemaFile``): the index of
+    /// every per-type table of the file (the view's layouts, the JSON names; a format keeps its own,
+    /// built from the registry and indexed the same way).
     static var _typeIndex: Int { get }
     /// Visits every field that is present (proto3: non-default, or a set oneof member or message),
     /// in field-number order, then the unknown fields. Throws only what the visitor throws.

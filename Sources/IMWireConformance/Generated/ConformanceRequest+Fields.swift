@@ -18,8 +18,10 @@ extension ConformanceRequest: IMWireMessage, ProtoMessage, BinaryFieldCoding, Ar
             FieldSchema(7, "json_ignore_unknown_fields", .bool, swift: "jsonIgnoreUnknownFields"),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
+    package static var _schemaFile: SchemaFile { conformanceSchemaFile }
     package static var _typeIndex: Int { 0 }
+    package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
+    package static var _jsonNames: JSONNameTable { conformanceJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !self.testName.isEmpty { try visitor.visitString(self.testName, field: 1) }

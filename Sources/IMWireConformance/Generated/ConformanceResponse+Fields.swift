@@ -19,8 +19,10 @@ extension ConformanceResponse: IMWireMessage, ProtoMessage, BinaryFieldCoding, A
             FieldSchema(8, "skipped", .string, oneof: "result"),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
+    package static var _schemaFile: SchemaFile { conformanceSchemaFile }
     package static var _typeIndex: Int { 1 }
+    package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
+    package static var _jsonNames: JSONNameTable { conformanceJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         try self.result?._traverse(&visitor)

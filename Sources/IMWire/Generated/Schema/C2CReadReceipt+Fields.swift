@@ -11,8 +11,10 @@ extension C2CReadReceipt: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaL
             FieldSchema(2, "read_timestamp_ms", .uint64, swift: "readTimestampMs"),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _schemaFile: SchemaFile { imwireSchemaFile }
     package static var _typeIndex: Int { 3 }
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

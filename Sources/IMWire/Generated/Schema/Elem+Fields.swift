@@ -20,8 +20,10 @@ extension Elem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut, JS
             FieldSchema(12, "group_system", .message({ GroupSystemElem.schema }), oneof: "content", swift: "groupSystem"),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _schemaFile: SchemaFile { imwireSchemaFile }
     package static var _typeIndex: Int { 5 }
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         try self.content?._traverse(&visitor)

@@ -11,8 +11,10 @@ extension FaceElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut
             FieldSchema(2, "data", .bytes),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _schemaFile: SchemaFile { imwireSchemaFile }
     package static var _typeIndex: Int { 14 }
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if self.index != 0 { try visitor.visitInt32(self.index, field: 1) }

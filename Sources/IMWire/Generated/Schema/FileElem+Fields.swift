@@ -13,8 +13,10 @@ extension FileElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut
             FieldSchema(4, "file_size", .uint64, swift: "fileSize"),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _schemaFile: SchemaFile { imwireSchemaFile }
     package static var _typeIndex: Int { 12 }
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

@@ -12,8 +12,10 @@ extension GroupReadReceipt: IMWireMessage, ProtoMessage, BinaryFieldCoding, Aren
             FieldSchema(3, "unread_count", .uint64, swift: "unreadCount"),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _schemaFile: SchemaFile { imwireSchemaFile }
     package static var _typeIndex: Int { 2 }
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

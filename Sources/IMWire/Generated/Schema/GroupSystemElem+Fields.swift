@@ -19,8 +19,10 @@ extension GroupSystemElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, Arena
             FieldSchema(10, "op_user_info", .message({ UserProfile.schema }), swift: "opUserInfo"),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _schemaFile: SchemaFile { imwireSchemaFile }
     package static var _typeIndex: Int { 21 }
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

@@ -21,8 +21,10 @@ extension GroupTipsElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLa
             FieldSchema(12, "changed_group_member_info_list", .message({ GroupMemberInfo.schema }), repeated: true, swift: "changedGroupMemberInfoList"),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _schemaFile: SchemaFile { imwireSchemaFile }
     package static var _typeIndex: Int { 16 }
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

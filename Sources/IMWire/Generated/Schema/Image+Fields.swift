@@ -15,8 +15,10 @@ extension Image: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut, J
             FieldSchema(6, "url", .string),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _schemaFile: SchemaFile { imwireSchemaFile }
     package static var _typeIndex: Int { 9 }
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if self.`type`.rawValue != 0 { try visitor.visitEnum(self.`type`, field: 1) }

@@ -11,8 +11,10 @@ extension ImageElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOu
             FieldSchema(2, "images", .message({ Image.schema }), repeated: true),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _schemaFile: SchemaFile { imwireSchemaFile }
     package static var _typeIndex: Int { 8 }
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if self.format.rawValue != 0 { try visitor.visitEnum(self.format, field: 1) }

@@ -16,8 +16,10 @@ extension MergerElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidO
             FieldSchema(7, "msg_num", .uint32, swift: "msgNum"),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _schemaFile: SchemaFile { imwireSchemaFile }
     package static var _typeIndex: Int { 15 }
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

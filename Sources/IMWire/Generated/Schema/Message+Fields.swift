@@ -33,8 +33,10 @@ extension Message: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut,
             FieldSchema(24, "c2c_read_receipt", .message({ C2CReadReceipt.schema }), oneof: "signal", swift: "c2cReadReceipt"),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _schemaFile: SchemaFile { imwireSchemaFile }
     package static var _typeIndex: Int { 0 }
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {

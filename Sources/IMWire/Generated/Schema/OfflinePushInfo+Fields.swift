@@ -21,8 +21,10 @@ extension OfflinePushInfo: IMWireMessage, ProtoMessage, BinaryFieldCoding, Arena
             FieldSchema(12, "ios_mutable_content", .bool, swift: "iosMutableContent"),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _schemaFile: SchemaFile { imwireSchemaFile }
     package static var _typeIndex: Int { 4 }
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

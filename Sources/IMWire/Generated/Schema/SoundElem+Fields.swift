@@ -14,8 +14,10 @@ extension SoundElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOu
             FieldSchema(5, "format", .string),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _schemaFile: SchemaFile { imwireSchemaFile }
     package static var _typeIndex: Int { 10 }
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage

@@ -10,8 +10,10 @@ extension TextElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut
             FieldSchema(1, "text", .string),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _schemaFile: SchemaFile { imwireSchemaFile }
     package static var _typeIndex: Int { 6 }
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !self.text.isEmpty { try visitor.visitString(self.text, field: 1) }

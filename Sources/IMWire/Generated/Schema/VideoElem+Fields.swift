@@ -20,8 +20,10 @@ extension VideoElem: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOu
             FieldSchema(11, "snapshot_format", .string, swift: "snapshotFormat"),
         ])
 
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _schemaFile: SchemaFile { imwireSchemaFile }
     package static var _typeIndex: Int { 11 }
+    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage
