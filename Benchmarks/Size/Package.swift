@@ -36,21 +36,23 @@ let package = Package(
         .target(name: "SwiftProtobufPeer", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         .target(name: "WalkSwiftProtobuf", dependencies: ["SwiftProtobufPeer"]),
 
-        .executableTarget(
-            name: "SizeIMWireBinary",
-            dependencies: ["SizeSupport", "WalkIMWire", .product(name: "IMWire", package: "IMWire")]),
-        .executableTarget(
-            name: "SizeIMWireJSON",
-            dependencies: ["SizeSupport", "WalkIMWire", .product(name: "IMWire", package: "IMWire")]),
+        // Each format's round trip (decode, walk, encode, decode again), one target per format and
+        // library, so that a client links the formats it uses and nothing else.
+        .target(name: "IMWireBinaryWork", dependencies: ["SizeSupport", "WalkIMWire", .product(name: "IMWire", package: "IMWire")]),
+        .target(name: "IMWireJSONWork", dependencies: ["SizeSupport", "WalkIMWire", .product(name: "IMWire", package: "IMWire")]),
+        .target(name: "SwiftProtobufBinaryWork", dependencies: ["SizeSupport", "WalkSwiftProtobuf", "SwiftProtobufPeer"]),
+        .target(name: "SwiftProtobufJSONWork", dependencies: ["SizeSupport", "WalkSwiftProtobuf", "SwiftProtobufPeer"]),
+
+        .executableTarget(name: "SizeIMWireBinary", dependencies: ["SizeSupport", "IMWireBinaryWork"]),
+        .executableTarget(name: "SizeIMWireJSON", dependencies: ["SizeSupport", "IMWireBinaryWork", "IMWireJSONWork"]),
         .executableTarget(
             name: "SizeIMWireAll",
-            dependencies: ["SizeSupport", "WalkIMWire", "WalkIMWireView", .product(name: "IMWire", package: "IMWire")]),
-        .executableTarget(
-            name: "SizeSwiftProtobufBinary",
-            dependencies: ["SizeSupport", "WalkSwiftProtobuf", "SwiftProtobufPeer"]),
-        .executableTarget(
-            name: "SizeSwiftProtobufJSON",
-            dependencies: ["SizeSupport", "WalkSwiftProtobuf", "SwiftProtobufPeer"]),
+            dependencies: [
+                "SizeSupport", "IMWireBinaryWork", "IMWireJSONWork", "WalkIMWire", "WalkIMWireView",
+                .product(name: "IMWire", package: "IMWire"),
+            ]),
+        .executableTarget(name: "SizeSwiftProtobufBinary", dependencies: ["SizeSupport", "SwiftProtobufBinaryWork"]),
+        .executableTarget(name: "SizeSwiftProtobufJSON", dependencies: ["SizeSupport", "SwiftProtobufBinaryWork", "SwiftProtobufJSONWork"]),
     ],
     swiftLanguageModes: [.v6]
 )

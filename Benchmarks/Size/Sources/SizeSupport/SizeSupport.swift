@@ -63,3 +63,21 @@ public func fail(_ message: String) -> Never {
     line.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
     exit(1)
 }
+
+/// What a client's round trip of one format computed over the corpus: the walk of each decoded
+/// message, the walk of each message decoded again from its own encoding, and the encodings.
+public struct RoundTrip {
+    public var walk: UInt64 = 0
+    public var rewalk: UInt64 = 0
+    public var encoded: [[UInt8]] = []
+
+    public init() {}
+
+    /// `FORMAT-walk`, `FORMAT-rewalk` and, when `encodedBytes`, `FORMAT-encoded-bytes` (the
+    /// encodings' byte digest, which equals the corpus's for a canonical encoder).
+    public func report(_ format: String, encodedBytes: Bool) {
+        SizeSupport.report("\(format)-walk", walk)
+        SizeSupport.report("\(format)-rewalk", rewalk)
+        if encodedBytes { SizeSupport.report("\(format)-encoded-bytes", byteDigest(encoded)) }
+    }
+}
