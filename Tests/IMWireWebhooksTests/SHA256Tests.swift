@@ -30,7 +30,10 @@ struct SHA256Tests {
     }
 
     static func hex(_ digest: [UInt8]) -> String {
-        digest.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        digest.map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
     }
 
     @Test func theFixturesCoverEveryPaddingCase() throws {
