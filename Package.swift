@@ -27,7 +27,29 @@ let strictMemorySafety: [SwiftSetting] = Context.environment["IMWIRE_STRICT_MEMO
 
 // The library, its test helpers and its tests: IMWire and swift-property-based only.
 let libraryTargets: [Target] = [
-    .target(name: "IMWire", dependencies: ["CIMWireUTF8"], swiftSettings: strictMemorySafety),
+    // The library's modules, one per layer a client may or may not need (Docs/architecture.md):
+    // the model, each format, the view, validation, streams, and `IMWire`, which re-exports them all.
+    .target(name: "IMWireCore", dependencies: ["CIMWireUTF8"], swiftSettings: strictMemorySafety),
+    .target(name: "IMWireBinary", dependencies: ["IMWireCore"], swiftSettings: strictMemorySafety),
+    .target(name: "IMWireView", dependencies: ["IMWireCore", "IMWireBinary"], swiftSettings: strictMemorySafety),
+    .target(name: "IMWireJSONText", dependencies: ["IMWireCore"], swiftSettings: strictMemorySafety),
+    .target(name: "IMWireJSON", dependencies: ["IMWireCore", "IMWireJSONText"], swiftSettings: strictMemorySafety),
+    .target(name: "IMWireTUIKit", dependencies: ["IMWireCore", "IMWireJSONText"], swiftSettings: strictMemorySafety),
+    .target(name: "IMWireTIMREST", dependencies: ["IMWireCore", "IMWireJSONText"], swiftSettings: strictMemorySafety),
+    .target(
+        name: "IMWireValidation",
+        dependencies: ["IMWireCore", "IMWireBinary", "IMWireView", "IMWireTUIKit"],
+        swiftSettings: strictMemorySafety
+    ),
+    .target(name: "IMWireStreams", dependencies: ["IMWireCore", "IMWireBinary", "IMWireJSON"], swiftSettings: strictMemorySafety),
+    .target(
+        name: "IMWire",
+        dependencies: [
+            "IMWireCore", "IMWireBinary", "IMWireView", "IMWireJSONText", "IMWireJSON", "IMWireTUIKit",
+            "IMWireTIMREST", "IMWireValidation", "IMWireStreams",
+        ],
+        swiftSettings: strictMemorySafety
+    ),
     // The vectorised UTF-8 validator under every decoder (C: SSE/AVX2 and NEON intrinsics with a
     // scalar fallback, chosen at run time; built by the toolchain's clang, nothing to install).
     .target(name: "CIMWireUTF8"),
@@ -133,8 +155,17 @@ let package = Package(
     // imports no Foundation. Not built or tested there by CI.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        // The codec library. Depends on nothing beyond the Swift toolchain.
+        // The codec library, every module of it. Depends on nothing beyond the Swift toolchain.
         .library(name: "IMWire", targets: ["IMWire"]),
+        // A module each, for a program that links only what it uses: a client that speaks binary
+        // depends on IMWireBinary alone; one that also speaks proto3 JSON adds IMWireJSON.
+        .library(name: "IMWireBinary", targets: ["IMWireBinary"]),
+        .library(name: "IMWireJSON", targets: ["IMWireJSON"]),
+        .library(name: "IMWireView", targets: ["IMWireView"]),
+        .library(name: "IMWireTIMREST", targets: ["IMWireTIMREST"]),
+        .library(name: "IMWireTUIKit", targets: ["IMWireTUIKit"]),
+        .library(name: "IMWireValidation", targets: ["IMWireValidation"]),
+        .library(name: "IMWireStreams", targets: ["IMWireStreams"]),
     ] + (libraryOnly ? [] : [
         // Tencent Cloud IM webhooks: callback authentication (its own SHA-256) and callback
         // responses. A product of its own: a client that never receives a webhook links none of it.

@@ -29,7 +29,7 @@ SOURCE_KIND = "json_corpus"
 OUTPUT_DIR = "json"
 ACCEPT, REJECT = "json_accept", "json_reject"
 
-# The JSON decoder's error codes (Sources/IMWire/Errors.swift).
+# The JSON decoder's error codes (Sources/IMWireCore/Errors.swift).
 ERROR_CODES = (
     "json_syntax",
     "duplicate_key",

@@ -35,7 +35,7 @@ SOURCE_KINDS = ("tim_rest", "tim_rest_reject")
 OUTPUT_DIR = "tim_rest"
 ACCEPT, DECODE_REJECT, ENCODE_REJECT = "tim_rest", "tim_rest_reject", "tim_rest_export_reject"
 
-# The tim-rest decoder's and encoder's error codes (Sources/IMWire/Errors.swift).
+# The tim-rest decoder's and encoder's error codes (Sources/IMWireCore/Errors.swift).
 ERROR_CODES = (
     "json_syntax",
     "duplicate_key",

@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
 """Generates IMWire's Swift model and field tables from Schemas/imwire/v1/message.proto.
 
-The .proto is the one description of every message; this script turns it into
-  Sources/IMWire/Generated/Model/<Type>.swift         the public value types (structs, oneof and proto
-                                                      enums, and kind enums for configured oneofs)
-  Sources/IMWire/Generated/Schema/<Type>+Fields.swift the format-neutral field tables (decodeField,
-                                                      traverse, field numbers)
-so that binary, JSON and every later format follow from the same table and cannot drift apart.
+The .proto is the one description of every message; this script turns it into, per module
+  Sources/IMWireCore/Generated/Model/<Type>.swift          the public value types (structs, oneof and
+                                                           proto enums, kind enums for configured oneofs)
+  Sources/IMWireCore/Generated/Schema/<Type>+Fields.swift  the format-neutral field tables, traverse,
+                                                           field numbers; Schemas.swift, the file's types
+  Sources/IMWireBinary/Generated/<Type>+Binary.swift       _writeBinary, _decodeBinary, the binary codec
+  Sources/IMWireJSON/Generated/<Type>+JSON.swift           _decodeJSON, the JSON codec; JSONNames.swift
+  Sources/IMWireView/Generated/<Type>+View.swift           the View; ArenaLayouts.swift
+  Sources/IMWire/Generated/Conformances.swift              every type an IMWireMessage (all formats)
+so that each module compiles only its own format's code, and so that binary, JSON and every later format follow from the same table and cannot drift apart.
 Doc comments come from the .proto comments.
 
 The output folders hold generated files only: the script deletes them and writes them again, so a file
 the schema no longer produces disappears and `Scripts/regenerate --check` reports it if it is committed.
-Hand-written runtime code lives elsewhere (Sources/IMWire/Model, Sources/IMWire/Schema, …).
+Hand-written runtime code lives elsewhere (Sources/IMWireCore/Model, Sources/IMWireCore/Schema, the formats' modules …).
 
-With `--target conformance` it generates the same two files per type for
+With `--target conformance` it generates the same files per type for
 Schemas/imwire/conformance/v1/conformance.proto into Sources/IMWireConformance/Generated/ (public types
 conforming to IMWire's package-level ProtoMessage, so the conformance framing is read and written by
 IMWire's own binary codec).
@@ -57,9 +61,14 @@ class OneofKind:
 class Config:
     """What one --target generates, and every piece of knowledge the schema itself does not carry."""
     proto: str                # the schema, relative to Schemas/
-    model_dir: str            # the value types, relative to --out; generated files only
-    schema_dir: str           # the field tables, relative to --out; generated files only
-    imports: tuple = ()       # modules the generated files import
+    # Where each part of a type goes, relative to --out (folders of generated files only), and the
+    # modules the files of that part import. The parts are the library's modules: "model" and
+    # "schema" (the value types, their field tables and `traverse`: IMWireCore), "binary"
+    # (`_writeBinary`, `_decodeBinary`: IMWireBinary), "json" (`_decodeJSON`, the JSON names:
+    # IMWireJSON), "view" (the `View`s and arena layouts: IMWireView) and "api" (the umbrella's
+    # `IMWireMessage` conformance: IMWire), so that each module compiles only its format's code.
+    dirs: dict
+    imports: dict = dataclass_field(default_factory=dict)   # part -> modules its files import
     type_renames: dict = dataclass_field(default_factory=dict)   # proto name -> Swift name
     case_renames: dict = dataclass_field(default_factory=dict)   # enum value name -> Swift case
     # Oneof message members stored inline; the others are `indirect` to keep the enum small.
@@ -72,7 +81,7 @@ class Config:
     schema_file: str = "imwireSchemaFile"
     json_names: str = "imwireJSONNames"
     # The most fields one message type may have: the JSON reader tracks the fields it has seen in a
-    # FieldIndexSet of this capacity (Sources/IMWire/ProtoJSON/FieldIndexSet.swift).
+    # FieldIndexSet of this capacity (Sources/IMWireJSON/ProtoJSON/FieldIndexSet.swift).
     max_fields: int = 128
     # Per message type, the fields most messages leave at their defaults (proto names; a oneof by all
     # its members): kept together in one copy-on-write box behind one optional reference, `nil`
@@ -85,11 +94,17 @@ class Config:
     field_number_types: frozenset = frozenset()
 
 
+PARTS = ("model", "schema", "binary", "json", "view", "api")
+
 TARGETS = {
     "model": Config(
         proto="imwire/v1/message.proto",
-        model_dir="Sources/IMWire/Generated/Model",
-        schema_dir="Sources/IMWire/Generated/Schema",
+        dirs={"model": "Sources/IMWireCore/Generated/Model", "schema": "Sources/IMWireCore/Generated/Schema",
+              "binary": "Sources/IMWireBinary/Generated", "json": "Sources/IMWireJSON/Generated",
+              "view": "Sources/IMWireView/Generated", "api": "Sources/IMWire/Generated"},
+        imports={"binary": ("IMWireCore",), "json": ("IMWireCore", "IMWireJSONText"),
+                 "view": ("IMWireCore", "IMWireBinary"),
+                 "api": ("IMWireCore", "IMWireBinary", "IMWireJSON", "IMWireView")},
         type_renames={"IosPushType": "IOSPushType"},
         # The stripped name ("unspecified") would hide that 0 means APNs.
         case_renames={"IOS_PUSH_TYPE_UNSPECIFIED": "apns"},
@@ -117,9 +132,8 @@ TARGETS = {
     ),
     "conformance": Config(
         proto="imwire/conformance/v1/conformance.proto",
-        model_dir="Sources/IMWireConformance/Generated",
-        schema_dir="Sources/IMWireConformance/Generated",
-        imports=("IMWire",),
+        dirs={part: "Sources/IMWireConformance/Generated" for part in PARTS},
+        imports={part: ("IMWire", "IMWireCore", "IMWireBinary", "IMWireJSON", "IMWireView") for part in PARTS},
         arena_table="conformanceArenaLayouts",
         schema_file="conformanceSchemaFile",
         json_names="conformanceJSONNames",
@@ -181,8 +195,11 @@ class Context:
         self.package = package
         self.header = (f"// Generated by Scripts/gen_swift_model.py from Schemas/{config.proto}.\n"
                        "// Do not edit: change the schema or the generator and run Scripts/regenerate.\n")
-        if config.imports:
-            self.header += "\n" + "".join(f"import {module}\n" for module in config.imports)
+
+    def head(self, part):
+        """The header of a file of `part`, with the imports of that part's module."""
+        imports = self.config.imports.get(part, ())
+        return self.header + ("\n" + "".join(f"import {module}\n" for module in imports) if imports else "")
 
     def swift_type_name(self, proto_type_name):
         short = proto_type_name.rsplit(".", 1)[-1]
@@ -288,7 +305,7 @@ def comments_index(file):
 
 
 def gen_enum(ctx, enum):
-    out = [ctx.header, "\n", doc(enum.comments, ""), f"public enum {enum.name}: Hashable, Sendable, RawRepresentable, CustomStringConvertible {{\n"]
+    out = [ctx.head("model"), "\n", doc(enum.comments, ""), f"public enum {enum.name}: Hashable, Sendable, RawRepresentable, CustomStringConvertible {{\n"]
     for decl, _, number, proto_name, comments in enum.values:
         out.append(doc(comments, "    ") or "")
         out.append(f"    /// `{proto_name}` = {number}.\n")
@@ -319,7 +336,7 @@ def gen_enum(ctx, enum):
 
 def gen_enum_schema(ctx, enum):
     values = ",\n".join(f'            ({number}, "{proto_name}")' for _, _, number, proto_name, _ in enum.values)
-    return (f"{ctx.header}\nextension {enum.name}: ProtoEnum {{\n"
+    return (f"{ctx.head('schema')}\nextension {enum.name}: ProtoEnum {{\n"
             f"    package static let schema: EnumSchema = EnumSchema(\n        fullName: \"{enum.full_name}\",\n"
             f"        values: [\n{values},\n        ])\n}}\n")
 
@@ -350,7 +367,7 @@ class MessageType:
                                 comments.get(tuple(path + [8, i]), ""),
                                 ctx.config.oneof_kinds.get((self.name, oneof.name))))
 
-        # The arena layout (Sources/IMWire/Arena/ArenaLayout.swift): word 0 heads the unknown-field list;
+        # The arena layout (Sources/IMWireView/Arena/ArenaLayout.swift): word 0 heads the unknown-field list;
         # then, in field-number order, one word per uint64, double,
         # string, bytes or singular message, one per repeated field or map (its list's links), two
         # per oneof (shared by its members); last the words the 32-bit scalars and the bools share
@@ -452,7 +469,7 @@ def mark_class_backed_types(messages, config):
 
 
 def nested_storage_type(field):
-    """The hand-written storage of a cycle-closing field (Sources/IMWire/Model/NestedMessages.swift
+    """The hand-written storage of a cycle-closing field (Sources/IMWireCore/Model/NestedMessages.swift
     for `[Message]`): copy-on-write, and comparing, hashing and freeing without recursion."""
     return f"Nested{field.type_name}s"
 
@@ -507,9 +524,9 @@ def box_class(name, doc_lines, storage_lines):
            "    /// exclusivity check;\n"
            "    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the\n"
            "    /// caller's module is a load, not a call).\n",
-           f"    @usableFromInline final class {name}: @unchecked Sendable {{\n"]
-    out.extend(f"        @usableFromInline @exclusivity(unchecked) {line}\n" for line in storage_lines)
-    out.append(f"\n        @usableFromInline init() {{}}\n\n        @usableFromInline init(copying other: {name}) {{\n")
+           f"    @usableFromInline package final class {name}: @unchecked Sendable {{\n"]
+    out.extend(f"        @usableFromInline @exclusivity(unchecked) package {line}\n" for line in storage_lines)
+    out.append(f"\n        @usableFromInline package init() {{}}\n\n        @usableFromInline package init(copying other: {name}) {{\n")
     out.extend(f"            {n} = other.{n}\n" for n in names)
     out.append("        }\n    }\n\n")
     return "".join(out)
@@ -521,7 +538,7 @@ def gen_message(ctx, msg, enums):
     Config.cold_fields, behind one optional copy-on-write box), or, for a type the model always keeps
     behind a pointer (`class_backed`), a struct whose one stored property is a copy-on-write class
     holding the fields, so that the pointer is the storage and a copy is one retain."""
-    out = [ctx.header, "\n", doc(msg.comments, ""), f"public struct {msg.name}: Sendable {{\n"]
+    out = [ctx.head("model"), "\n", doc(msg.comments, ""), f"public struct {msg.name}: Sendable {{\n"]
     emitted_oneofs = set()
     init_params, init_body, storage, box_storage = [], [], [], []
     cb = msg.class_backed
@@ -557,10 +574,10 @@ def gen_message(ctx, msg, enums):
             box_storage.append(f"var {store} = {nested_storage_type(field)}()")
             storage.append(f"    /// ``{field.name_plain()}``'s storage, which closes the cycle {msg.name} → {field.type_name} → …"
                            f" → {msg.name} (see ``{nested_storage_type(field)}``).\n"
-                           f"    var {store}: {nested_storage_type(field)} {{ _storage.{store} }}\n")
+                           f"    package var {store}: {nested_storage_type(field)} {{ _storage.{store} }}\n")
             storage.append(f"    /// ``{field.name_plain()}``'s messages, moved out when nothing else shares this value's storage or\n"
                            f"    /// theirs (``{nested_storage_type(field)}`` frees deep values level by level with it).\n"
-                           f"    mutating func _take{store[1].upper()}{store[2:]}IfUnique() -> [{field.type_name}]? {{\n"
+                           f"    package mutating func _take{store[1].upper()}{store[2:]}IfUnique() -> [{field.type_name}]? {{\n"
                            f"        guard isKnownUniquelyReferenced(&_storage) else {{ return nil }}\n"
                            f"        return _storage.{store}.takeMessagesIfUnique()\n    }}\n")
             init_body.append(f"self.{field.swift} = {field.swift}")
@@ -584,7 +601,7 @@ def gen_message(ctx, msg, enums):
             out.append(f"    @inlinable\n    public var {field.swift}: {decl} {{\n"
                        f"        get {{ {store}.value }}\n"
                        f"        set {{ {store} = Indirect(newValue) }}\n    }}\n")
-            storage.append(f"    @usableFromInline var {store} = Indirect<{field.base_type()}>.none\n")
+            storage.append(f"    @usableFromInline package var {store} = Indirect<{field.base_type()}>.none\n")
             init_body.append(f"self.{store} = Indirect({field.swift})")
         elif field.closes_cycle:
             # Closes a cycle of message types: stored where deep nesting built in code is compared,
@@ -596,7 +613,7 @@ def gen_message(ctx, msg, enums):
                        f"        _modify {{ yield &{store}.messages }}\n    }}\n")
             storage.append(f"    /// Storage of ``{field.name_plain()}``, which closes the cycle {msg.name} → {field.type_name} → …"
                            f" → {msg.name}: see ``{nested_storage_type(field)}``.\n")
-            storage.append(f"    var {store} = {nested_storage_type(field)}()\n")
+            storage.append(f"    package var {store} = {nested_storage_type(field)}()\n")
             init_body.append(f"self.{store} = {nested_storage_type(field)}({field.swift})")
         else:
             out.append(doc_text)
@@ -621,9 +638,9 @@ def gen_message(ctx, msg, enums):
             "    /// oneof member or a singular field of another message), so that pointer is this storage, and\n"
             "    /// copying the value (reading it out of an elem, say) is one retain, not one per field.\n",
             box_storage))
-        out.append("    @usableFromInline var _storage: _Storage\n\n")
+        out.append("    @usableFromInline package var _storage: _Storage\n\n")
         out.append("    /// The storage, copied first when another value shares it.\n"
-                   "    @inlinable\n    mutating func _uniqueStorage() -> _Storage {\n"
+                   "    @inlinable\n    package mutating func _uniqueStorage() -> _Storage {\n"
                    "        if !isKnownUniquelyReferenced(&_storage) { _storage = _Storage(copying: _storage) }\n"
                    "        return _storage\n    }\n")
     elif msg.has_cold:
@@ -632,9 +649,9 @@ def gen_message(ctx, msg, enums):
             "    /// The fields most messages leave at their defaults, out of line: `nil` while they all are, so\n"
             "    /// that making, copying and freeing a value costs one word for them, not one per field.\n",
             box_storage))
-        out.append("    @usableFromInline var _cold: _Cold? = nil\n\n")
+        out.append("    @usableFromInline package var _cold: _Cold? = nil\n\n")
         out.append("    /// The cold box, made or (when another value shares it) copied first.\n"
-                   "    @inlinable\n    mutating func _coldForWriting() -> _Cold {\n"
+                   "    @inlinable\n    package mutating func _coldForWriting() -> _Cold {\n"
                    "        // [unsafe: model-storage] `_cold` is not `nil` after either branch.\n"
                    "        if _cold == nil {\n            _cold = _Cold()\n"
                    "        } else if !isKnownUniquelyReferenced(&_cold) {\n            _cold = _Cold(copying: _cold!)\n        }\n"
@@ -725,7 +742,7 @@ def gen_oneof_kind(ctx, msg, oneof):
     proto name, and the member's field number under the configured name, both ways."""
     name, type_name, members, _, kind = oneof
     prop = camel(name)
-    out = [ctx.header, "\n", doc(kind.doc, ""),
+    out = [ctx.head("model"), "\n", doc(kind.doc, ""),
            f"public enum {kind.enum}: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {{\n"]
     for m in members:
         out.append(doc(m.comments, "    ") or f"    /// `{m.name}` (field {m.number}).\n")
@@ -1044,8 +1061,8 @@ def gen_decode_json(msg):
 
 
 def gen_fields(ctx, msg, type_index):
-    out = [ctx.header, "\n", f"extension {msg.name}: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut, JSONFieldReading {{\n",
-           f"    public static let _imwireCodec = _IMWireMessageCodec<{msg.name}>()\n\n"]
+    """The format-neutral part (IMWireCore): the field table, the type's place in its file, `traverse`."""
+    out = [ctx.head("schema"), "\n", f"extension {msg.name}: IMWireModel, ProtoMessage {{\n"]
     out.append(f"    package static let schema: MessageSchema = MessageSchema(\n        fullName: \"{msg.full_name}\",\n        fields: [\n")
     for f in msg.fields:
         extra = ""
@@ -1058,9 +1075,7 @@ def gen_fields(ctx, msg, type_index):
         out.append(f"            FieldSchema({f.number}, \"{f.name}\", {f.kind_expr()}{extra}),\n")
     out.append("        ])\n\n")
     out.append(f"    package static var _schemaFile: SchemaFile {{ {ctx.config.schema_file} }}\n")
-    out.append(f"    package static var _typeIndex: Int {{ {type_index} }}\n")
-    out.append(f"    package static var _arenaTable: ArenaLayoutTable {{ {ctx.config.arena_table} }}\n")
-    out.append(f"    package static var _jsonNames: JSONNameTable {{ {ctx.config.json_names} }}\n\n")
+    out.append(f"    package static var _typeIndex: Int {{ {type_index} }}\n\n")
     if msg.name in ctx.config.field_number_types:
         out.append("    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).\n")
         out.append("    package enum FieldNumber {\n")
@@ -1068,33 +1083,58 @@ def gen_fields(ctx, msg, type_index):
             out.append(f"        package static let {f.swift} = {f.number}\n")
         out.append("    }\n\n")
     out.append(gen_traverse(msg))
-    out.append(gen_write_binary(msg))
-    out.append(gen_decode_binary(msg))
-    out.append(gen_decode_json(msg))
     out.append("}\n")
     for oneof in msg.oneofs:
-        out.append(gen_oneof_walks(msg, oneof))
+        out.append(gen_oneof_walk(msg, oneof, "traverse"))
     return "".join(out)
 
 
-def gen_oneof_walks(msg, oneof):
-    """traverse and _writeBinary of a oneof's enum, which the message's own call through the optional
-    enum (`self.content?._writeBinary(&writer)`): a method of the enum has the enum borrowed, so its switch binds the member's value in place,
-    where a switch over the message's property would copy it first (a retain and a release of every
-    reference the member holds)."""
+def gen_binary(ctx, msg):
+    """The binary part (IMWireBinary): the type's binary codec, `_writeBinary`, `_decodeBinary`."""
+    out = [ctx.head("binary"), "\n", f"extension {msg.name}: BinaryMessage, BinaryFieldCoding {{\n",
+           f"    public static let _binaryCodec = _BinaryCodec<{msg.name}>()\n\n"]
+    out.append(gen_write_binary(msg))
+    out.append(gen_decode_binary(msg))
+    out.append("}\n")
+    for oneof in msg.oneofs:
+        out.append(gen_oneof_walk(msg, oneof, "binary"))
+    return "".join(out)
+
+
+def gen_json(ctx, msg):
+    """The proto3 JSON part (IMWireJSON): the type's JSON codec, its names, `_decodeJSON`."""
+    return "".join([ctx.head("json"), "\n", f"extension {msg.name}: JSONMessage, JSONFieldReading {{\n",
+                    f"    public static let _jsonCodec = _JSONCodec<{msg.name}>()\n",
+                    f"    package static var _jsonNames: JSONNameTable {{ {ctx.config.json_names} }}\n\n",
+                    gen_decode_json(msg), "}\n"])
+
+
+def gen_api(ctx, messages):
+    """The umbrella's part (IMWire): every type is an `IMWireMessage`, which brings all formats."""
+    out = [ctx.head("api"), "\n", "// Every message type of the schema file: all formats, the view and the debug description.\n"]
+    for msg in messages:
+        out.append(f"extension {msg.name}: IMWireMessage {{\n"
+                   f"    public static let _imwireCodec = _IMWireCodec<{msg.name}>()\n}}\n")
+    return "".join(out)
+
+
+def gen_oneof_walk(msg, oneof, part):
+    """traverse (part "traverse") or _writeBinary (part "binary") of a oneof's enum, which the message's own
+    call through the optional enum (`self.content?._writeBinary(&writer)`): a method of the enum has the
+    enum borrowed, so its switch binds the member's value in place, where a switch over the message's
+    property would copy it first (a retain and a release of every reference the member holds)."""
     name, type_name, members, _, _ = oneof
-    out = [f"\nextension {msg.name}.{type_name} {{\n",
-           "    @inline(__always)\n",
-           "    package borrowing func _traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {\n",
-           "        switch self {\n"]
-    for m in members:
-        out.append(f"        case .{m.swift}(let value): {visit_call(m, 'value')}\n")
-    out.append("        }\n    }\n\n")
-    out.append("    @inline(__always)\n")
-    out.append("    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {\n")
-    out.append("        switch self {\n")
-    for m in members:
-        out.append(f"        case .{m.swift}(let value): {write_call(m, 'value')}\n")
+    out = [f"\nextension {msg.name}.{type_name} {{\n", "    @inline(__always)\n"]
+    if part == "traverse":
+        out.append("    package borrowing func _traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {\n")
+        out.append("        switch self {\n")
+        for m in members:
+            out.append(f"        case .{m.swift}(let value): {visit_call(m, 'value')}\n")
+    else:
+        out.append("    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {\n")
+        out.append("        switch self {\n")
+        for m in members:
+            out.append(f"        case .{m.swift}(let value): {write_call(m, 'value')}\n")
     out.append("        }\n    }\n}\n")
     return "".join(out)
 
@@ -1106,7 +1146,7 @@ ARENA_KINDS = {FD.TYPE_STRING: ".string", FD.TYPE_BYTES: ".bytes", FD.TYPE_DOUBL
 def gen_schema_file(ctx, messages):
     """The schema file's registry: every message type's schema, in the order of `messages` (the types'
     _typeIndex)."""
-    out = [ctx.header, "\n",
+    out = [ctx.head("schema"), "\n",
            "/// Every message type of this schema file, indexed by each type's `_typeIndex`: what a format\n"
            "/// builds its per-file tables from (the proto3 JSON names, ``JSONNameTable``).\n",
            f"package let {ctx.config.schema_file} = SchemaFile([\n"]
@@ -1118,7 +1158,7 @@ def gen_schema_file(ctx, messages):
 
 def gen_json_names(ctx):
     """The proto3 JSON names of the schema file's types, built once from its registry."""
-    return "".join([ctx.header, "\n",
+    return "".join([ctx.head("json"), "\n",
                     "/// The proto3 JSON names of this schema file's message types, indexed like its ``SchemaFile``.\n",
                     f"package let {ctx.config.json_names} = JSONNameTable({ctx.config.schema_file})\n"])
 
@@ -1126,7 +1166,7 @@ def gen_json_names(ctx):
 def gen_arena_layouts(ctx, messages):
     """Every message type's ArenaLayout, in the order of `messages` (the types' _typeIndex)."""
     index = {msg.name: i for i, msg in enumerate(messages)}
-    out = [ctx.header, "\n",
+    out = [ctx.head("view"), "\n",
            "/// The arena layouts of every message type of this schema (see ``ArenaLayout``), indexed by each\n"
            "/// type's `_typeIndex`; their slots are the ones the types' accessors read.\n",
            f"package let {ctx.config.arena_table} = ArenaLayoutTable([\n"]
@@ -1197,18 +1237,20 @@ def owned_value(field, value):
 
 
 def gen_view(ctx, msg):
-    """`T.View`: the type's fields read in place from a view decode's node (Sources/IMWire/View),
+    """`T.View`: the type's fields read in place from a view decode's node (Sources/IMWireView/View),
     at the slots of the type's arena layout; and `T.init(_ view:)`, an owned copy."""
     name = msg.name
-    out = [ctx.header, "\n",
-           f"extension {name} {{\n",
+    out = [ctx.head("view"), "\n",
+           f"extension {name}: ViewableMessage, ArenaLaidOut {{\n",
+           f"    public static let _viewCodec = _ViewCodec<{name}>()\n",
+           f"    package static var _arenaTable: ArenaLayoutTable {{ {ctx.config.arena_table} }}\n\n",
            f"    /// A read-only view of a binary ``{name}``: every field read in place from the input, valid only\n",
            f"    /// inside the closure of ``IMWireMessage/withView(serializedBytes:options:_:)``. Strings are\n",
            f"    /// ``StringView``s, bytes ``BytesView``s, sub-messages views, repeated fields ``ViewList``s;\n",
            f"    /// `{name}(view)` makes an owned copy.\n",
            f"    public struct View: IMWireMessageView {{\n",
            f"        public typealias Owned = {name}\n",
-           "        @usableFromInline let _node: _ViewNode\n",
+           "        @usableFromInline package let _node: _ViewNode\n",
            "        @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }\n"]
     for f in msg.fields:
         if f.oneof is not None:
@@ -1317,23 +1359,26 @@ def main():
     mark_cycle_closing_fields(messages)
     mark_class_backed_types(messages, config)
     outputs = {}
-    model_dir, schema_dir = config.model_dir, config.schema_dir
+    dirs = config.dirs
     for enum in enums.values():
-        outputs[f"{model_dir}/{enum.name}.swift"] = gen_enum(ctx, enum)
-        outputs[f"{schema_dir}/{enum.name}+Schema.swift"] = gen_enum_schema(ctx, enum)
+        outputs[f"{dirs['model']}/{enum.name}.swift"] = gen_enum(ctx, enum)
+        outputs[f"{dirs['schema']}/{enum.name}+Schema.swift"] = gen_enum_schema(ctx, enum)
     for type_index, msg in enumerate(messages):
-        outputs[f"{model_dir}/{msg.name}.swift"] = gen_message(ctx, msg, enums)
-        outputs[f"{schema_dir}/{msg.name}+Fields.swift"] = gen_fields(ctx, msg, type_index)
-        outputs[f"{model_dir}/{msg.name}+View.swift"] = gen_view(ctx, msg)
+        outputs[f"{dirs['model']}/{msg.name}.swift"] = gen_message(ctx, msg, enums)
+        outputs[f"{dirs['schema']}/{msg.name}+Fields.swift"] = gen_fields(ctx, msg, type_index)
+        outputs[f"{dirs['binary']}/{msg.name}+Binary.swift"] = gen_binary(ctx, msg)
+        outputs[f"{dirs['json']}/{msg.name}+JSON.swift"] = gen_json(ctx, msg)
+        outputs[f"{dirs['view']}/{msg.name}+View.swift"] = gen_view(ctx, msg)
         for oneof in msg.oneofs:
             if oneof[4]:
-                outputs[f"{model_dir}/{oneof[4].enum}.swift"] = gen_oneof_kind(ctx, msg, oneof)
-    outputs[f"{schema_dir}/ArenaLayouts.swift"] = gen_arena_layouts(ctx, messages)
-    outputs[f"{schema_dir}/Schemas.swift"] = gen_schema_file(ctx, messages)
-    outputs[f"{schema_dir}/JSONNames.swift"] = gen_json_names(ctx)
+                outputs[f"{dirs['model']}/{oneof[4].enum}.swift"] = gen_oneof_kind(ctx, msg, oneof)
+    outputs[f"{dirs['view']}/ArenaLayouts.swift"] = gen_arena_layouts(ctx, messages)
+    outputs[f"{dirs['schema']}/Schemas.swift"] = gen_schema_file(ctx, messages)
+    outputs[f"{dirs['json']}/JSONNames.swift"] = gen_json_names(ctx)
+    outputs[f"{dirs['api']}/Conformances.swift"] = gen_api(ctx, messages)
     # The output folders are the generator's alone: wipe them, so nothing the schema no longer
     # produces survives.
-    for directory in sorted({model_dir, schema_dir}):
+    for directory in sorted(set(dirs.values())):
         shutil.rmtree(os.path.join(args.out, directory), ignore_errors=True)
     for rel, text in sorted(outputs.items()):
         path = os.path.join(args.out, rel)

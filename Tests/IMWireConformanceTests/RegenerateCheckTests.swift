@@ -6,7 +6,7 @@ import Testing
 /// hand) and on a generated file edited by hand, and pass on the committed tree.
 ///
 /// Each test runs the real script with the Swift model's generator (`swift_model`) on a copy of what
-/// that generator reads and writes (Scripts/, Schemas/, Sources/IMWire/Generated/), so the working
+/// that generator reads and writes (Scripts/, Schemas/, each module's Generated/ folder), so the working
 /// tree is never touched. Needs protoc and Python's google.protobuf, as `Scripts/regenerate` does
 /// (`Scripts/install-deps` provides both; `Scripts/test` puts them on PATH).
 @Suite struct RegenerateCheckTests {
@@ -14,8 +14,11 @@ import Testing
     private static func makeCopy() throws -> String {
         let copy = NSTemporaryDirectory() + "imwire-regenerate-test-\(UUID().uuidString)"
         let files = FileManager.default
-        try files.createDirectory(atPath: copy + "/Sources/IMWire", withIntermediateDirectories: true)
-        for relative in ["Scripts", "Schemas", "Sources/IMWire/Generated"] {
+        let modules = ["IMWireCore", "IMWireBinary", "IMWireJSON", "IMWireView", "IMWire"]
+        for module in modules {
+            try files.createDirectory(atPath: copy + "/Sources/" + module, withIntermediateDirectories: true)
+        }
+        for relative in ["Scripts", "Schemas"] + modules.map({ "Sources/\($0)/Generated" }) {
             try files.copyItem(atPath: ConformanceSupport.path(relative), toPath: copy + "/" + relative)
         }
         return copy
@@ -39,7 +42,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: copy) }
         // What a schema change that drops a message leaves behind, or a hand-written file put in
         // the generated folder.
-        let orphan = "Sources/IMWire/Generated/Model/Dropped.swift"
+        let orphan = "Sources/IMWireCore/Generated/Model/Dropped.swift"
         try "public struct Dropped {}\n".write(toFile: copy + "/" + orphan, atomically: true, encoding: .utf8)
         let result = try Self.check(copy)
         #expect(result.status == 1)
@@ -50,7 +53,7 @@ import Testing
     @Test func failsOnAHandEditedGeneratedFile() throws {
         let copy = try Self.makeCopy()
         defer { try? FileManager.default.removeItem(atPath: copy) }
-        let edited = "Sources/IMWire/Generated/Model/TextElem.swift"
+        let edited = "Sources/IMWireCore/Generated/Model/TextElem.swift"
         let path = copy + "/" + edited
         let text = try String(contentsOfFile: path, encoding: .utf8)
         try text.replacingOccurrences(of: "public var text: String", with: "public var text: Substring")
@@ -65,7 +68,7 @@ import Testing
     @Test func failsWhenAGeneratedFileIsMissing() throws {
         let copy = try Self.makeCopy()
         defer { try? FileManager.default.removeItem(atPath: copy) }
-        let removed = "Sources/IMWire/Generated/Schema/Message+Fields.swift"
+        let removed = "Sources/IMWireCore/Generated/Schema/Message+Fields.swift"
         try FileManager.default.removeItem(atPath: copy + "/" + removed)
         let result = try Self.check(copy)
         #expect(result.status == 1)

@@ -2,7 +2,7 @@ import Foundation
 import IMWire
 import Testing
 
-/// Errors are built in one place: `Sources/IMWire/IMWireError+Factories.swift` holds a factory per
+/// Errors are built in one place: `Sources/IMWireCore/IMWireError+Factories.swift` holds a factory per
 /// code (named after it) and per situation met in more than one place; `IMWireError`'s initialiser is
 /// private to that file, so no other source can build one. The same situation then reads the same in
 /// every format.
@@ -11,7 +11,7 @@ import Testing
         .deletingLastPathComponent()  // IMWireTests
         .deletingLastPathComponent()  // Tests
         .deletingLastPathComponent()  // repository
-    static let factoriesPath = "Sources/IMWire/IMWireError+Factories.swift"
+    static let factoriesPath = "Sources/IMWireCore/IMWireError+Factories.swift"
 
     static func read(_ path: String) throws -> String {
         try String(contentsOf: repository.appendingPathComponent(path), encoding: .utf8)

@@ -4,23 +4,39 @@ import Testing
 /// What a package compiles for each product, checked on a package as a user writes it: it depends on
 /// this repository (a link named `IMWire`) and on one product, and SwiftPM's build plan for it
 /// (`swift build --print-manifest-job-graph`, which plans without compiling) must compile that
-/// product's targets and nothing else: `IMWire` alone for the codec, `IMWire` and `IMWireWebhooks`
-/// for the webhooks (which hash with their own SHA-256, so no swift-crypto or BoringSSL), and no
-/// package of the CLI or the tests (swift-argument-parser, swift-property-based) for either.
+/// product's modules and nothing else: the model and the binary codec for `IMWireBinary`, those and
+/// proto3 JSON for `IMWireJSON`, every module of the library for `IMWire`, and the library and
+/// `IMWireWebhooks` for the webhooks (which hash with their own SHA-256, so no swift-crypto or
+/// BoringSSL); no package of the CLI or the tests (swift-argument-parser, swift-property-based).
 @Suite(.serialized) struct DependencyFootprintTests {
-    @Test func aPackageUsingOnlyIMWireCompilesIMWireAlone() throws {
+    /// Every module of the library (and its C target, the vectorised UTF-8 validator).
+    static let library: Set<String> = [
+        "IMWire", "IMWireCore", "IMWireBinary", "IMWireView", "IMWireJSONText", "IMWireJSON", "IMWireTUIKit",
+        "IMWireTIMREST", "IMWireValidation", "IMWireStreams", "CIMWireUTF8",
+    ]
+
+    @Test func aPackageUsingOnlyIMWireCompilesTheLibraryAlone() throws {
         let modules = try compiledModules(usingProduct: "IMWire")
-        #expect(modules.contains("IMWire"))
-        // CIMWireUTF8 is IMWire's own C target (the vectorised UTF-8 validator), built by the toolchain.
-        #expect(modules.subtracting(["IMWire", "CIMWireUTF8", "App"]).isEmpty, "a package using only IMWire also compiles \(modules.sorted())")
+        #expect(modules == Self.library.union(["App"]), "a package using IMWire compiles \(modules.sorted())")
     }
 
-    @Test func aPackageUsingIMWireWebhooksCompilesTheCodecAndTheWebhooksAlone() throws {
-        let modules = try compiledModules(usingProduct: "IMWireWebhooks")
-        #expect(modules.isSuperset(of: ["IMWire", "IMWireWebhooks"]), "\(modules.sorted())")
+    @Test func aBinaryClientCompilesTheModelAndTheBinaryCodecAlone() throws {
+        let modules = try compiledModules(usingProduct: "IMWireBinary")
+        #expect(modules == ["IMWireCore", "IMWireBinary", "CIMWireUTF8", "App"], "a package using IMWireBinary compiles \(modules.sorted())")
+    }
+
+    @Test func aJSONClientCompilesTheModelAndProto3JSONAlone() throws {
+        let modules = try compiledModules(usingProduct: "IMWireJSON")
         #expect(
-            modules.subtracting(["IMWire", "CIMWireUTF8", "IMWireWebhooks", "App"]).isEmpty,
-            "a package using IMWireWebhooks also compiles \(modules.sorted())")
+            modules == ["IMWireCore", "IMWireJSONText", "IMWireJSON", "CIMWireUTF8", "App"],
+            "a package using IMWireJSON compiles \(modules.sorted())")
+    }
+
+    @Test func aPackageUsingIMWireWebhooksCompilesTheLibraryAndTheWebhooksAlone() throws {
+        let modules = try compiledModules(usingProduct: "IMWireWebhooks")
+        #expect(
+            modules == Self.library.union(["IMWireWebhooks", "App"]),
+            "a package using IMWireWebhooks compiles \(modules.sorted())")
     }
 
     /// The targets SwiftPM compiles to build the executable of a package whose one target depends

@@ -1,4 +1,4 @@
-// The stack position for IMWire's stack guard (Sources/IMWire/Support/StackGuard.swift).
+// The stack position for IMWire's stack guard (Sources/IMWireCore/Support/StackGuard.swift).
 #ifndef IMWIRE_STACK_H
 #define IMWIRE_STACK_H
 

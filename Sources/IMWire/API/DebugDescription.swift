@@ -1,3 +1,9 @@
+import IMWireCore
+import IMWireBinary
+import IMWireView
+import IMWireJSONText
+import IMWireJSON
+
 /// Writes ``IMWireMessage/debugDescription``: `TypeName(field: value, …)` with the fields that are
 /// set, by their Swift names, through the same `traverse` as the encoders (so it shows exactly what
 /// would be encoded). Deep nesting is cut with `…` when the thread's stack runs low.

@@ -2,6 +2,10 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 import IMWire
+import IMWireCore
+import IMWireBinary
+import IMWireJSON
+import IMWireView
 
 /// The arena layouts of every message type of this schema (see ``ArenaLayout``), indexed by each
 /// type's `_typeIndex`; their slots are the ones the types' accessors read.

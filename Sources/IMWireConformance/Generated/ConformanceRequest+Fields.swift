@@ -2,10 +2,12 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 import IMWire
+import IMWireCore
+import IMWireBinary
+import IMWireJSON
+import IMWireView
 
-extension ConformanceRequest: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut, JSONFieldReading {
-    public static let _imwireCodec = _IMWireMessageCodec<ConformanceRequest>()
-
+extension ConformanceRequest: IMWireModel, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.conformance.v1.ConformanceRequest",
         fields: [
@@ -20,8 +22,6 @@ extension ConformanceRequest: IMWireMessage, ProtoMessage, BinaryFieldCoding, Ar
 
     package static var _schemaFile: SchemaFile { conformanceSchemaFile }
     package static var _typeIndex: Int { 0 }
-    package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
-    package static var _jsonNames: JSONNameTable { conformanceJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !self.testName.isEmpty { try visitor.visitString(self.testName, field: 1) }
@@ -32,48 +32,6 @@ extension ConformanceRequest: IMWireMessage, ProtoMessage, BinaryFieldCoding, Ar
         if !self.unknownFields.isEmpty { try visitor.visitUnknownFields(self.unknownFields) }
     }
 
-    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
-        if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
-        if self.jsonIgnoreUnknownFields { writer.bool(self.jsonIgnoreUnknownFields, field: 7) }
-        if !self.validationProfile.isEmpty { writer.string(self.validationProfile, field: 6) }
-        if self.requestedOutputFormat.rawValue != 0 { writer.enumeration(self.requestedOutputFormat, field: 5) }
-        try self.payload?._writeBinary(&writer)
-        if !self.testName.isEmpty { writer.string(self.testName, field: 1) }
-    }
-
-    /// Reads the fields of one message body from `reader` (to the end of the message it is in),
-    /// merging them into this value as protobuf's rules say.
-    package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
-        var tag = try reader.nextTag()
-        while tag != 0 {
-            switch tag {
-            case 10: self.testName = try reader.readString()
-            case 18: self.payload = .binaryPayload(try reader.readBytes())
-            case 26: self.payload = .jsonPayload(try reader.readBytes())
-            case 34: self.payload = .timRestPayload(try reader.readBytes())
-            case 40: self.requestedOutputFormat = WireFormat(rawValue: Int32(truncatingIfNeeded: try reader.readVarint()))
-            case 50: self.validationProfile = try reader.readString()
-            case 56: self.jsonIgnoreUnknownFields = try reader.readVarint() != 0
-            default: try reader.readUnknownField(tag, into: &self.unknownFields)
-            }
-            tag = try reader.nextTag()
-        }
-    }
-
-    /// Reads the JSON value of schema field `index` (its key just read by `reader`) into this value.
-    package mutating func _decodeJSON(field index: Int, _ reader: inout JSONReader) throws(IMWireError) {
-        switch index {
-        case 0: self.testName = try reader.readString()
-        case 1: self.payload = .binaryPayload(try reader.readBytes())
-        case 2: self.payload = .jsonPayload(try reader.readBytes())
-        case 3: self.payload = .timRestPayload(try reader.readBytes())
-        case 4: if let value = try reader.readEnum(WireFormat.self) { self.requestedOutputFormat = value }
-        case 5: self.validationProfile = try reader.readString()
-        case 6: self.jsonIgnoreUnknownFields = try reader.readBool()
-        default: break
-        }
-    }
 }
 
 extension ConformanceRequest.Payload {
@@ -83,15 +41,6 @@ extension ConformanceRequest.Payload {
         case .binaryPayload(let value): try visitor.visitBytes(value, field: 2)
         case .jsonPayload(let value): try visitor.visitBytes(value, field: 3)
         case .timRestPayload(let value): try visitor.visitBytes(value, field: 4)
-        }
-    }
-
-    @inline(__always)
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
-        switch self {
-        case .binaryPayload(let value): writer.bytes(value, field: 2)
-        case .jsonPayload(let value): writer.bytes(value, field: 3)
-        case .timRestPayload(let value): writer.bytes(value, field: 4)
         }
     }
 }

@@ -2,15 +2,22 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 import IMWire
+import IMWireCore
+import IMWireBinary
+import IMWireJSON
+import IMWireView
 
-extension ConformanceRequest {
+extension ConformanceRequest: ViewableMessage, ArenaLaidOut {
+    public static let _viewCodec = _ViewCodec<ConformanceRequest>()
+    package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
+
     /// A read-only view of a binary ``ConformanceRequest``: every field read in place from the input, valid only
     /// inside the closure of ``IMWireMessage/withView(serializedBytes:options:_:)``. Strings are
     /// ``StringView``s, bytes ``BytesView``s, sub-messages views, repeated fields ``ViewList``s;
     /// `ConformanceRequest(view)` makes an owned copy.
     public struct View: IMWireMessageView {
         public typealias Owned = ConformanceRequest
-        @usableFromInline let _node: _ViewNode
+        @usableFromInline package let _node: _ViewNode
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `test_name` (field 1).

@@ -2,6 +2,10 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 import IMWire
+import IMWireCore
+import IMWireBinary
+import IMWireJSON
+import IMWireView
 
 /// One test case for the testee: decode the payload, validate it if a profile is named, encode the
 /// result in requested_output_format.

@@ -2,10 +2,12 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 import IMWire
+import IMWireCore
+import IMWireBinary
+import IMWireJSON
+import IMWireView
 
-extension ConformanceResponse: IMWireMessage, ProtoMessage, BinaryFieldCoding, ArenaLaidOut, JSONFieldReading {
-    public static let _imwireCodec = _IMWireMessageCodec<ConformanceResponse>()
-
+extension ConformanceResponse: IMWireModel, ProtoMessage {
     package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.conformance.v1.ConformanceResponse",
         fields: [
@@ -21,54 +23,12 @@ extension ConformanceResponse: IMWireMessage, ProtoMessage, BinaryFieldCoding, A
 
     package static var _schemaFile: SchemaFile { conformanceSchemaFile }
     package static var _typeIndex: Int { 1 }
-    package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
-    package static var _jsonNames: JSONNameTable { conformanceJSONNames }
 
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         try self.result?._traverse(&visitor)
         if !self.unknownFields.isEmpty { try visitor.visitUnknownFields(self.unknownFields) }
     }
 
-    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
-        if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
-        try self.result?._writeBinary(&writer)
-    }
-
-    /// Reads the fields of one message body from `reader` (to the end of the message it is in),
-    /// merging them into this value as protobuf's rules say.
-    package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
-        var tag = try reader.nextTag()
-        while tag != 0 {
-            switch tag {
-            case 10: self.result = .parseError(try reader.readString())
-            case 18: self.result = .serializeError(try reader.readString())
-            case 26: self.result = .validationError(try reader.readString())
-            case 34: self.result = .runtimeError(try reader.readString())
-            case 42: self.result = .binaryPayload(try reader.readBytes())
-            case 50: self.result = .jsonPayload(try reader.readBytes())
-            case 58: self.result = .timRestPayload(try reader.readBytes())
-            case 66: self.result = .skipped(try reader.readString())
-            default: try reader.readUnknownField(tag, into: &self.unknownFields)
-            }
-            tag = try reader.nextTag()
-        }
-    }
-
-    /// Reads the JSON value of schema field `index` (its key just read by `reader`) into this value.
-    package mutating func _decodeJSON(field index: Int, _ reader: inout JSONReader) throws(IMWireError) {
-        switch index {
-        case 0: self.result = .parseError(try reader.readString())
-        case 1: self.result = .serializeError(try reader.readString())
-        case 2: self.result = .validationError(try reader.readString())
-        case 3: self.result = .runtimeError(try reader.readString())
-        case 4: self.result = .binaryPayload(try reader.readBytes())
-        case 5: self.result = .jsonPayload(try reader.readBytes())
-        case 6: self.result = .timRestPayload(try reader.readBytes())
-        case 7: self.result = .skipped(try reader.readString())
-        default: break
-        }
-    }
 }
 
 extension ConformanceResponse.Result {
@@ -83,20 +43,6 @@ extension ConformanceResponse.Result {
         case .jsonPayload(let value): try visitor.visitBytes(value, field: 6)
         case .timRestPayload(let value): try visitor.visitBytes(value, field: 7)
         case .skipped(let value): try visitor.visitString(value, field: 8)
-        }
-    }
-
-    @inline(__always)
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
-        switch self {
-        case .parseError(let value): writer.string(value, field: 1)
-        case .serializeError(let value): writer.string(value, field: 2)
-        case .validationError(let value): writer.string(value, field: 3)
-        case .runtimeError(let value): writer.string(value, field: 4)
-        case .binaryPayload(let value): writer.bytes(value, field: 5)
-        case .jsonPayload(let value): writer.bytes(value, field: 6)
-        case .timRestPayload(let value): writer.bytes(value, field: 7)
-        case .skipped(let value): writer.string(value, field: 8)
         }
     }
 }

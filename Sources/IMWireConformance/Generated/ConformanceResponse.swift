@@ -2,6 +2,10 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 import IMWire
+import IMWireCore
+import IMWireBinary
+import IMWireJSON
+import IMWireView
 
 /// The testee's answer to one ConformanceRequest. Exactly one member of `result` is set. Every string
 /// must be valid UTF-8 (a testee whose runtime quotes raw input in its errors replaces the invalid

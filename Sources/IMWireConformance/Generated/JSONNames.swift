@@ -2,6 +2,10 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 import IMWire
+import IMWireCore
+import IMWireBinary
+import IMWireJSON
+import IMWireView
 
 /// The proto3 JSON names of this schema file's message types, indexed like its ``SchemaFile``.
 package let conformanceJSONNames = JSONNameTable(conformanceSchemaFile)

@@ -2,6 +2,10 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 import IMWire
+import IMWireCore
+import IMWireBinary
+import IMWireJSON
+import IMWireView
 
 /// Every message type of this schema file, indexed by each type's `_typeIndex`: what a format
 /// builds its per-file tables from (the proto3 JSON names, ``JSONNameTable``).

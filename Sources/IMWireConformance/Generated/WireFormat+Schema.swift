@@ -2,6 +2,10 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 import IMWire
+import IMWireCore
+import IMWireBinary
+import IMWireJSON
+import IMWireView
 
 extension WireFormat: ProtoEnum {
     package static let schema: EnumSchema = EnumSchema(

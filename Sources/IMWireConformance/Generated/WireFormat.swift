@@ -2,6 +2,10 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 import IMWire
+import IMWireCore
+import IMWireBinary
+import IMWireJSON
+import IMWireView
 
 /// A wire format of imwire.v1.Message.
 public enum WireFormat: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
