@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15)],  // IMWire's minimum; Hummingbird needs 14
     products: [
         .executable(name: "WebhookServer", targets: ["WebhookServer"]),
+        .executable(name: "BinaryClient", targets: ["BinaryClient"]),
     ],
     dependencies: [
         .package(name: "IMWire", path: ".."),
@@ -21,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
+        // A client that speaks binary only: IMWire's binary product and nothing else of it.
+        .executableTarget(name: "BinaryClient", dependencies: [.product(name: "IMWireBinary", package: "IMWire")]),
         .executableTarget(
             name: "WebhookServer",
             dependencies: [

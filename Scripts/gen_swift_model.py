@@ -1245,7 +1245,7 @@ def gen_view(ctx, msg):
            f"    public static let _viewCodec = _ViewCodec<{name}>()\n",
            f"    package static var _arenaTable: ArenaLayoutTable {{ {ctx.config.arena_table} }}\n\n",
            f"    /// A read-only view of a binary ``{name}``: every field read in place from the input, valid only\n",
-           f"    /// inside the closure of ``IMWireMessage/withView(serializedBytes:options:_:)``. Strings are\n",
+           f"    /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are\n",
            f"    /// ``StringView``s, bytes ``BytesView``s, sub-messages views, repeated fields ``ViewList``s;\n",
            f"    /// `{name}(view)` makes an owned copy.\n",
            f"    public struct View: IMWireMessageView {{\n",

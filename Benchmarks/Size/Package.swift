@@ -31,15 +31,17 @@ let package = Package(
 
         // The benchmark's walks (symbolic links to Benchmarks/Sources/BenchSupport/Walk+*.swift) and
         // protoc-gen-swift's code (a link to Benchmarks/Sources/SwiftProtobufPeer/message.pb.swift).
-        .target(name: "WalkIMWire", dependencies: [.product(name: "IMWire", package: "IMWire")]),
-        .target(name: "WalkIMWireView", dependencies: [.product(name: "IMWire", package: "IMWire")]),
+        // Each IMWire client depends on the products of what it uses: the binary client on
+        // IMWireBinary alone, the JSON client on IMWireBinary and IMWireJSON, everything on IMWire.
+        .target(name: "WalkIMWire", dependencies: [.product(name: "IMWireBinary", package: "IMWire")]),
+        .target(name: "WalkIMWireView", dependencies: [.product(name: "IMWireView", package: "IMWire")]),
         .target(name: "SwiftProtobufPeer", dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         .target(name: "WalkSwiftProtobuf", dependencies: ["SwiftProtobufPeer"]),
 
         // Each format's round trip (decode, walk, encode, decode again), one target per format and
         // library, so that a client links the formats it uses and nothing else.
-        .target(name: "IMWireBinaryWork", dependencies: ["SizeSupport", "WalkIMWire", .product(name: "IMWire", package: "IMWire")]),
-        .target(name: "IMWireJSONWork", dependencies: ["SizeSupport", "WalkIMWire", .product(name: "IMWire", package: "IMWire")]),
+        .target(name: "IMWireBinaryWork", dependencies: ["SizeSupport", "WalkIMWire", .product(name: "IMWireBinary", package: "IMWire")]),
+        .target(name: "IMWireJSONWork", dependencies: ["SizeSupport", "WalkIMWire", .product(name: "IMWireJSON", package: "IMWire")]),
         .target(name: "SwiftProtobufBinaryWork", dependencies: ["SizeSupport", "WalkSwiftProtobuf", "SwiftProtobufPeer"]),
         .target(name: "SwiftProtobufJSONWork", dependencies: ["SizeSupport", "WalkSwiftProtobuf", "SwiftProtobufPeer"]),
 

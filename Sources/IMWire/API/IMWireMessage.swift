@@ -41,10 +41,10 @@ extension IMWireMessage {
 
 extension IMWireMessage {
     /// Reads proto3 JSON `bytes` as a message view and calls `body` with it; returns what `body`
-    /// returns. The view is the one ``withView(serializedBytes:options:_:)`` makes from binary, with
+    /// returns. The view is the one ``ViewableMessage/withView(serializedBytes:options:_:)`` makes from binary, with
     /// the same types and reads.
     ///
-    /// Making the view checks everything ``init(jsonUTF8Bytes:options:)-(Bytes,_)`` checks and
+    /// Making the view checks everything ``JSONMessage/init(jsonUTF8Bytes:options:)-(Bytes,_)`` checks and
     /// throws the same ``IMWireError`` for the same input. A string without escapes is read where it
     /// is in `bytes`. JSON's other values are not their text — a string with escapes, a base64
     /// bytes value — so from the first of them on, values are copied into a buffer the thread

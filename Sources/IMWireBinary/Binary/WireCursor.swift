@@ -27,7 +27,7 @@ package protocol WireCursor {
     var stackGuard: StackGuard { get set }
 }
 
-package extension WireCursor {
+extension WireCursor {
     /// A varint that the decoder's fast path did not finish (two bytes or more, or near `end`).
     mutating func readVarintSlow() throws(IMWireError) -> UInt64 {
         if end &- position >= 10 {

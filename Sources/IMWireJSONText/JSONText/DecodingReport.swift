@@ -4,7 +4,7 @@ import IMWireCore
 /// ``JSONDecodingOptions/ignoreUnknownFields``) and of tim-rest that the model has no place for,
 /// each with its path, so that nothing is lost without a word.
 ///
-/// Pass one to the decoders that take it — ``IMWireMessage/init(jsonUTF8Bytes:options:report:)``,
+/// Pass one to the decoders that take it — ``JSONMessage/init(jsonUTF8Bytes:options:report:)``,
 /// ``Message/init(timRESTUTF8Bytes:options:report:)`` — and read ``skippedKeys`` afterwards:
 ///
 /// ```swift

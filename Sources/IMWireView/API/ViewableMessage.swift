@@ -19,7 +19,7 @@ extension ViewableMessage {
     /// Reads binary `bytes` as a message view — every field read in place, nothing copied — and
     /// calls `body` with it; returns what `body` returns.
     ///
-    /// Making the view checks everything ``init(serializedBytes:options:)-(Bytes,_)`` checks (tags,
+    /// Making the view checks everything ``BinaryMessage/init(serializedBytes:options:)-(Bytes,_)`` checks (tags,
     /// lengths, wire types, the UTF-8 of every string, nesting, the input limit) and throws the
     /// same ``IMWireError`` for the same input; then every read is a load. It allocates nothing
     /// once the thread's buffer for the decode has grown to the input's needs (a chat message's

@@ -9,7 +9,7 @@ extension GroupReadReceipt: ViewableMessage, ArenaLaidOut {
     package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``GroupReadReceipt``: every field read in place from the input, valid only
-    /// inside the closure of ``IMWireMessage/withView(serializedBytes:options:_:)``. Strings are
+    /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
     /// ``StringView``s, bytes ``BytesView``s, sub-messages views, repeated fields ``ViewList``s;
     /// `GroupReadReceipt(view)` makes an owned copy.
     public struct View: IMWireMessageView {

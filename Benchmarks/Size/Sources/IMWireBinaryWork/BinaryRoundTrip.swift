@@ -1,5 +1,5 @@
 // The binary client's work over IMWire, shared by every IMWire client.
-import IMWire
+import IMWireBinary
 import SizeSupport
 import WalkIMWire
 

@@ -1,5 +1,5 @@
 // The proto3 JSON client's work over IMWire.
-import IMWire
+import IMWireJSON
 import SizeSupport
 import WalkIMWire
 

@@ -1,0 +1,2 @@
+// A program that imports this module sees the modules its public API is made of, without importing them too.
+@_exported import IMWireCore
