@@ -82,9 +82,11 @@ let libraryTargets: [Target] = [
 // Everything else: the webhooks module, the CLI, the conformance suite, the fuzz targets, the
 // libprotobuf-c peer, and a test target for each by what it needs.
 let otherTargets: [Target] = [
+    // Tencent's callbacks carry tim-rest and are checked with a validation profile: those two
+    // modules (and what they bring), not proto3 JSON, the view's JSON or streams.
     .target(
         name: "IMWireWebhooks",
-        dependencies: ["IMWire"]
+        dependencies: ["IMWireTIMREST", "IMWireValidation"]
     ),
     .target(
         name: "IMWireCLI",

@@ -337,7 +337,7 @@ def gen_enum(ctx, enum):
 def gen_enum_schema(ctx, enum):
     values = ",\n".join(f'            ({number}, "{proto_name}")' for _, _, number, proto_name, _ in enum.values)
     return (f"{ctx.head('schema')}\nextension {enum.name}: ProtoEnum {{\n"
-            f"    package static let schema: EnumSchema = EnumSchema(\n        fullName: \"{enum.full_name}\",\n"
+            f"    @usableFromInline package static let schema: EnumSchema = EnumSchema(\n        fullName: \"{enum.full_name}\",\n"
             f"        values: [\n{values},\n        ])\n}}\n")
 
 
@@ -499,7 +499,7 @@ def cold_default_test(kind, value):
 def cold_accessor(name, type_name, default, kind, doc_text):
     """A public property kept in the cold box: read through the optional box, written into it (made,
     or copied when shared, only for a value that is not the default)."""
-    return (f"{doc_text}    @inlinable\n    public var {name}: {type_name} {{\n"
+    return (f"{doc_text}    @_alwaysEmitIntoClient\n    public var {name}: {type_name} {{\n"
             f"        get {{ _cold?.{name} ?? {default} }}\n"
             f"        set {{ if _cold != nil || {cold_default_test(kind, 'newValue')} {{ _coldForWriting().{name} = newValue }} }}\n"
             f"        _modify {{ yield &_coldForWriting().{name} }}\n    }}\n")
@@ -508,7 +508,7 @@ def cold_accessor(name, type_name, default, kind, doc_text):
 def storage_accessor(name, type_name, inner, doc_text, inlinable=True):
     """A public property of a class-backed type: read from its storage, written into it (copied
     first when another value shares it)."""
-    attribute = "    @inlinable\n" if inlinable else ""
+    attribute = "    @_alwaysEmitIntoClient\n" if inlinable else ""
     return (f"{doc_text}{attribute}    public var {name}: {type_name} {{\n"
             f"        get {{ _storage.{inner} }}\n"
             f"        set {{ _uniqueStorage().{inner} = newValue }}\n"
@@ -516,8 +516,23 @@ def storage_accessor(name, type_name, inner, doc_text, inlinable=True):
 
 
 def box_class(name, doc_lines, storage_lines):
-    """A copy-on-write box class (a type's cold fields, or a class-backed type's fields)."""
-    names = [line.split()[1].rstrip(":") for line in storage_lines]
+    """A copy-on-write box class (a type's cold fields, or a class-backed type's fields).
+
+    Each field is stored as `_f` and read and written through `f`, an `@inlinable` accessor: the
+    compiler honours `@exclusivity(unchecked)` only in the module that declares the field, so code
+    of another module (the formats' generated code) that touched `_f` directly would pay a run-time
+    exclusivity check per access; through the accessor, compiled here and inlined there, it pays none. (`_read`, not `get`: a read
+    borrows the field where it is, as a direct access did, instead of retaining a copy.)"""
+    fields = []
+    for line in storage_lines:
+        decl, default = [part.strip() for part in line[len("var "):].split("=", 1)]
+        if ":" in decl:
+            field, type_name = [part.strip() for part in decl.split(":", 1)]
+        else:
+            field = decl
+            type_name = default[:-2] if default.endswith("()") else default[:-len(".none")]
+            assert default.endswith("()") or default.endswith(".none"), f"{name}.{field}: no type for {default}"
+        fields.append((field, type_name, default))
     out = [doc_lines,
            "    /// Copied on write, as an array's buffer is ([unsafe: model-storage] `@unchecked Sendable`: a box\n"
            "    /// reachable from more than one value is never written, so its fields need no run-time\n"
@@ -525,9 +540,15 @@ def box_class(name, doc_lines, storage_lines):
            "    /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the\n"
            "    /// caller's module is a load, not a call).\n",
            f"    @usableFromInline package final class {name}: @unchecked Sendable {{\n"]
-    out.extend(f"        @usableFromInline @exclusivity(unchecked) package {line}\n" for line in storage_lines)
-    out.append(f"\n        @usableFromInline package init() {{}}\n\n        @usableFromInline package init(copying other: {name}) {{\n")
-    out.extend(f"            {n} = other.{n}\n" for n in names)
+    for field, type_name, default in fields:
+        out.append(f"        @usableFromInline @exclusivity(unchecked) package var _{field.strip('`')}: {type_name} = {default}\n")
+    out.append("\n")
+    for field, type_name, _ in fields:
+        out.append(f"        @inlinable package var {field}: {type_name} {{\n"
+                   f"            _read {{ yield _{field.strip('`')} }}\n"
+                   f"            _modify {{ yield &_{field.strip('`')} }}\n        }}\n")
+    out.append(f"\n        @inlinable package init() {{}}\n\n        @usableFromInline package init(copying other: {name}) {{\n")
+    out.extend(f"            _{field.strip('`')} = other._{field.strip('`')}\n" for field, _, _ in fields)
     out.append("        }\n    }\n\n")
     return "".join(out)
 
@@ -582,7 +603,7 @@ def gen_message(ctx, msg, enums):
                            f"        return _storage.{store}.takeMessagesIfUnique()\n    }}\n")
             init_body.append(f"self.{field.swift} = {field.swift}")
         elif cb and is_boxed(field):
-            out.append(f"{doc_text}    @inlinable\n    public var {field.swift}: {decl} {{\n"
+            out.append(f"{doc_text}    @_alwaysEmitIntoClient\n    public var {field.swift}: {decl} {{\n"
                        f"        get {{ _storage.{store}.value }}\n"
                        f"        set {{ _uniqueStorage().{store} = Indirect(newValue) }}\n    }}\n")
             box_storage.append(f"var {store} = Indirect<{field.base_type()}>.none")
@@ -598,7 +619,7 @@ def gen_message(ctx, msg, enums):
             init_body.append(f"self.{field.swift} = {field.swift}")
         elif is_boxed(field):
             out.append(doc_text)
-            out.append(f"    @inlinable\n    public var {field.swift}: {decl} {{\n"
+            out.append(f"    @_alwaysEmitIntoClient\n    public var {field.swift}: {decl} {{\n"
                        f"        get {{ {store}.value }}\n"
                        f"        set {{ {store} = Indirect(newValue) }}\n    }}\n")
             storage.append(f"    @usableFromInline package var {store} = Indirect<{field.base_type()}>.none\n")
@@ -667,8 +688,8 @@ def gen_message(ctx, msg, enums):
             out.append(f"        {indirect}case {m.swift}({m.base_type()})\n")
         out.append("    }\n\n")
     empty = "_storage = _Storage()" if cb else ""
-    out.append(f"    /// An empty value: every field at its proto3 default.\n    public init() {{ {empty} }}\n\n".replace("{  }", "{}"))
-    out.append("    public init(\n")
+    out.append(f"    /// An empty value: every field at its proto3 default.\n    @inlinable\n    public init() {{ {empty} }}\n\n".replace("{  }", "{}"))
+    out.append("    @_alwaysEmitIntoClient\n    public init(\n")
     out.append(",\n".join("        " + p for p in init_params))
     out.append("\n    ) {\n")
     if cb:
@@ -680,7 +701,7 @@ def gen_message(ctx, msg, enums):
             out.append("\n")
             for m in members:
                 out.append(f"    /// {article(msg.name)} holding `{m.swift}` content.\n")
-                out.append(f"    public static func {m.swift}(_ value: {m.base_type()}) -> {msg.name} {{ {msg.name}({camel(name)}: .{m.swift}(value)) }}\n")
+                out.append(f"    @_alwaysEmitIntoClient\n    public static func {m.swift}(_ value: {m.base_type()}) -> {msg.name} {{ {msg.name}({camel(name)}: .{m.swift}(value)) }}\n")
     out.append("}\n")
     out.append(gen_equality(msg))
     return "".join(out)
@@ -726,10 +747,7 @@ def gen_equality(msg):
     out.append("    public func hash(into hasher: inout Hasher) {\n")
     out.append("".join(f"        {line}\n" for line in hashed))
     out.append("    }\n}\n\n")
-    out.append("// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.\n")
-    out.append(f"extension {msg.name}: CustomReflectable {{\n    public var customMirror: Mirror {{\n")
-    children = ", ".join(f'"{m.strip("`")}": {m} as Any' for m in mirrored + ["unknownFields"])
-    out.append(f"        Mirror(self, children: [{children}], displayStyle: .struct)\n    }}\n}}\n")
+    msg.mirrored = mirrored
     return "".join(out)
 
 
@@ -869,7 +887,7 @@ def field_groups(msg):
 
 
 def gen_traverse(msg):
-    out = ["    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {\n", body_prelude(msg, False)]
+    out = ["    @inlinable\n    package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {\n", body_prelude(msg, False)]
     for f, oneof in field_groups(msg):
         if oneof:
             name, _, members, _, _ = oneof
@@ -905,7 +923,7 @@ def write_call(field, value):
 def gen_write_binary(msg):
     """_writeBinary: the fields, last first, for the back-to-front writer."""
     out = ["    /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).\n",
-           "    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {\n",
+           "    @usableFromInline package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {\n",
            body_prelude(msg, False),
            f"        if {unknown_presence(msg)} {{ writer.unknownFields({unknown_value(msg)}) }}\n"]
     for f, oneof in reversed(list(field_groups(msg))):
@@ -985,7 +1003,7 @@ def gen_decode_binary(msg):
     the fields in number order first, a compare each, was measured slower: Docs/architecture.md.)"""
     out = ["    /// Reads the fields of one message body from `reader` (to the end of the message it is in),\n",
            "    /// merging them into this value as protobuf's rules say.\n",
-           "    package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {\n",
+           "    @usableFromInline package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {\n",
            body_prelude(msg, True),
            "        var tag = try reader.nextTag()\n",
            "        while tag != 0 {\n",
@@ -1051,7 +1069,7 @@ def json_decode_line(msg, f):
 def gen_decode_json(msg):
     """_decodeJSON: the value of the member whose key named schema field `index`."""
     out = ["    /// Reads the JSON value of schema field `index` (its key just read by `reader`) into this value.\n",
-           "    package mutating func _decodeJSON(field index: Int, _ reader: inout JSONReader) throws(IMWireError) {\n",
+           "    @usableFromInline package mutating func _decodeJSON(field index: Int, _ reader: inout JSONReader) throws(IMWireError) {\n",
            body_prelude(msg, True),
            "        switch index {\n"]
     for index, f in enumerate(msg.fields):
@@ -1063,7 +1081,7 @@ def gen_decode_json(msg):
 def gen_fields(ctx, msg, type_index):
     """The format-neutral part (IMWireCore): the field table, the type's place in its file, `traverse`."""
     out = [ctx.head("schema"), "\n", f"extension {msg.name}: IMWireModel, ProtoMessage {{\n"]
-    out.append(f"    package static let schema: MessageSchema = MessageSchema(\n        fullName: \"{msg.full_name}\",\n        fields: [\n")
+    out.append(f"    @usableFromInline package static let schema: MessageSchema = MessageSchema(\n        fullName: \"{msg.full_name}\",\n        fields: [\n")
     for f in msg.fields:
         extra = ""
         if f.repeated and not f.map:
@@ -1074,8 +1092,8 @@ def gen_fields(ctx, msg, type_index):
             extra += f", swift: \"{f.name_plain()}\""
         out.append(f"            FieldSchema({f.number}, \"{f.name}\", {f.kind_expr()}{extra}),\n")
     out.append("        ])\n\n")
-    out.append(f"    package static var _schemaFile: SchemaFile {{ {ctx.config.schema_file} }}\n")
-    out.append(f"    package static var _typeIndex: Int {{ {type_index} }}\n\n")
+    out.append(f"    @usableFromInline package static var _schemaFile: SchemaFile {{ {ctx.config.schema_file} }}\n")
+    out.append(f"    @usableFromInline package static var _typeIndex: Int {{ {type_index} }}\n\n")
     if msg.name in ctx.config.field_number_types:
         out.append("    /// The schema's field numbers, for code that reads the wire without decoding (the routing view).\n")
         out.append("    package enum FieldNumber {\n")
@@ -1105,7 +1123,7 @@ def gen_json(ctx, msg):
     """The proto3 JSON part (IMWireJSON): the type's JSON codec, its names, `_decodeJSON`."""
     return "".join([ctx.head("json"), "\n", f"extension {msg.name}: JSONMessage, JSONFieldReading {{\n",
                     f"    public static let _jsonCodec = _JSONCodec<{msg.name}>()\n",
-                    f"    package static var _jsonNames: JSONNameTable {{ {ctx.config.json_names} }}\n\n",
+                    f"    @usableFromInline package static var _jsonNames: JSONNameTable {{ {ctx.config.json_names} }}\n\n",
                     gen_decode_json(msg), "}\n"])
 
 
@@ -1113,6 +1131,11 @@ def gen_api(ctx, messages):
     """The umbrella's part (IMWire): every type is an `IMWireMessage`, which brings all formats."""
     out = [ctx.head("api"), "\n", "// Every message type of the schema file: all formats, the view and the debug description.\n"]
     for msg in messages:
+        # Reflection (`dump`, debuggers) shows the fields, not the storage behind them; here, not in
+        # the model's module, so that a program that never reflects links none of it.
+        children = ", ".join(f'"{m.strip("`")}": {m} as Any' for m in msg.mirrored + ["unknownFields"])
+        out.append(f"extension {msg.name}: CustomReflectable {{\n    public var customMirror: Mirror {{\n"
+                   f"        Mirror(self, children: [{children}], displayStyle: .struct)\n    }}\n}}\n")
         out.append(f"extension {msg.name}: IMWireMessage {{\n"
                    f"    public static let _imwireCodec = _IMWireCodec<{msg.name}>()\n}}\n")
     return "".join(out)
@@ -1126,12 +1149,12 @@ def gen_oneof_walk(msg, oneof, part):
     name, type_name, members, _, _ = oneof
     out = [f"\nextension {msg.name}.{type_name} {{\n", "    @inline(__always)\n"]
     if part == "traverse":
-        out.append("    package borrowing func _traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {\n")
+        out.append("    @inlinable\n    package borrowing func _traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {\n")
         out.append("        switch self {\n")
         for m in members:
             out.append(f"        case .{m.swift}(let value): {visit_call(m, 'value')}\n")
     else:
-        out.append("    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {\n")
+        out.append("    @usableFromInline package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {\n")
         out.append("        switch self {\n")
         for m in members:
             out.append(f"        case .{m.swift}(let value): {write_call(m, 'value')}\n")
@@ -1243,7 +1266,7 @@ def gen_view(ctx, msg):
     out = [ctx.head("view"), "\n",
            f"extension {name}: ViewableMessage, ArenaLaidOut {{\n",
            f"    public static let _viewCodec = _ViewCodec<{name}>()\n",
-           f"    package static var _arenaTable: ArenaLayoutTable {{ {ctx.config.arena_table} }}\n\n",
+           f"    @usableFromInline package static var _arenaTable: ArenaLayoutTable {{ {ctx.config.arena_table} }}\n\n",
            f"    /// A read-only view of a binary ``{name}``: every field read in place from the input, valid only\n",
            f"    /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are\n",
            f"    /// ``StringView``s, bytes ``BytesView``s, sub-messages views, repeated fields ``ViewList``s;\n",
@@ -1257,7 +1280,7 @@ def gen_view(ctx, msg):
             continue
         expr, type_ = view_value(f, str(f.slot))
         out.append(f"\n        /// `{f.name}` (field {f.number}).\n")
-        out.append(f"        @inlinable public var {f.swift}: {type_} {{ {expr} }}\n")
+        out.append(f"        @_alwaysEmitIntoClient public var {f.swift}: {type_} {{ {expr} }}\n")
     for oneof_name, type_name, members, _, kind in msg.oneofs:
         slot = members[0].slot
         prop = escape(camel(oneof_name))
@@ -1267,7 +1290,7 @@ def gen_view(ctx, msg):
             _, type_ = view_value(m, "0", in_oneof=True)
             out.append(f"            /// `{m.name}` (field {m.number}).\n            case {m.swift}({type_})\n")
         out.append("        }\n\n")
-        out.append(f"        @inlinable public var {prop}: {type_name}? {{\n")
+        out.append(f"        @_alwaysEmitIntoClient public var {prop}: {type_name}? {{\n")
         out.append(f"            switch _node.oneofCase({slot}) {{\n")
         for m in members:
             expr, _ = view_value(m, str(slot + 1), in_oneof=True)
@@ -1275,9 +1298,9 @@ def gen_view(ctx, msg):
         out.append("            default: nil\n            }\n        }\n")
         if kind:
             out.append(f"\n        /// Which `{oneof_name}` member is set (``{name}/{kind.property}``).\n")
-            out.append(f"        @inlinable public var {kind.property}: {kind.enum}? {{ {kind.enum}({kind.number_property}: _node.oneofCase({slot})) }}\n")
+            out.append(f"        @_alwaysEmitIntoClient public var {kind.property}: {kind.enum}? {{ {kind.enum}({kind.number_property}: _node.oneofCase({slot})) }}\n")
     out.append("\n        /// Fields this schema does not know, each field's bytes in wire order.\n")
-    out.append("        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }\n")
+    out.append("        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }\n")
     out.append("    }\n\n")
     out.append(f"    /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes\n"
                f"    /// from the same bytes.\n")

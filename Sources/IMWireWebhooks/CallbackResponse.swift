@@ -1,4 +1,5 @@
-internal import IMWire
+internal import IMWireTIMREST
+internal import IMWireValidation
 
 /// The JSON a webhook answers Tencent Cloud IM with: `ActionStatus`, `ErrorInfo`, `ErrorCode` and,
 /// for a rewritten message, its `MsgBody` and `CloudCustomData`.

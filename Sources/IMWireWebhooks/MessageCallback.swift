@@ -1,4 +1,5 @@
-public import IMWire
+public import IMWireTIMREST
+public import IMWireValidation
 
 /// A message callback's body, read into IMWire's `Message`, and the answers it takes.
 ///

@@ -17,7 +17,7 @@ import IMWireJSON
 /// buffer, is taken at the first such value and given the input's bytes up to it (the strings read
 /// so far); every string after it is copied there too. A document without such a value is never
 /// copied, and one with an escape in its last long string copies that string once, as a decode does.
-package struct JSONViewDecoder {
+@usableFromInline package struct JSONViewDecoder {
     private var arena: ArenaWords
     private let layouts: UnsafeMutablePointer<ArenaLayout>
     private let input: UnsafeBufferPointer<UInt8>
@@ -37,7 +37,7 @@ package struct JSONViewDecoder {
     /// Decodes `buffer` as proto3 JSON of layout `layout` of `table` (its JSON names in `names`)
     /// and calls `body` with the root node; the words and the copy go back to the thread when
     /// `body` returns. `wordLimit` lowers ``ArenaWords/maxWords`` for a test of that limit.
-    package static func withView<Result>(
+    @usableFromInline package static func withView<Result>(
         table: ArenaLayoutTable, layout: Int, names: UnsafeMutablePointer<JSONFieldNames>,
         from buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions, wordLimit: Int = ArenaWords.maxWords,
         _ body: (_ViewNode) throws -> Result

@@ -13,7 +13,7 @@ public struct _IMWireCodec<M: IMWireMessage>: Sendable {
 }
 
 extension _IMWireCodec where M: ArenaLaidOut & JSONFieldReading {
-    package init() {
+    @usableFromInline package init() {
         describe = { message in DebugDescription.of(message) }
         jsonView = { bytes, options, body in
             try JSONViewDecoder.withView(

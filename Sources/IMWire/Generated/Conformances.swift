@@ -7,68 +7,178 @@ import IMWireJSON
 import IMWireView
 
 // Every message type of the schema file: all formats, the view and the debug description.
+extension Message: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["msgID": msgID as Any, "sender": sender as Any, "target": target as Any, "timestampMs": timestampMs as Any, "seq": seq as Any, "random": random as Any, "priority": priority as Any, "elems": elems as Any, "atUserList": atUserList as Any, "targetedReceivers": targetedReceivers as Any, "cloudCustomData": cloudCustomData as Any, "offlinePushInfo": offlinePushInfo as Any, "needReadReceipt": needReadReceipt as Any, "excludedFromUnreadCount": excludedFromUnreadCount as Any, "excludedFromLastMessage": excludedFromLastMessage as Any, "onlineUserOnly": onlineUserOnly as Any, "supportMessageExtension": supportMessageExtension as Any, "topicID": topicID as Any, "barrage": barrage as Any, "signal": signal as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
+}
 extension Message: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<Message>()
+}
+extension RecallNotice: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["msgID": msgID as Any, "recalledBy": recalledBy as Any, "reason": reason as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
 }
 extension RecallNotice: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<RecallNotice>()
 }
+extension GroupReadReceipt: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["msgID": msgID as Any, "readCount": readCount as Any, "unreadCount": unreadCount as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
+}
 extension GroupReadReceipt: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<GroupReadReceipt>()
+}
+extension C2CReadReceipt: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["userID": userID as Any, "readTimestampMs": readTimestampMs as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
 }
 extension C2CReadReceipt: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<C2CReadReceipt>()
 }
+extension OfflinePushInfo: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["title": title as Any, "desc": desc as Any, "ext": ext as Any, "disablePush": disablePush as Any, "iosSound": iosSound as Any, "androidSound": androidSound as Any, "ignoreIOSBadge": ignoreIOSBadge as Any, "iosPushType": iosPushType as Any, "iosTitle": iosTitle as Any, "iosSubtitle": iosSubtitle as Any, "iosImage": iosImage as Any, "iosMutableContent": iosMutableContent as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
+}
 extension OfflinePushInfo: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<OfflinePushInfo>()
+}
+extension Elem: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["content": content as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
 }
 extension Elem: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<Elem>()
 }
+extension TextElem: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["text": text as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
+}
 extension TextElem: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<TextElem>()
+}
+extension CustomElem: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["data": data as Any, "desc": desc as Any, "ext": ext as Any, "sound": sound as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
 }
 extension CustomElem: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<CustomElem>()
 }
+extension ImageElem: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["format": format as Any, "images": images as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
+}
 extension ImageElem: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<ImageElem>()
+}
+extension Image: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["type": `type` as Any, "uuid": uuid as Any, "size": size as Any, "width": width as Any, "height": height as Any, "url": url as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
 }
 extension Image: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<Image>()
 }
+extension SoundElem: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["uuid": uuid as Any, "url": url as Any, "dataSize": dataSize as Any, "duration": duration as Any, "format": format as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
+}
 extension SoundElem: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<SoundElem>()
+}
+extension VideoElem: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["videoUUID": videoUUID as Any, "videoURL": videoURL as Any, "videoSize": videoSize as Any, "videoFormat": videoFormat as Any, "duration": duration as Any, "snapshotUUID": snapshotUUID as Any, "snapshotURL": snapshotURL as Any, "snapshotSize": snapshotSize as Any, "snapshotWidth": snapshotWidth as Any, "snapshotHeight": snapshotHeight as Any, "snapshotFormat": snapshotFormat as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
 }
 extension VideoElem: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<VideoElem>()
 }
+extension FileElem: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["uuid": uuid as Any, "url": url as Any, "fileName": fileName as Any, "fileSize": fileSize as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
+}
 extension FileElem: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<FileElem>()
+}
+extension LocationElem: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["desc": desc as Any, "longitude": longitude as Any, "latitude": latitude as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
 }
 extension LocationElem: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<LocationElem>()
 }
+extension FaceElem: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["index": index as Any, "data": data as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
+}
 extension FaceElem: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<FaceElem>()
+}
+extension MergerElem: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["title": title as Any, "abstractList": abstractList as Any, "compatibleText": compatibleText as Any, "layersOverLimit": layersOverLimit as Any, "messages": messages as Any, "jsonMsgKey": jsonMsgKey as Any, "msgNum": msgNum as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
 }
 extension MergerElem: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<MergerElem>()
 }
+extension GroupTipsElem: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["groupID": groupID as Any, "type": `type` as Any, "opMember": opMember as Any, "memberList": memberList as Any, "groupChangeList": groupChangeList as Any, "memberChangeList": memberChangeList as Any, "memberCount": memberCount as Any, "groupName": groupName as Any, "platform": platform as Any, "opUserInfo": opUserInfo as Any, "changedUserInfoList": changedUserInfoList as Any, "changedGroupMemberInfoList": changedGroupMemberInfoList as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
+}
 extension GroupTipsElem: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<GroupTipsElem>()
+}
+extension GroupMemberInfo: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["userID": userID as Any, "nickName": nickName as Any, "friendRemark": friendRemark as Any, "nameCard": nameCard as Any, "faceURL": faceURL as Any, "role": role as Any, "joinTime": joinTime as Any, "muteUntil": muteUntil as Any, "customInfo": customInfo as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
 }
 extension GroupMemberInfo: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<GroupMemberInfo>()
 }
+extension GroupChangeInfo: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["type": `type` as Any, "value": value as Any, "key": key as Any, "boolValue": boolValue as Any, "intValue": intValue as Any, "uint64Value": uint64Value as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
+}
 extension GroupChangeInfo: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<GroupChangeInfo>()
+}
+extension UserProfile: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["userID": userID as Any, "nickName": nickName as Any, "faceURL": faceURL as Any, "selfSignature": selfSignature as Any, "customInfo": customInfo as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
 }
 extension UserProfile: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<UserProfile>()
 }
+extension MemberChangeInfo: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["userID": userID as Any, "muteTime": muteTime as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
+}
 extension MemberChangeInfo: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<MemberChangeInfo>()
+}
+extension GroupSystemElem: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["type": `type` as Any, "groupID": groupID as Any, "opUser": opUser as Any, "reason": reason as Any, "msgKey": msgKey as Any, "authKey": authKey as Any, "userData": userData as Any, "opMember": opMember as Any, "platform": platform as Any, "opUserInfo": opUserInfo as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
 }
 extension GroupSystemElem: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<GroupSystemElem>()

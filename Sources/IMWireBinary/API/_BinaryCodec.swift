@@ -13,7 +13,7 @@ public struct _BinaryCodec<M: BinaryMessage>: Sendable {
 }
 
 extension _BinaryCodec where M: BinaryFieldCoding {
-    package init() {
+    @usableFromInline package init() {
         decodeInto = { (message, bytes, options) throws(IMWireError) in
             try BinaryReader.decode(into: &message, from: bytes, options: options)
         }

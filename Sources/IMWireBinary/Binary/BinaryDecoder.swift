@@ -9,22 +9,22 @@ import IMWireCore
 /// Safety: every length is checked against the bytes that remain; nesting is bounded by `maxDepth`
 /// on every recursive path (sub-messages, unknown groups), and by what the thread's stack holds
 /// (``StackGuard``), so a raised limit never overflows the stack.
-package struct BinaryDecoder: WireCursor {
+@usableFromInline package struct BinaryDecoder: WireCursor {
     // WireCursor's state: its reads (varints, lengths, fixed values, sub-messages, skipping, the
     // errors) are the decoders', so this walker refuses what they refuse, the same way.
-    package let base: UnsafePointer<UInt8>
-    package let inputCount: Int
-    package var position: Int
+    @usableFromInline package let base: UnsafePointer<UInt8>
+    @usableFromInline package let inputCount: Int
+    @usableFromInline package var position: Int
     /// End of the message currently being decoded.
-    package var end: Int
-    package var depth: Int
-    package let maxDepth: Int
-    package var stackGuard = StackGuard()
+    @usableFromInline package var end: Int
+    @usableFromInline package var depth: Int
+    @usableFromInline package let maxDepth: Int
+    @usableFromInline package var stackGuard = StackGuard()
     /// Field number and wire type of the tag just read.
     private var fieldNumber = 0
     private var wireType: UInt8 = 0
 
-    package init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    @usableFromInline package init(_ buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         base = buffer.readableBase
         inputCount = buffer.count
         position = 0
@@ -35,7 +35,7 @@ package struct BinaryDecoder: WireCursor {
 
     /// The checks before the first byte is read: the input size and a depth limit that admits the
     /// root message.
-    package static func checkLimits(inputCount: Int, options: BinaryDecodingOptions) throws(IMWireError) {
+    @usableFromInline package static func checkLimits(inputCount: Int, options: BinaryDecodingOptions) throws(IMWireError) {
         guard inputCount <= options.maxInputSize else {
             throw .inputTooLarge(size: inputCount, limit: options.maxInputSize)
         }
@@ -86,14 +86,14 @@ package struct BinaryDecoder: WireCursor {
 
     /// An unknown group being read: its field number and where its fields start (after the
     /// start-group tag).
-    package struct OpenGroup {
-        package let number: Int
-        package let start: Int
+    @usableFromInline package struct OpenGroup {
+        @usableFromInline package let number: Int
+        @usableFromInline package let start: Int
     }
 
     /// Enters the group whose start-group tag was just read, as a nesting level (depth-checked);
     /// read its fields with ``nextField(in:)``, then call ``leaveGroup(_:)``.
-    package mutating func enterGroup() throws(IMWireError) -> OpenGroup {
+    @usableFromInline package mutating func enterGroup() throws(IMWireError) -> OpenGroup {
         let group = OpenGroup(number: fieldNumber, start: position)
         guard depth < maxDepth else {
             throw .depthLimitExceeded(.groups, limit: maxDepth, offset: group.start)
@@ -106,7 +106,7 @@ package struct BinaryDecoder: WireCursor {
     /// Reads the next tag inside `group`, or returns `nil` at the end-group tag that closes it
     /// (checked to carry the group's number). A group still open where its enclosing message or the
     /// input ends is malformed.
-    package mutating func nextField(in group: OpenGroup) throws(IMWireError) -> (number: Int, wireType: UInt8)? {
+    @usableFromInline package mutating func nextField(in group: OpenGroup) throws(IMWireError) -> (number: Int, wireType: UInt8)? {
         guard position < end else {
             // Unclosed at the end of the input too: a group needs its end tag (one rule, one code).
             throw .malformedGroup(unclosed: group.number, inInput: end == inputCount, offset: group.start)
@@ -123,21 +123,21 @@ package struct BinaryDecoder: WireCursor {
     }
 
     /// Leaves `group` after ``nextField(in:)`` returned `nil` for it.
-    package mutating func leaveGroup(_ group: OpenGroup) { depth -= 1 }
+    @usableFromInline package mutating func leaveGroup(_ group: OpenGroup) { depth -= 1 }
 
     // MARK: - Walking fields without a model
 
     /// Where the reader is: the offset of the next byte it reads.
-    package var offset: Int { position }
+    @usableFromInline package var offset: Int { position }
 
     /// The end of the message being read (of the input, at the top level).
-    package var messageEnd: Int { end }
+    @usableFromInline package var messageEnd: Int { end }
 
     /// Reads the next tag of the current message, or returns `nil` at its end. For readers that
     /// walk the fields themselves (``MessageRoutingView``, `imwire inspect`) with the same checks as
     /// a full decode.
     @inline(__always)
-    package mutating func nextField() throws(IMWireError) -> (number: Int, wireType: UInt8)? {
+    @usableFromInline package mutating func nextField() throws(IMWireError) -> (number: Int, wireType: UInt8)? {
         guard position < end else { return nil }
         let tagStart = position
         try readTag()
@@ -147,21 +147,21 @@ package struct BinaryDecoder: WireCursor {
 
     /// Skips the field whose tag ``nextField()`` just read (groups included, depth-checked).
     @inline(__always)
-    package mutating func skipCurrentField() throws(IMWireError) { try skipField(wireType, number: fieldNumber) }
+    @usableFromInline package mutating func skipCurrentField() throws(IMWireError) { try skipField(wireType, number: fieldNumber) }
 
     /// Reads the varint value of the current field.
     @inline(__always)
-    package mutating func readVarintValue() throws(IMWireError) -> UInt64 { try readShortVarint() }
+    @usableFromInline package mutating func readVarintValue() throws(IMWireError) -> UInt64 { try readShortVarint() }
 
     /// Reads the fixed64 value of the current field.
-    package mutating func readFixed64Value() throws(IMWireError) -> UInt64 { try readFixed64() }
+    @usableFromInline package mutating func readFixed64Value() throws(IMWireError) -> UInt64 { try readFixed64() }
 
     /// Reads the fixed32 value of the current field.
-    package mutating func readFixed32Value() throws(IMWireError) -> UInt32 { try readFixed32() }
+    @usableFromInline package mutating func readFixed32Value() throws(IMWireError) -> UInt32 { try readFixed32() }
 
     /// Reads the current length-delimited field as bytes: checks the length and returns where the
     /// bytes are, allocating nothing.
-    package mutating func readBytesRange() throws(IMWireError) -> Range<Int> {
+    @usableFromInline package mutating func readBytesRange() throws(IMWireError) -> Range<Int> {
         let start = try readLengthDelimited().start
         return start..<position
     }
@@ -169,7 +169,7 @@ package struct BinaryDecoder: WireCursor {
     /// Reads the current length-delimited field as a string: checks the length and the UTF-8 and
     /// returns where the bytes are, allocating nothing.
     @inline(__always)
-    package mutating func readStringRange() throws(IMWireError) -> Range<Int> {
+    @usableFromInline package mutating func readStringRange() throws(IMWireError) -> Range<Int> {
         // [unsafe: wire-cursor] ``readLengthDelimited()`` checked `length <= end - start`.
         let (start, length) = try readLengthDelimited()
         let bytes = UnsafeBufferPointer(start: base + start, count: length)
@@ -180,8 +180,8 @@ package struct BinaryDecoder: WireCursor {
     /// Enters the current length-delimited field as a sub-message (length and depth checked);
     /// pass the result to ``leaveMessage(restoring:)``.
     @inline(__always)
-    package mutating func enterMessage() throws(IMWireError) -> Int { try enterSubmessage() }
+    @usableFromInline package mutating func enterMessage() throws(IMWireError) -> Int { try enterSubmessage() }
 
-    package mutating func leaveMessage(restoring outerEnd: Int) { leaveSubmessage(restoring: outerEnd) }
+    @usableFromInline package mutating func leaveMessage(restoring outerEnd: Int) { leaveSubmessage(restoring: outerEnd) }
 
 }

@@ -8,10 +8,10 @@ import IMWireCore
 /// Canonical form (the BinaryAndJSON article): fields in field-number order, proto3 defaults omitted,
 /// map entries sorted by key bytes with key and value always written, unknown fields after known
 /// ones.
-package enum BinaryEncoder {
+@usableFromInline package enum BinaryEncoder {
     /// Encodes `message` and calls `body` with the bytes (valid only during the call).
     @inline(__always)
-    package static func withEncoding<M: BinaryFieldCoding, R>(
+    @usableFromInline package static func withEncoding<M: BinaryFieldCoding, R>(
         _ message: borrowing M, options: BinaryEncodingOptions, _ body: (UnsafeBufferPointer<UInt8>) -> R
     ) throws(IMWireError) -> R {
         var writer = BinaryWriter(maxDepth: options.maxDepth)
@@ -21,7 +21,7 @@ package enum BinaryEncoder {
     }
 
     /// The encoding of `message` in a new array.
-    package static func encode<M: BinaryFieldCoding>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
+    @usableFromInline package static func encode<M: BinaryFieldCoding>(_ message: M, options: BinaryEncodingOptions) throws(IMWireError) -> [UInt8] {
         try withEncoding(message, options: options) { Array($0) }
     }
 }
@@ -37,7 +37,7 @@ package enum BinaryEncoder {
 /// writer's whole encode on chat messages, 0.33× on the random corpus, 0.49× on the fixtures and
 /// 0.86× on a merger of 300 messages (medians of 6 interleaved rounds, at 96f2f76). Written back to front,
 /// each length is known when it is written: one pass.
-package struct BinaryWriter {
+@usableFromInline package struct BinaryWriter {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// The first byte written so far: bytes go from `capacity` downwards.
@@ -48,7 +48,7 @@ package struct BinaryWriter {
     /// ``SmallString/isAvailable``, read once per encode.
     private let smallStrings = SmallString.isAvailable
 
-    package init(maxDepth: Int) {
+    @usableFromInline package init(maxDepth: Int) {
         // [unsafe: thread-scratch] the thread's bytes buffer, taken out of its slot until ``release()``.
         (base, capacity) = Scratch.bytes.take()
         position = capacity
@@ -57,18 +57,18 @@ package struct BinaryWriter {
 
     /// Bytes written so far.
     @inline(__always)
-    package var count: Int { capacity &- position }
+    @usableFromInline package var count: Int { capacity &- position }
 
     /// The bytes written, valid until ``release()``.
     ///
     /// [unsafe: binary-writer] `position..<capacity` are the bytes written.
-    package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base + position, count: count) }
+    @usableFromInline package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base + position, count: count) }
 
     /// Returns the buffer to the thread.
     ///
     /// [unsafe: thread-scratch] Given back once, by the encode's `defer`, after the caller's last
     /// read of ``bytes``.
-    package func release() { Scratch.bytes.giveBack(base, capacity: capacity) }
+    @usableFromInline package func release() { Scratch.bytes.giveBack(base, capacity: capacity) }
 
     // MARK: - Bytes
 
@@ -167,7 +167,7 @@ package struct BinaryWriter {
     // are then known when the code is compiled.
 
     @inline(__always)
-    package mutating func string(_ value: String, field: Int) {
+    @usableFromInline package mutating func string(_ value: String, field: Int) {
         if smallStrings {
             let (low, high) = SmallString.words(of: value)
             if SmallString.isSmall(high) {
@@ -222,55 +222,55 @@ package struct BinaryWriter {
     }
 
     @inline(__always)
-    package mutating func bytes(_ value: [UInt8], field: Int) {
+    @usableFromInline package mutating func bytes(_ value: [UInt8], field: Int) {
         value.withUnsafeBufferPointer { writeLengthDelimited($0, field: field) }
     }
 
     @inline(__always)
-    package mutating func uint64(_ value: UInt64, field: Int) {
+    @usableFromInline package mutating func uint64(_ value: UInt64, field: Int) {
         writeVarint(value)
         writeTag(field, WireType.varint)
     }
 
     @inline(__always)
-    package mutating func uint32(_ value: UInt32, field: Int) {
+    @usableFromInline package mutating func uint32(_ value: UInt32, field: Int) {
         writeVarint(UInt64(value))
         writeTag(field, WireType.varint)
     }
 
     /// Negative values are sign-extended to 64 bits on the wire: 10 bytes.
     @inline(__always)
-    package mutating func int32(_ value: Int32, field: Int) {
+    @usableFromInline package mutating func int32(_ value: Int32, field: Int) {
         writeVarint(UInt64(bitPattern: Int64(value)))
         writeTag(field, WireType.varint)
     }
 
     @inline(__always)
-    package mutating func bool(_ value: Bool, field: Int) {
+    @usableFromInline package mutating func bool(_ value: Bool, field: Int) {
         writeVarint(value ? 1 : 0)
         writeTag(field, WireType.varint)
     }
 
     @inline(__always)
-    package mutating func double(_ value: Double, field: Int) {
+    @usableFromInline package mutating func double(_ value: Double, field: Int) {
         writeFixed64(value.bitPattern, field: field)
     }
 
     @inline(__always)
-    package mutating func enumeration<E: ProtoEnum>(_ value: E, field: Int) {
+    @usableFromInline package mutating func enumeration<E: ProtoEnum>(_ value: E, field: Int) {
         int32(value.rawValue, field: field)
     }
 
     /// (`borrowing`: a message is written where it is, never copied first — a copy retains every
     /// reference it holds.)
     @inline(__always)
-    package mutating func message<M: BinaryFieldCoding>(_ value: borrowing M, field: Int) throws(IMWireError) {
+    @usableFromInline package mutating func message<M: BinaryFieldCoding>(_ value: borrowing M, field: Int) throws(IMWireError) {
         let start = try enter()
         try value._writeBinary(&self)
         leave(start, field: field)
     }
 
-    package mutating func repeatedString(_ value: [String], field: Int) {
+    @usableFromInline package mutating func repeatedString(_ value: [String], field: Int) {
         // [unsafe: binary-writer] `index` runs from `strings.count - 1` down to 0.
         value.withUnsafeBufferPointer { strings in
             var index = strings.count
@@ -281,7 +281,7 @@ package struct BinaryWriter {
         }
     }
 
-    package mutating func repeatedMessage<M: BinaryFieldCoding>(_ value: borrowing [M], field: Int) throws(IMWireError) {
+    @usableFromInline package mutating func repeatedMessage<M: BinaryFieldCoding>(_ value: borrowing [M], field: Int) throws(IMWireError) {
         let messages = value.span
         var index = messages.count
         while index > 0 {
@@ -292,7 +292,7 @@ package struct BinaryWriter {
 
     /// Entries in canonical order, by key bytes; key and value always written (as upb and the C++
     /// runtime do).
-    package mutating func stringToBytesMap(_ value: StringBytesMap, field: Int) {
+    @usableFromInline package mutating func stringToBytesMap(_ value: StringBytesMap, field: Int) {
         for entry in value.entries.reversed() {
             let start = count
             bytes(entry.value, field: 2)
@@ -302,7 +302,7 @@ package struct BinaryWriter {
         }
     }
 
-    package mutating func unknownFields(_ value: UnknownFields) {
+    @usableFromInline package mutating func unknownFields(_ value: UnknownFields) {
         value.bytes.withUnsafeBufferPointer { writeRaw($0) }
     }
 }

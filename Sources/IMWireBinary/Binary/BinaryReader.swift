@@ -18,16 +18,16 @@ import IMWireCore
 /// Safety: every length is checked against the bytes left before it is used, so memory is bounded
 /// by the input; nesting is bounded by `maxDepth` on every recursive path (sub-messages, map entries,
 /// unknown groups) and by the thread's stack (``StackGuard``).
-package struct BinaryReader: WireCursor {
+@usableFromInline package struct BinaryReader: WireCursor {
     // The cursor (``WireCursor``: the reads this decoder shares with ``ArenaDecoder``).
-    package let base: UnsafePointer<UInt8>
-    package let inputCount: Int
-    package var position = 0
+    @usableFromInline package let base: UnsafePointer<UInt8>
+    @usableFromInline package let inputCount: Int
+    @usableFromInline package var position = 0
     /// End of the message being decoded.
-    package var end: Int
-    package var depth = 1
-    package let maxDepth: Int
-    package var stackGuard = StackGuard()
+    @usableFromInline package var end: Int
+    @usableFromInline package var depth = 1
+    @usableFromInline package let maxDepth: Int
+    @usableFromInline package var stackGuard = StackGuard()
     /// Where the tag ``nextTag()`` returned last starts (for an unknown field's bytes and errors).
     private var tagStart = 0
     /// ``SmallString/isAvailable``, read once per decode.
@@ -41,7 +41,7 @@ package struct BinaryReader: WireCursor {
     }
 
     /// Decodes `buffer` as a message of type `M` into `message` (a new value, or one to merge into).
-    package static func decode<M: BinaryFieldCoding>(
+    @usableFromInline package static func decode<M: BinaryFieldCoding>(
         into message: inout M, from buffer: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions
     ) throws(IMWireError) {
         try BinaryDecoder.checkLimits(inputCount: buffer.count, options: options)
@@ -50,7 +50,7 @@ package struct BinaryReader: WireCursor {
     }
 
     /// Decodes `buffer` as a new message of type `M`.
-    package static func decode<M: BinaryFieldCoding>(
+    @usableFromInline package static func decode<M: BinaryFieldCoding>(
         _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions
     ) throws(IMWireError) -> M {
         var message = M()
@@ -69,7 +69,7 @@ package struct BinaryReader: WireCursor {
     /// a known tag is refused, as C++, upb and Google's Required `BadTag_OverlongVarint` do) and a
     /// field number beyond 2^29 - 1.
     @inline(__always)
-    package mutating func nextTag() throws(IMWireError) -> UInt32 {
+    @usableFromInline package mutating func nextTag() throws(IMWireError) -> UInt32 {
         // [unsafe: wire-cursor] `base[position]` after `position < end`.
         guard position < end else { return 0 }
         tagStart = position
@@ -94,7 +94,7 @@ package struct BinaryReader: WireCursor {
     // MARK: - Values
 
     @inline(__always)
-    package mutating func readVarint() throws(IMWireError) -> UInt64 {
+    @usableFromInline package mutating func readVarint() throws(IMWireError) -> UInt64 {
         // [unsafe: wire-cursor] two bytes read after `end - position >= 2`, one after `position < end`.
         if end &- position >= 2 {
             let byte = base[position]
@@ -117,7 +117,7 @@ package struct BinaryReader: WireCursor {
     /// A string: its UTF-8 checked once (``readUTF8()``) and copied once, into the `String`, which
     /// is not checked again.
     @inline(__always)
-    package mutating func readString() throws(IMWireError) -> String {
+    @usableFromInline package mutating func readString() throws(IMWireError) -> String {
         // [unsafe: wire-cursor] ``readUTF8()`` returned a range inside the message.
         let (start, count, isASCII) = try readUTF8()
         if count == 0 { return "" }
@@ -126,7 +126,7 @@ package struct BinaryReader: WireCursor {
     }
 
     @inline(__always)
-    package mutating func readBytes() throws(IMWireError) -> [UInt8] {
+    @usableFromInline package mutating func readBytes() throws(IMWireError) -> [UInt8] {
         // [unsafe: wire-cursor] `length <= end - start` (``readLength()``).
         let length = try readLength()
         let start = position
@@ -140,13 +140,13 @@ package struct BinaryReader: WireCursor {
     /// The first element of a repeated field makes its array once, with room for every element the
     /// rest of the message holds (``occurrences(of:)``), instead of growing it element by element.
     @inline(__always)
-    package mutating func appendMessage<M: BinaryFieldCoding>(to array: inout [M], tag: UInt32) throws(IMWireError) {
+    @usableFromInline package mutating func appendMessage<M: BinaryFieldCoding>(to array: inout [M], tag: UInt32) throws(IMWireError) {
         if array.isEmpty { array.reserveCapacity(capacityHint(tag)) }
         array.append(try readMessage(M.self))
     }
 
     @inline(__always)
-    package mutating func appendString(to array: inout [String], tag: UInt32) throws(IMWireError) {
+    @usableFromInline package mutating func appendString(to array: inout [String], tag: UInt32) throws(IMWireError) {
         if array.isEmpty { array.reserveCapacity(capacityHint(tag)) }
         array.append(try readString())
     }
@@ -221,7 +221,7 @@ package struct BinaryReader: WireCursor {
 
     /// A length-delimited sub-message, merged into `value`.
     @inline(__always)
-    package mutating func readMessage<M: BinaryFieldCoding>(_ value: inout M) throws(IMWireError) {
+    @usableFromInline package mutating func readMessage<M: BinaryFieldCoding>(_ value: inout M) throws(IMWireError) {
         let outerEnd = try enterSubmessage()
         try value._decodeBinary(&self)
         depth &-= 1
@@ -230,7 +230,7 @@ package struct BinaryReader: WireCursor {
 
     /// A length-delimited sub-message, as a new value (an element of a repeated field).
     @inline(__always)
-    package mutating func readMessage<M: BinaryFieldCoding>(_ type: M.Type) throws(IMWireError) -> M {
+    @usableFromInline package mutating func readMessage<M: BinaryFieldCoding>(_ type: M.Type) throws(IMWireError) -> M {
         var value = M()
         try readMessage(&value)
         return value
@@ -238,7 +238,7 @@ package struct BinaryReader: WireCursor {
 
     /// A singular sub-message field: a repeated occurrence merges into the value already there.
     @inline(__always)
-    package mutating func mergeMessage<M: BinaryFieldCoding>(into box: inout Indirect<M>) throws(IMWireError) {
+    @usableFromInline package mutating func mergeMessage<M: BinaryFieldCoding>(into box: inout Indirect<M>) throws(IMWireError) {
         var value = box.value ?? M()
         box = .none  // `value` is now the only reference to the fields: merging copies nothing
         try readMessage(&value)
@@ -247,7 +247,7 @@ package struct BinaryReader: WireCursor {
 
     /// A singular sub-message field kept inline as an optional (in a type's cold box).
     @inline(__always)
-    package mutating func mergeMessage<M: BinaryFieldCoding>(into optional: inout M?) throws(IMWireError) {
+    @usableFromInline package mutating func mergeMessage<M: BinaryFieldCoding>(into optional: inout M?) throws(IMWireError) {
         var value = optional ?? M()
         optional = nil  // `value` is now the only reference to the fields: merging copies nothing
         try readMessage(&value)
@@ -257,7 +257,7 @@ package struct BinaryReader: WireCursor {
     /// A `map<string, bytes>` entry: a message {key = 1; value = 2}; anything else in it is dropped.
     /// Added in wire order: the type's `_decodeBinary` orders the map once it has read the message
     /// (``StringBytesMap/finishDecoding()``), a key given twice keeping its last value.
-    package mutating func readMapEntry(into map: inout StringBytesMap) throws(IMWireError) {
+    @usableFromInline package mutating func readMapEntry(into map: inout StringBytesMap) throws(IMWireError) {
         let outerEnd = try enterSubmessage()
         var key = ""
         var value: [UInt8] = []
@@ -280,7 +280,7 @@ package struct BinaryReader: WireCursor {
     /// A field whose tag the type does not know (or knows with another wire type): checked, skipped,
     /// and its bytes — tag included — appended to `fields`.
     @inline(never)
-    package mutating func readUnknownField(_ tag: UInt32, into fields: inout UnknownFields) throws(IMWireError) {
+    @usableFromInline package mutating func readUnknownField(_ tag: UInt32, into fields: inout UnknownFields) throws(IMWireError) {
         // [unsafe: wire-cursor] `tagStart <= position <= end`: the field's bytes, tag to the end of its
         // value, were stepped over by checked reads.
         try skipUnknownField(tag)

@@ -15,7 +15,7 @@ import IMWireCore
 /// by `end - position >= n` before an `n`-byte read; `position` moves past a length only after
 /// ``readLength()`` checked it against `end - position`, and `end` only narrows, to `position +` a
 /// checked length (``enterSubmessage()``), or goes back to an outer `end` it was saved from.
-package protocol WireCursor {
+@usableFromInline package protocol WireCursor {
     var base: UnsafePointer<UInt8> { get }
     /// The whole input's size (an `end` equal to it is the input's end, for error messages).
     var inputCount: Int { get }
@@ -29,6 +29,7 @@ package protocol WireCursor {
 
 extension WireCursor {
     /// A varint that the decoder's fast path did not finish (two bytes or more, or near `end`).
+    @inlinable
     mutating func readVarintSlow() throws(IMWireError) -> UInt64 {
         if end &- position >= 10 {
             // [unsafe: wire-cursor] Ten bytes are there (`end - position >= 10`): `p[0...9]` are
@@ -76,6 +77,7 @@ extension WireCursor {
 
     /// A varint: one byte inline, anything else through ``readVarintSlow()``.
     @inline(__always)
+    @inlinable
     package mutating func readShortVarint() throws(IMWireError) -> UInt64 {
         // [unsafe: wire-cursor] `base[position]` after `position < end`.
         if position < end {
@@ -89,14 +91,17 @@ extension WireCursor {
     }
 
     @inline(__always)
+    @inlinable
     package mutating func readFixed64() throws(IMWireError) -> UInt64 { try readFixed(UInt64.self) }
 
     @inline(__always)
-    mutating func readFixed32() throws(IMWireError) -> UInt32 { try readFixed(UInt32.self) }
+    @inlinable
+    package mutating func readFixed32() throws(IMWireError) -> UInt32 { try readFixed(UInt32.self) }
 
     /// A little-endian fixed-width value.
     @inline(__always)
-    private mutating func readFixed<Value: FixedWidthInteger>(_: Value.Type) throws(IMWireError) -> Value {
+    @inlinable
+    mutating func readFixed<Value: FixedWidthInteger>(_: Value.Type) throws(IMWireError) -> Value {
         let size = MemoryLayout<Value>.size
         // [unsafe: wire-cursor] `size` bytes are left before the unaligned load.
         guard end &- position >= size else { throw truncated(position, "a fixed\(Value.bitWidth) value") }
@@ -107,6 +112,7 @@ extension WireCursor {
 
     /// A length prefix, checked against the bytes left in the enclosing message.
     @inline(__always)
+    @inlinable
     package mutating func readLength() throws(IMWireError) -> Int {
         let start = position
         let length = try readShortVarint()
@@ -119,6 +125,7 @@ extension WireCursor {
     /// A string value: its UTF-8 checked once (eight bytes at a time when short, vectorised when
     /// long), returned as the offset of its bytes, their count and whether all are ASCII.
     @inline(__always)
+    @inlinable
     package mutating func readUTF8() throws(IMWireError) -> (start: Int, count: Int, isASCII: Bool) {
         let length = try readLength()
         let start = position
@@ -136,6 +143,7 @@ extension WireCursor {
     /// Enters a length-delimited sub-message: checks its length and the depth limit, and narrows
     /// `end` to it. Returns the outer `end`.
     @inline(__always)
+    @inlinable
     package mutating func enterSubmessage() throws(IMWireError) -> Int {
         let lengthOffset = position
         let length = try readLength()
@@ -150,6 +158,7 @@ extension WireCursor {
     }
 
     /// Skips the value of an unknown field of `wireType` (a group up to its end tag).
+    @inlinable
     package mutating func skipField(_ wireType: UInt8, number: Int) throws(IMWireError) {
         switch wireType {
         case WireType.varint:
@@ -168,6 +177,7 @@ extension WireCursor {
 
     /// Skips an unknown group up to its matching end-group tag; each nested group is a level.
     @inline(never)
+    @inlinable
     mutating func skipGroup(_ number: Int) throws(IMWireError) {
         let start = position
         guard depth < maxDepth else {
@@ -200,12 +210,12 @@ extension WireCursor {
 
     // MARK: - Errors
 
-    func truncated(_ offset: Int, _ what: String) -> IMWireError {
+    @usableFromInline func truncated(_ offset: Int, _ what: String) -> IMWireError {
         .truncated(inInput: end == inputCount, inside: what, start: offset, end: end)
     }
 
     @inline(never)
-    func invalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> IMWireError {
+    @usableFromInline func invalidUTF8(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> IMWireError {
         // [unsafe: wire-cursor] `bytes` is the string at `start` (inside the input) and holds an
         // invalid byte, so `firstInvalidIndex` is below its count and `bad` inside the input.
         let bad = start + UTF8Validation.firstInvalidIndex(bytes)
@@ -216,7 +226,7 @@ extension WireCursor {
     /// The error for a tag a decoder refuses: field number 0 or too large, more than 5 bytes, or
     /// wire type 6 or 7 — checked in that order. `position` is just past the tag.
     @inline(never)
-    package func badTag(_ tag: UInt64, at offset: Int) -> IMWireError {
+    @usableFromInline package func badTag(_ tag: UInt64, at offset: Int) -> IMWireError {
         let number = tag >> 3
         if number == 0 || number > UInt64(Varint.maxFieldNumber) {
             return .invalidFieldNumber(number, highest: Varint.maxFieldNumber, offset: offset)

@@ -1,15 +1,15 @@
 import IMWireCore
 
 /// Protobuf wire types (the low three bits of a tag).
-package enum WireType {
-    package static let varint: UInt8 = 0
-    package static let fixed64: UInt8 = 1
-    package static let lengthDelimited: UInt8 = 2
-    package static let startGroup: UInt8 = 3
-    package static let endGroup: UInt8 = 4
-    package static let fixed32: UInt8 = 5
+@usableFromInline package enum WireType {
+    @usableFromInline package static let varint: UInt8 = 0
+    @usableFromInline package static let fixed64: UInt8 = 1
+    @usableFromInline package static let lengthDelimited: UInt8 = 2
+    @usableFromInline package static let startGroup: UInt8 = 3
+    @usableFromInline package static let endGroup: UInt8 = 4
+    @usableFromInline package static let fixed32: UInt8 = 5
 
-    package static func name(_ wireType: UInt8) -> String {
+    @usableFromInline package static func name(_ wireType: UInt8) -> String {
         switch wireType {
         case varint: "varint"
         case fixed64: "fixed64"
@@ -25,9 +25,9 @@ package enum WireType {
 /// Varint sizes and the one varint writer. There is no varint reader here: protobuf bytes are read
 /// only through ``WireCursor`` (the decoders and ``BinaryDecoder``, the routing view's and `imwire
 /// inspect`'s field walker); ``DelimitedPrefix`` reads stream length prefixes itself and says why.
-package enum Varint {
+@usableFromInline package enum Varint {
     /// The highest field number protobuf allows, 2^29 - 1.
-    package static let maxFieldNumber = (1 << 29) - 1
+    @usableFromInline package static let maxFieldNumber = (1 << 29) - 1
 
     /// Bytes needed to write `value` as a varint (1...10).
     @inline(__always)
@@ -38,7 +38,7 @@ package enum Varint {
     }
 
     @inline(__always)
-    package static func size(_ value: Int) -> Int { size(UInt64(truncatingIfNeeded: value)) }
+    @usableFromInline package static func size(_ value: Int) -> Int { size(UInt64(truncatingIfNeeded: value)) }
 
     @inline(__always)
     static func tagSize(_ field: Int) -> Int { size(UInt64(field) << 3) }
@@ -47,7 +47,7 @@ package enum Varint {
     /// how many bytes it wrote. The one varint writer: the binary writer, delimited framing and
     /// ``encode(_:)`` all use it.
     @inline(__always)
-    package static func write(_ value: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+    @usableFromInline package static func write(_ value: UInt64, to destination: UnsafeMutablePointer<UInt8>) -> Int {
         // [unsafe: binary-writer] every caller gives room for ``size(_:)-(UInt64)`` bytes, which is the count
         // this loop writes.
         var value = value
@@ -62,7 +62,7 @@ package enum Varint {
     }
 
     /// `value` as varint bytes.
-    package static func encode(_ value: UInt64) -> [UInt8] {
+    @usableFromInline package static func encode(_ value: UInt64) -> [UInt8] {
         // [unsafe: binary-writer] the array's capacity is the varint's size (at least 1, so the base address
         // is there).
         [UInt8](unsafeUninitializedCapacity: size(value)) { buffer, initializedCount in

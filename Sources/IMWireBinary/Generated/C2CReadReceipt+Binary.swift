@@ -7,7 +7,7 @@ extension C2CReadReceipt: BinaryMessage, BinaryFieldCoding {
     public static let _binaryCodec = _BinaryCodec<C2CReadReceipt>()
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    @usableFromInline package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         let storage = self._storage
         if !storage.unknownFields.isEmpty { writer.unknownFields(storage.unknownFields) }
         if storage.readTimestampMs != 0 { writer.uint64(storage.readTimestampMs, field: 2) }
@@ -16,7 +16,7 @@ extension C2CReadReceipt: BinaryMessage, BinaryFieldCoding {
 
     /// Reads the fields of one message body from `reader` (to the end of the message it is in),
     /// merging them into this value as protobuf's rules say.
-    package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
+    @usableFromInline package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
         let storage = _uniqueStorage()
         var tag = try reader.nextTag()
         while tag != 0 {

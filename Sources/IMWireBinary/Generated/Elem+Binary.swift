@@ -7,14 +7,14 @@ extension Elem: BinaryMessage, BinaryFieldCoding {
     public static let _binaryCodec = _BinaryCodec<Elem>()
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    @usableFromInline package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
         try self.content?._writeBinary(&writer)
     }
 
     /// Reads the fields of one message body from `reader` (to the end of the message it is in),
     /// merging them into this value as protobuf's rules say.
-    package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
+    @usableFromInline package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
         var tag = try reader.nextTag()
         while tag != 0 {
             switch tag {
@@ -83,7 +83,7 @@ extension Elem: BinaryMessage, BinaryFieldCoding {
 
 extension Elem.Content {
     @inline(__always)
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    @usableFromInline package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         switch self {
         case .text(let value): try writer.message(value, field: 1)
         case .custom(let value): try writer.message(value, field: 2)

@@ -7,7 +7,7 @@ extension FaceElem: BinaryMessage, BinaryFieldCoding {
     public static let _binaryCodec = _BinaryCodec<FaceElem>()
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    @usableFromInline package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
         if !self.data.isEmpty { writer.bytes(self.data, field: 2) }
         if self.index != 0 { writer.int32(self.index, field: 1) }
@@ -15,7 +15,7 @@ extension FaceElem: BinaryMessage, BinaryFieldCoding {
 
     /// Reads the fields of one message body from `reader` (to the end of the message it is in),
     /// merging them into this value as protobuf's rules say.
-    package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
+    @usableFromInline package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
         var tag = try reader.nextTag()
         while tag != 0 {
             switch tag {

@@ -7,7 +7,7 @@ extension GroupMemberInfo: BinaryMessage, BinaryFieldCoding {
     public static let _binaryCodec = _BinaryCodec<GroupMemberInfo>()
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    @usableFromInline package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
         if !self.customInfo.isEmpty { writer.stringToBytesMap(self.customInfo, field: 9) }
         if self.muteUntil != 0 { writer.uint64(self.muteUntil, field: 8) }
@@ -22,7 +22,7 @@ extension GroupMemberInfo: BinaryMessage, BinaryFieldCoding {
 
     /// Reads the fields of one message body from `reader` (to the end of the message it is in),
     /// merging them into this value as protobuf's rules say.
-    package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
+    @usableFromInline package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
         var tag = try reader.nextTag()
         while tag != 0 {
             switch tag {

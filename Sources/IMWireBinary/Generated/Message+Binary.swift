@@ -7,7 +7,7 @@ extension Message: BinaryMessage, BinaryFieldCoding {
     public static let _binaryCodec = _BinaryCodec<Message>()
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    @usableFromInline package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if let c = self._cold, !c.unknownFields.isEmpty { writer.unknownFields(c.unknownFields) }
         try self._cold?.signal?._writeBinary(&writer)
         if self.barrage { writer.bool(self.barrage, field: 21) }
@@ -33,7 +33,7 @@ extension Message: BinaryMessage, BinaryFieldCoding {
 
     /// Reads the fields of one message body from `reader` (to the end of the message it is in),
     /// merging them into this value as protobuf's rules say.
-    package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
+    @usableFromInline package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
         var tag = try reader.nextTag()
         while tag != 0 {
             switch tag {
@@ -83,7 +83,7 @@ extension Message: BinaryMessage, BinaryFieldCoding {
 
 extension Message.Target {
     @inline(__always)
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    @usableFromInline package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         switch self {
         case .receiver(let value): writer.string(value, field: 3)
         case .groupID(let value): writer.string(value, field: 4)
@@ -94,7 +94,7 @@ extension Message.Target {
 
 extension Message.Signal {
     @inline(__always)
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    @usableFromInline package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         switch self {
         case .recallNotice(let value): try writer.message(value, field: 22)
         case .groupReadReceipt(let value): try writer.message(value, field: 23)

@@ -7,7 +7,7 @@ extension RecallNotice: BinaryMessage, BinaryFieldCoding {
     public static let _binaryCodec = _BinaryCodec<RecallNotice>()
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    @usableFromInline package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         let storage = self._storage
         if !storage.unknownFields.isEmpty { writer.unknownFields(storage.unknownFields) }
         if !storage.reason.isEmpty { writer.string(storage.reason, field: 3) }
@@ -17,7 +17,7 @@ extension RecallNotice: BinaryMessage, BinaryFieldCoding {
 
     /// Reads the fields of one message body from `reader` (to the end of the message it is in),
     /// merging them into this value as protobuf's rules say.
-    package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
+    @usableFromInline package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
         let storage = _uniqueStorage()
         var tag = try reader.nextTag()
         while tag != 0 {

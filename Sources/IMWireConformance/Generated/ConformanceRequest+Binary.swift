@@ -11,7 +11,7 @@ extension ConformanceRequest: BinaryMessage, BinaryFieldCoding {
     public static let _binaryCodec = _BinaryCodec<ConformanceRequest>()
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    @usableFromInline package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
         if self.jsonIgnoreUnknownFields { writer.bool(self.jsonIgnoreUnknownFields, field: 7) }
         if !self.validationProfile.isEmpty { writer.string(self.validationProfile, field: 6) }
@@ -22,7 +22,7 @@ extension ConformanceRequest: BinaryMessage, BinaryFieldCoding {
 
     /// Reads the fields of one message body from `reader` (to the end of the message it is in),
     /// merging them into this value as protobuf's rules say.
-    package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
+    @usableFromInline package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
         var tag = try reader.nextTag()
         while tag != 0 {
             switch tag {
@@ -43,7 +43,7 @@ extension ConformanceRequest: BinaryMessage, BinaryFieldCoding {
 
 extension ConformanceRequest.Payload {
     @inline(__always)
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    @usableFromInline package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         switch self {
         case .binaryPayload(let value): writer.bytes(value, field: 2)
         case .jsonPayload(let value): writer.bytes(value, field: 3)

@@ -8,7 +8,7 @@ import IMWireJSON
 import IMWireView
 
 extension ConformanceRequest: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.conformance.v1.ConformanceRequest",
         fields: [
             FieldSchema(1, "test_name", .string, swift: "testName"),
@@ -20,9 +20,10 @@ extension ConformanceRequest: IMWireModel, ProtoMessage {
             FieldSchema(7, "json_ignore_unknown_fields", .bool, swift: "jsonIgnoreUnknownFields"),
         ])
 
-    package static var _schemaFile: SchemaFile { conformanceSchemaFile }
-    package static var _typeIndex: Int { 0 }
+    @usableFromInline package static var _schemaFile: SchemaFile { conformanceSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 0 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !self.testName.isEmpty { try visitor.visitString(self.testName, field: 1) }
         try self.payload?._traverse(&visitor)
@@ -36,6 +37,7 @@ extension ConformanceRequest: IMWireModel, ProtoMessage {
 
 extension ConformanceRequest.Payload {
     @inline(__always)
+    @inlinable
     package borrowing func _traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         switch self {
         case .binaryPayload(let value): try visitor.visitBytes(value, field: 2)

@@ -9,10 +9,10 @@ import IMWireView
 
 extension ConformanceRequest: JSONMessage, JSONFieldReading {
     public static let _jsonCodec = _JSONCodec<ConformanceRequest>()
-    package static var _jsonNames: JSONNameTable { conformanceJSONNames }
+    @usableFromInline package static var _jsonNames: JSONNameTable { conformanceJSONNames }
 
     /// Reads the JSON value of schema field `index` (its key just read by `reader`) into this value.
-    package mutating func _decodeJSON(field index: Int, _ reader: inout JSONReader) throws(IMWireError) {
+    @usableFromInline package mutating func _decodeJSON(field index: Int, _ reader: inout JSONReader) throws(IMWireError) {
         switch index {
         case 0: self.testName = try reader.readString()
         case 1: self.payload = .binaryPayload(try reader.readBytes())

@@ -9,10 +9,10 @@ import IMWireView
 
 extension ConformanceRequest: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<ConformanceRequest>()
-    package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
 
     /// A read-only view of a binary ``ConformanceRequest``: every field read in place from the input, valid only
-    /// inside the closure of ``IMWireMessage/withView(serializedBytes:options:_:)``. Strings are
+    /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
     /// ``StringView``s, bytes ``BytesView``s, sub-messages views, repeated fields ``ViewList``s;
     /// `ConformanceRequest(view)` makes an owned copy.
     public struct View: IMWireMessageView {
@@ -21,16 +21,16 @@ extension ConformanceRequest: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `test_name` (field 1).
-        @inlinable public var testName: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var testName: StringView { _node.string(1) }
 
         /// `requested_output_format` (field 5).
-        @inlinable public var requestedOutputFormat: WireFormat { WireFormat(rawValue: _node.int32(5, 0)) }
+        @_alwaysEmitIntoClient public var requestedOutputFormat: WireFormat { WireFormat(rawValue: _node.int32(5, 0)) }
 
         /// `validation_profile` (field 6).
-        @inlinable public var validationProfile: StringView { _node.string(4) }
+        @_alwaysEmitIntoClient public var validationProfile: StringView { _node.string(4) }
 
         /// `json_ignore_unknown_fields` (field 7).
-        @inlinable public var jsonIgnoreUnknownFields: Bool { _node.bool(5, 32) }
+        @_alwaysEmitIntoClient public var jsonIgnoreUnknownFields: Bool { _node.bool(5, 32) }
 
         /// The `payload` oneof: the member that is set, or `nil`.
         public enum Payload {
@@ -42,7 +42,7 @@ extension ConformanceRequest: ViewableMessage, ArenaLaidOut {
             case timRestPayload(BytesView)
         }
 
-        @inlinable public var payload: Payload? {
+        @_alwaysEmitIntoClient public var payload: Payload? {
             switch _node.oneofCase(2) {
             case 2: .binaryPayload(_node.bytesValue(3))
             case 3: .jsonPayload(_node.bytesValue(3))
@@ -52,7 +52,7 @@ extension ConformanceRequest: ViewableMessage, ArenaLaidOut {
         }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

@@ -39,8 +39,10 @@ public struct ConformanceRequest: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() {}
 
+    @_alwaysEmitIntoClient
     public init(
         testName: String = "",
         payload: Payload? = nil,
@@ -76,9 +78,3 @@ extension ConformanceRequest: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension ConformanceRequest: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["testName": testName as Any, "payload": payload as Any, "requestedOutputFormat": requestedOutputFormat as Any, "validationProfile": validationProfile as Any, "jsonIgnoreUnknownFields": jsonIgnoreUnknownFields as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

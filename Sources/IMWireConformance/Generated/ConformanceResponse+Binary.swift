@@ -11,14 +11,14 @@ extension ConformanceResponse: BinaryMessage, BinaryFieldCoding {
     public static let _binaryCodec = _BinaryCodec<ConformanceResponse>()
 
     /// Writes the value's canonical encoding in front of what `writer` holds (fields last to first).
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    @usableFromInline package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         if !self.unknownFields.isEmpty { writer.unknownFields(self.unknownFields) }
         try self.result?._writeBinary(&writer)
     }
 
     /// Reads the fields of one message body from `reader` (to the end of the message it is in),
     /// merging them into this value as protobuf's rules say.
-    package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
+    @usableFromInline package mutating func _decodeBinary(_ reader: inout BinaryReader) throws(IMWireError) {
         var tag = try reader.nextTag()
         while tag != 0 {
             switch tag {
@@ -40,7 +40,7 @@ extension ConformanceResponse: BinaryMessage, BinaryFieldCoding {
 
 extension ConformanceResponse.Result {
     @inline(__always)
-    package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
+    @usableFromInline package borrowing func _writeBinary(_ writer: inout BinaryWriter) throws(IMWireError) {
         switch self {
         case .parseError(let value): writer.string(value, field: 1)
         case .serializeError(let value): writer.string(value, field: 2)

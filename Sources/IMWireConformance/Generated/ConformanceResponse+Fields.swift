@@ -8,7 +8,7 @@ import IMWireJSON
 import IMWireView
 
 extension ConformanceResponse: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.conformance.v1.ConformanceResponse",
         fields: [
             FieldSchema(1, "parse_error", .string, oneof: "result", swift: "parseError"),
@@ -21,9 +21,10 @@ extension ConformanceResponse: IMWireModel, ProtoMessage {
             FieldSchema(8, "skipped", .string, oneof: "result"),
         ])
 
-    package static var _schemaFile: SchemaFile { conformanceSchemaFile }
-    package static var _typeIndex: Int { 1 }
+    @usableFromInline package static var _schemaFile: SchemaFile { conformanceSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 1 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         try self.result?._traverse(&visitor)
         if !self.unknownFields.isEmpty { try visitor.visitUnknownFields(self.unknownFields) }
@@ -33,6 +34,7 @@ extension ConformanceResponse: IMWireModel, ProtoMessage {
 
 extension ConformanceResponse.Result {
     @inline(__always)
+    @inlinable
     package borrowing func _traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         switch self {
         case .parseError(let value): try visitor.visitString(value, field: 1)

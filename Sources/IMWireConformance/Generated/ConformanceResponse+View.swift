@@ -9,10 +9,10 @@ import IMWireView
 
 extension ConformanceResponse: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<ConformanceResponse>()
-    package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { conformanceArenaLayouts }
 
     /// A read-only view of a binary ``ConformanceResponse``: every field read in place from the input, valid only
-    /// inside the closure of ``IMWireMessage/withView(serializedBytes:options:_:)``. Strings are
+    /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
     /// ``StringView``s, bytes ``BytesView``s, sub-messages views, repeated fields ``ViewList``s;
     /// `ConformanceResponse(view)` makes an owned copy.
     public struct View: IMWireMessageView {
@@ -40,7 +40,7 @@ extension ConformanceResponse: ViewableMessage, ArenaLaidOut {
             case skipped(StringView)
         }
 
-        @inlinable public var result: Result? {
+        @_alwaysEmitIntoClient public var result: Result? {
             switch _node.oneofCase(1) {
             case 1: .parseError(_node.string(2))
             case 2: .serializeError(_node.string(2))
@@ -55,7 +55,7 @@ extension ConformanceResponse: ViewableMessage, ArenaLaidOut {
         }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

@@ -43,8 +43,10 @@ public struct ConformanceResponse: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() {}
 
+    @_alwaysEmitIntoClient
     public init(
         result: Result? = nil
     ) {
@@ -64,9 +66,3 @@ extension ConformanceResponse: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension ConformanceResponse: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["result": result as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

@@ -8,8 +8,18 @@ import IMWireJSON
 import IMWireView
 
 // Every message type of the schema file: all formats, the view and the debug description.
+extension ConformanceRequest: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["testName": testName as Any, "payload": payload as Any, "requestedOutputFormat": requestedOutputFormat as Any, "validationProfile": validationProfile as Any, "jsonIgnoreUnknownFields": jsonIgnoreUnknownFields as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
+}
 extension ConformanceRequest: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<ConformanceRequest>()
+}
+extension ConformanceResponse: CustomReflectable {
+    public var customMirror: Mirror {
+        Mirror(self, children: ["result": result as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
+    }
 }
 extension ConformanceResponse: IMWireMessage {
     public static let _imwireCodec = _IMWireCodec<ConformanceResponse>()

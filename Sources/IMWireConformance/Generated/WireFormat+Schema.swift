@@ -8,7 +8,7 @@ import IMWireJSON
 import IMWireView
 
 extension WireFormat: ProtoEnum {
-    package static let schema: EnumSchema = EnumSchema(
+    @usableFromInline package static let schema: EnumSchema = EnumSchema(
         fullName: "imwire.conformance.v1.WireFormat",
         values: [
             (0, "WIRE_FORMAT_UNSPECIFIED"),

@@ -34,18 +34,18 @@ package struct NestedMessages: Sendable {
     private var box: Box?
 
     @inline(__always)
-    package init() {}
+    @usableFromInline package init() {}
 
     /// Storage holding `messages`.
-    package init(_ messages: [Message]) {
+    @usableFromInline package init(_ messages: [Message]) {
         if !messages.isEmpty { box = Box(messages) }
     }
 
-    package var isEmpty: Bool {
+    @usableFromInline package var isEmpty: Bool {
         @inline(__always) get { box?.messages.isEmpty ?? true }
     }
 
-    package var messages: [Message] {
+    @usableFromInline package var messages: [Message] {
         get { box?.messages ?? [] }
         set {
             if newValue.isEmpty {

@@ -83,13 +83,13 @@ public struct StringBytesMap: Hashable, Sendable, ExpressibleByDictionaryLiteral
 
     /// Adds an entry as a decoder reads it, in wire order; `finishDecoding()` then orders the
     /// entries and keeps the last value of a repeated key (as on the wire).
-    package mutating func appendDecoded(key: String, value: [UInt8]) {
+    @usableFromInline package mutating func appendDecoded(key: String, value: [UInt8]) {
         if let last = entries.last, !Self.precedes(last.key, key) { needsOrdering = true }
         entries.append(Entry(key: key, value: value))
     }
 
     /// Orders what `appendDecoded(key:value:)` added: by key bytes, the last value of a key kept.
-    package mutating func finishDecoding() {
+    @usableFromInline package mutating func finishDecoding() {
         guard needsOrdering else { return }
         needsOrdering = false
         // Stable, so that among equal keys the wire order stays, and the last one is kept.

@@ -11,7 +11,7 @@ public struct UnknownFields: Hashable, Sendable {
     /// `true` when there are no unknown fields.
     @inlinable public var isEmpty: Bool { bytes.isEmpty }
 
-    package mutating func append(_ raw: UnsafeRawBufferPointer) {
+    @usableFromInline package mutating func append(_ raw: UnsafeRawBufferPointer) {
         bytes.append(contentsOf: raw)
     }
 }

@@ -2,18 +2,18 @@
 ///
 /// [unsafe: schema-lifetime] `nonisolated(unsafe)` tables: written only by the initialiser, read only
 /// after it (a schema is a global constant), never freed.
-package final class EnumSchema: Sendable {
+@usableFromInline package final class EnumSchema: Sendable {
     /// Fully qualified proto name, e.g. `imwire.v1.ImageType`.
-    package let fullName: String
+    @usableFromInline package let fullName: String
     /// (number, proto name) in declaration order.
-    package let values: [(number: Int32, name: String)]
+    @usableFromInline package let values: [(number: Int32, name: String)]
     /// The numbers and the names as UTF-8, in declaration order, behind plain pointers (a schema lives
     /// as long as the program): ``number(named:)`` and ``nameUTF8(of:)`` compare and hand out bytes
     /// with no `String` and no reference counting, once per enum value a text reader or writer meets.
     private nonisolated(unsafe) let numbers: UnsafeMutablePointer<Int32>
     private nonisolated(unsafe) let names: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
 
-    package init(fullName: String, values: [(number: Int32, name: String)]) {
+    @usableFromInline package init(fullName: String, values: [(number: Int32, name: String)]) {
         // [unsafe: enum-names] both tables have one entry per value (at least 1 allocated); each name's copy
         // has its count.
         self.fullName = fullName
@@ -29,19 +29,19 @@ package final class EnumSchema: Sendable {
         }
     }
 
-    package func name(of number: Int32) -> String? {
+    @usableFromInline package func name(of number: Int32) -> String? {
         values.first { $0.number == number }?.name
     }
 
     /// The UTF-8 of the name of `number`, or `nil` when no value has it.
-    package func nameUTF8(of number: Int32) -> UnsafeBufferPointer<UInt8>? {
+    @usableFromInline package func nameUTF8(of number: Int32) -> UnsafeBufferPointer<UInt8>? {
         // [unsafe: enum-names] `index < values.count`, the tables' length.
         for index in 0..<values.count where numbers[index] == number { return names[index] }
         return nil
     }
 
     /// The number of the value named exactly `name`.
-    package func number(named name: UnsafeBufferPointer<UInt8>) -> Int32? {
+    @usableFromInline package func number(named name: UnsafeBufferPointer<UInt8>) -> Int32? {
         // [unsafe: enum-names] `index < values.count`; `memcmp` only for two names of the same non-zero count
         // (both have base addresses).
         for index in 0..<values.count {

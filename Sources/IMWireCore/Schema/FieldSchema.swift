@@ -1,6 +1,6 @@
 /// One field of a ``MessageSchema``.
-package struct FieldSchema: Sendable {
-    package enum Kind: Sendable {
+@usableFromInline package struct FieldSchema: Sendable {
+    @usableFromInline package enum Kind: Sendable {
         case string, bytes, uint64, uint32, int32, bool, double
         case enumeration(EnumSchema)
         case message(@Sendable () -> MessageSchema)
@@ -8,17 +8,17 @@ package struct FieldSchema: Sendable {
         case stringToBytesMap
     }
 
-    package let number: Int
+    @usableFromInline package let number: Int
     /// The proto name (`msg_id`).
-    package let name: String
-    package let kind: Kind
-    package let isRepeated: Bool
+    @usableFromInline package let name: String
+    @usableFromInline package let kind: Kind
+    @usableFromInline package let isRepeated: Bool
     /// The oneof this field belongs to (`target`, `content`), if any.
-    package let oneof: String?
+    @usableFromInline package let oneof: String?
     /// The Swift property (or oneof case) name (`msgID`), for debug descriptions.
-    package let swiftName: String
+    @usableFromInline package let swiftName: String
 
-    package init(_ number: Int, _ name: String, _ kind: Kind, repeated: Bool = false, oneof: String? = nil, swift: String? = nil) {
+    @usableFromInline package init(_ number: Int, _ name: String, _ kind: Kind, repeated: Bool = false, oneof: String? = nil, swift: String? = nil) {
         self.number = number
         self.name = name
         self.kind = kind

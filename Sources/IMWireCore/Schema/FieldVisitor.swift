@@ -1,5 +1,5 @@
 /// Receives the present fields of a message from ``ProtoMessage/traverse(_:)``.
-package protocol FieldVisitor {
+@usableFromInline package protocol FieldVisitor {
     /// What the visitor can throw: `IMWireError` for the encoders (depth limit), `Never` for
     /// visitors that cannot fail (the binary writer, counters), so they need no `try!`.
     associatedtype Failure: Error
@@ -26,7 +26,7 @@ package protocol FieldVisitor {
 
 extension FieldVisitor {
     @inline(__always)
-    package mutating func visitNestedMessages<M: ProtoMessage>(_ value: [M], field: Int) throws(Failure) {
+    @usableFromInline package mutating func visitNestedMessages<M: ProtoMessage>(_ value: [M], field: Int) throws(Failure) {
         try visitRepeatedMessage(value, field: field)
     }
 }
@@ -34,13 +34,13 @@ extension FieldVisitor {
 /// A visitor that counts or searches strings, bytes and structure only (the content-size counter,
 /// the unknown-field search): numbers, bools and enums carry nothing for it, so they are ignored
 /// here once instead of by an empty method in each such visitor.
-package protocol NumberIgnoringVisitor: FieldVisitor where Failure == Never {}
+@usableFromInline package protocol NumberIgnoringVisitor: FieldVisitor where Failure == Never {}
 
 extension NumberIgnoringVisitor {
-    package mutating func visitUInt64(_ value: UInt64, field: Int) {}
-    package mutating func visitUInt32(_ value: UInt32, field: Int) {}
-    package mutating func visitInt32(_ value: Int32, field: Int) {}
-    package mutating func visitBool(_ value: Bool, field: Int) {}
-    package mutating func visitDouble(_ value: Double, field: Int) {}
-    package mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {}
+    @usableFromInline package mutating func visitUInt64(_ value: UInt64, field: Int) {}
+    @usableFromInline package mutating func visitUInt32(_ value: UInt32, field: Int) {}
+    @usableFromInline package mutating func visitInt32(_ value: Int32, field: Int) {}
+    @usableFromInline package mutating func visitBool(_ value: Bool, field: Int) {}
+    @usableFromInline package mutating func visitDouble(_ value: Double, field: Int) {}
+    @usableFromInline package mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {}
 }

@@ -1,19 +1,19 @@
 /// The field table of one message type: numbers, names, kinds, oneofs. Immutable; one per type (a
 /// static `let` of the generated code).
-package final class MessageSchema: Sendable {
+@usableFromInline package final class MessageSchema: Sendable {
     /// Fully qualified proto name, e.g. `imwire.v1.TextElem`.
-    package let fullName: String
+    @usableFromInline package let fullName: String
     /// Fields in field-number order.
-    package let fields: [FieldSchema]
+    @usableFromInline package let fields: [FieldSchema]
 
     /// `indexByNumber[n]` is the index in ``fields`` of field number `n`, or -1.
-    package let indexByNumber: [Int]
+    @usableFromInline package let indexByNumber: [Int]
     /// Per field index: its number, and its oneof as a small integer (-1 for none), for readers
     /// that look these up per member without copying a ``FieldSchema`` (and retaining its strings).
-    package let numbers: [Int]
-    package let oneofIDs: [Int]
+    @usableFromInline package let numbers: [Int]
+    @usableFromInline package let oneofIDs: [Int]
 
-    package init(fullName: String, fields: [FieldSchema]) {
+    @usableFromInline package init(fullName: String, fields: [FieldSchema]) {
         self.fullName = fullName
         self.fields = fields
         var table = [Int](repeating: -1, count: (fields.map(\.number).max() ?? 0) + 1)
@@ -31,7 +31,7 @@ package final class MessageSchema: Sendable {
 
     /// The field with `number`, or `nil` when the schema does not know it.
     @inline(__always)
-    package func field(number: Int) -> FieldSchema? {
+    @usableFromInline package func field(number: Int) -> FieldSchema? {
         guard number >= 0, number < indexByNumber.count else { return nil }
         let index = indexByNumber[number]
         return index < 0 ? nil : fields[index]

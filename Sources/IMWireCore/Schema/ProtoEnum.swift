@@ -1,5 +1,5 @@
 /// A proto3 enum: open, so numbers the schema does not name are kept as `.unrecognized(n)`.
-package protocol ProtoEnum: RawRepresentable, Hashable, Sendable where RawValue == Int32 {
+@usableFromInline package protocol ProtoEnum: RawRepresentable, Hashable, Sendable where RawValue == Int32 {
     init(rawValue: Int32)
     static var schema: EnumSchema { get }
 }

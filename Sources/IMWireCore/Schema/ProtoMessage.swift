@@ -8,7 +8,7 @@
 ///
 /// The per-type code is generated from the schema by `Scripts/gen_swift_model.py`, so the formats
 /// cannot drift apart.
-package protocol ProtoMessage {
+@usableFromInline package protocol ProtoMessage {
     /// An empty value: every field at its proto3 default.
     init()
     /// The message's field table.

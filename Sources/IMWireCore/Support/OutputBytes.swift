@@ -6,18 +6,20 @@ import Darwin
 
 /// Where ``JSONTextWriter`` (and base64) put bytes: `[UInt8]`, or ``OutputBytes`` on the proto3
 /// JSON writer's hot path.
-package protocol ByteSink {
+@usableFromInline package protocol ByteSink {
     mutating func append(_ byte: UInt8)
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>)
 }
 
 extension ByteSink {
     @inline(__always)
+    @inlinable
     package mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
     @inline(__always)
+    @inlinable
     package mutating func append(_ text: StaticString) {
         // [unsafe: output-bytes] A static string's UTF-8 is `utf8CodeUnitCount` bytes at `utf8Start`.
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
@@ -26,6 +28,7 @@ extension ByteSink {
 
 extension Array: ByteSink where Element == UInt8 {
     @inline(__always)
+    @inlinable
     package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         append(contentsOf: bytes)
     }
@@ -35,17 +38,19 @@ extension Array: ByteSink where Element == UInt8 {
 /// without an array's uniqueness check and bookkeeping on every byte (a fifth of JSON encoding
 /// time went there). Not a value type in spirit: the owner calls ``deallocate()`` exactly once,
 /// after ``bytes()`` has copied out the result.
-package struct OutputBytes: ByteSink {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    package private(set) var count = 0
+@usableFromInline package struct OutputBytes: ByteSink {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline package var count = 0
 
+    @inlinable
     package init(capacity: Int) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
     }
 
     @inline(__always)
+    @inlinable
     package mutating func append(_ byte: UInt8) {
         // [unsafe: output-bytes] grown first when full, so `count < capacity`.
         if count == capacity { grow(to: count + 1) }
@@ -54,6 +59,7 @@ package struct OutputBytes: ByteSink {
     }
 
     @inline(__always)
+    @inlinable
     package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         // [unsafe: output-bytes] Grown first when `capacity - count < bytes.count`.
         guard let source = bytes.baseAddress else { return }
@@ -64,7 +70,8 @@ package struct OutputBytes: ByteSink {
 
     /// Makes room for at least `needed` bytes in all, doubling.
     @inline(never)
-    private mutating func grow(to needed: Int) {
+    @inlinable
+    mutating func grow(to needed: Int) {
         // [unsafe: output-bytes] the new block holds at least `needed >= count` bytes; the `count` written
         // ones are copied.
         var newCapacity = capacity * 2
@@ -77,10 +84,12 @@ package struct OutputBytes: ByteSink {
     }
 
     /// The bytes written so far, copied into an array.
+    @inlinable
     package func bytes() -> [UInt8] {
         // [unsafe: output-bytes] the `count` bytes written.
         [UInt8](UnsafeBufferPointer(start: base, count: count))
     }
 
+    @inlinable
     package func deallocate() { base.deallocate() }
 }

@@ -11,13 +11,14 @@
 /// used, ``isAvailable`` checks once per process that strings built this way are the ones the
 /// standard library builds (equal words for ASCII and non-ASCII samples of every length); where
 /// they are not, or on another platform, every string takes the standard path.
-package enum SmallString {
+@usableFromInline package enum SmallString {
     /// The most UTF-8 bytes a string keeps inline.
     @inline(__always)
+    @inlinable
     package static var capacity: Int { 15 }
 
     /// Whether ``make(_:isASCII:)`` builds the strings the standard library builds, here.
-    package static let isAvailable: Bool = {
+    @usableFromInline package static let isAvailable: Bool = {
         #if _endian(little) && _pointerBitWidth(_64)
         let ascii = Array("abcdefghijklmno".utf8)
         var samples: [[UInt8]] = (0...capacity).map { Array(ascii.prefix($0)) }
@@ -37,6 +38,7 @@ package enum SmallString {
     /// The string of `bytes` (at most ``capacity``, valid UTF-8; `isASCII` whether all are ASCII).
     /// Only when ``isAvailable``.
     @inline(__always)
+    @inlinable
     package static func make(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
         // [unsafe: small-string] a `String` value is two words (checked by ``isAvailable`` with this very
         // layout before any use), written whole.
@@ -53,7 +55,7 @@ package enum SmallString {
 
     /// The two words of the inline representation of `bytes`.
     @inline(__always)
-    static func words(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> (UInt64, UInt64) {
+    @usableFromInline static func words(_ bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> (UInt64, UInt64) {
         // [unsafe: small-string] loads of 8 bytes when `count >= 8` (the last one at `count - 8`), of 4 when
         // `count >= 4`, single bytes below `count` otherwise; `count <= 15` (the callers check ``capacity``).
         let count = bytes.count
@@ -82,6 +84,7 @@ package enum SmallString {
 
     /// The two words of a `String` value.
     @inline(__always)
+    @inlinable
     package static func words(of string: String) -> (UInt64, UInt64) {
         // [unsafe: small-string] a `String` value is two words on the platforms where ``isAvailable`` is
         // true, the only ones that call this.
@@ -92,9 +95,11 @@ package enum SmallString {
     /// has the "small" bit): then its bytes are in the two words, and ``count(_:)`` says how many.
     /// Only when ``isAvailable``.
     @inline(__always)
+    @inlinable
     package static func isSmall(_ high: UInt64) -> Bool { high & (1 &<< 61) != 0 }
 
     /// The UTF-8 count of a small string, from its second word.
     @inline(__always)
+    @inlinable
     package static func count(_ high: UInt64) -> Int { Int(truncatingIfNeeded: (high &>> 56) & 0xF) }
 }

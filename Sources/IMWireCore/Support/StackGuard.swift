@@ -14,22 +14,24 @@ import Darwin
 /// the thread's stack bounds (read from the system once, and only when nesting gets deep) and throws
 /// `depth_limit_exceeded` — instead of letting the process die — when less than ``reserve`` bytes
 /// would be left.
-package struct StackGuard {
+@usableFromInline package struct StackGuard {
     /// Bytes kept free below the deepest check: enough for one more nesting level of any codec
     /// (about 2 KiB at most) and for the error's own work, with a wide margin.
-    package static let reserve = 32 * 1024
+    @usableFromInline package static let reserve = 32 * 1024
     /// Levels shallower than this are not checked: every codec's first levels fit in any stack a
     /// thread can have (16 KiB), and reading the stack bounds costs a system call.
-    package static let uncheckedLevels = 16
+    @usableFromInline package static let uncheckedLevels = 16
 
     /// The lowest address a frame may use; 0 until it is read.
     private var limit: UInt = 0
 
+    @inlinable
     package init() {}
 
     /// Throws `depth_limit_exceeded` when the stack, at nesting level `depth`, has less than
     /// ``reserve`` bytes left. `offset` or `path` locate the error like the codec's own.
     @inline(__always)
+    @inlinable
     package mutating func check(depth: Int, offset: Int? = nil, path: @autoclosure () -> String? = nil) throws(IMWireError) {
         guard depth >= Self.uncheckedLevels else { return }
         if !checkStack() {
@@ -39,7 +41,7 @@ package struct StackGuard {
 
     /// Whether the current frame is above the limit.
     @inline(never)
-    private mutating func checkStack() -> Bool {
+    @usableFromInline mutating func checkStack() -> Bool {
         if limit == 0 { limit = Self.threadLimit() }
         // The frame's address, not a local's: under AddressSanitizer locals live on the heap.
         return UInt(imwire_stack_position()) >= limit

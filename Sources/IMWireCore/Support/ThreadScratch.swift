@@ -14,13 +14,13 @@ import Darwin
 ///
 /// [unsafe: thread-scratch] `@unchecked Sendable`: the object holds only its pthread key and two
 /// constants; each thread's buffer is reached through the key, by that thread alone.
-package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable {
-    private typealias Slot = (buffer: UnsafeMutableRawPointer?, capacity: Int)
+@usableFromInline package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable {
+    @usableFromInline typealias Slot = (buffer: UnsafeMutableRawPointer?, capacity: Int)
 
-    private let key: pthread_key_t
-    private let initialCapacity: Int
+    @usableFromInline let key: pthread_key_t
+    @usableFromInline let initialCapacity: Int
     /// The largest buffer the thread keeps for the next use.
-    package let keptCapacity: Int
+    @usableFromInline package let keptCapacity: Int
 
     init(initialCapacity: Int, keptCapacity: Int) {
         // [unsafe: thread-scratch] the key's destructor gets the thread's slot (a pointer this type
@@ -38,7 +38,7 @@ package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable
     }
 
     @inline(__always)
-    private func slot() -> UnsafeMutablePointer<Slot> {
+    @inlinable func slot() -> UnsafeMutablePointer<Slot> {
         // [unsafe: thread-scratch] a thread's slot is allocated once, initialised, and only that thread reads
         // it (thread-specific data).
         if let existing = pthread_getspecific(key) { return existing.assumingMemoryBound(to: Slot.self) }
@@ -50,6 +50,7 @@ package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable
 
     /// The thread's buffer, or a new one of the initial capacity.
     @inline(__always)
+    @inlinable
     package func take() -> (buffer: UnsafeMutablePointer<Element>, capacity: Int) {
         // [unsafe: thread-scratch] the buffer moves out of the slot (which is left empty), so no other use on
         // this thread can take it until it is given back; its capacity is the one recorded with it.
@@ -65,6 +66,7 @@ package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable
     /// Returns a buffer from ``take()`` (or one that replaced it when it grew) to the thread, or
     /// frees it.
     @inline(__always)
+    @inlinable
     package func giveBack(_ buffer: UnsafeMutablePointer<Element>, capacity: Int) {
         // [unsafe: thread-scratch] a buffer comes back once, with its capacity; it is kept only when the slot
         // is empty, otherwise freed.
@@ -80,17 +82,18 @@ package final class ThreadScratch<Element: BitwiseCopyable>: @unchecked Sendable
 /// The thread buffers of the binary codec. Each starts at 4 KiB, enough for a chat message (a view
 /// of one takes about 100 words; its encoding a few hundred bytes), and grows in place for a larger
 /// one: a server's every thread keeps one of each, so a larger start is memory held for nothing.
-package enum Scratch {
+@usableFromInline package enum Scratch {
     /// The arena decoder's words (4 KiB to start; kept up to 1 MiB).
-    package static let words = ThreadScratch<UInt64>(initialCapacity: 512, keptCapacity: 1 << 17)
+    @usableFromInline package static let words = ThreadScratch<UInt64>(initialCapacity: 512, keptCapacity: 1 << 17)
     /// The binary writer's bytes (4 KiB to start; kept up to 1 MiB).
-    package static let bytes = ThreadScratch<UInt8>(initialCapacity: 4096, keptCapacity: 1 << 20)
+    @usableFromInline package static let bytes = ThreadScratch<UInt8>(initialCapacity: 4096, keptCapacity: 1 << 20)
 }
 
 /// The C allocator behind the scratch buffers (and the words a large decode's storage adopts), so
 /// they can grow in place: `realloc` moves a large block by remapping its pages, not by copying, and
 /// never needs the old and the new block at once.
-package enum ScratchMemory {
+@usableFromInline package enum ScratchMemory {
+    @inlinable
     package static func allocate<T>(_ count: Int) -> UnsafeMutablePointer<T> {
         // [unsafe: thread-scratch] `malloc` of `count` elements (at least one), bound to `T`, a trivial type.
         guard let memory = malloc(max(1, count) * MemoryLayout<T>.stride) else { fatalError("out of memory") }
@@ -98,6 +101,7 @@ package enum ScratchMemory {
     }
 
     /// `pointer`'s block resized to `count` elements (moved if need be, keeping its contents).
+    @inlinable
     package static func resize<T>(_ pointer: UnsafeMutablePointer<T>, to count: Int) -> UnsafeMutablePointer<T> {
         // [unsafe: thread-scratch] `realloc` keeps the contents up to the smaller size; the old pointer is
         // not used again by any caller.
@@ -105,6 +109,7 @@ package enum ScratchMemory {
         return memory.bindMemory(to: T.self, capacity: count)
     }
 
+    @inlinable
     package static func release<T>(_ pointer: UnsafeMutablePointer<T>) {
         free(pointer)
     }

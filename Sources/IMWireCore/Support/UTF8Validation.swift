@@ -2,9 +2,9 @@ import CIMWireUTF8
 
 /// UTF-8 checks for strings read from the wire and from JSON text: the binary decoder (and through
 /// it the routing view) and the JSON scanner validate with these.
-package enum UTF8Validation {
+@usableFromInline package enum UTF8Validation {
     /// What ``check(_:)`` found.
-    package enum Result: Equatable, Sendable {
+    @usableFromInline package enum Result: Equatable, Sendable {
         case ascii, valid, invalid
     }
 
@@ -13,6 +13,7 @@ package enum UTF8Validation {
     /// of the `CIMWireUTF8` target (the lookup algorithm of Keiser and Lemire, on AVX-512, AVX2, SSSE3
     /// or NEON, chosen once per process), at well under an instruction per byte.
     @inline(__always)
+    @inlinable
     package static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
         // [unsafe: utf8-validator] single bytes below `count`, eight-byte loads ending at or before `count`
         // (the last one at `count - 8`, `count >= 8`).
@@ -39,20 +40,23 @@ package enum UTF8Validation {
 
     /// Up to this many bytes, ``check(_:)`` tests for ASCII in Swift before calling the vectorised
     /// validator, which pays for itself on longer strings.
-    private static var shortString: Int { 64 }
+    @usableFromInline static var shortString: Int { 64 }
 
     /// The implementations of ``check(_:)``, for tests and benchmarks that compare them.
-    package enum Implementation: Int32, CaseIterable, Sendable {
+    @usableFromInline package enum Implementation: Int32, CaseIterable, Sendable {
         case scalar = 0, ssse3 = 1, avx2 = 2, neon = 3, avx512 = 4
 
         /// Whether this processor (and build) has it.
+        @inlinable
         package var isAvailable: Bool { imwire_utf8_check_with(rawValue, nil, 0) >= 0 }
 
         /// The one ``check(_:)`` uses here.
+        @inlinable
         package static var inUse: Implementation { Implementation(rawValue: imwire_utf8_implementation()) ?? .scalar }
     }
 
     /// ``check(_:)`` with a given implementation (which must be available).
+    @inlinable
     package static func check(_ bytes: UnsafeBufferPointer<UInt8>, with implementation: Implementation) -> Result {
         Result(imwire_utf8_check_with(implementation.rawValue, bytes.baseAddress, bytes.count))
     }
@@ -61,6 +65,7 @@ package enum UTF8Validation {
     /// checking them again where the standard library offers it.
     /// `smallStrings`: ``SmallString/isAvailable``, which a decoder reads once, not per string.
     @inline(__always)
+    @inlinable
     package static func string(
         validated bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool, smallStrings: Bool = SmallString.isAvailable
     ) -> String {
@@ -80,18 +85,20 @@ package enum UTF8Validation {
     /// ``string(validated:isASCII:)`` where `UTF8Span` is not available (Apple systems before the 26
     /// releases): the standard library's decoding, which checks the bytes a second time.
     @inline(never)
-    package static func stringValidatingAgain(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    @usableFromInline package static func stringValidatingAgain(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         String(decoding: bytes, as: UTF8.self)
     }
 
     /// Whether `bytes` are valid UTF-8, without making a string (for keys and skipped values).
     @inline(__always)
+    @inlinable
     package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         check(bytes) != .invalid
     }
 
     // Locating the bad byte, for error messages: the cold path.
     /// Index of the first byte that does not start or continue a valid UTF-8 sequence.
+    @inlinable
     package static func firstInvalidIndex(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
         var index = 0
         var parser = Unicode.UTF8.ForwardParser()
@@ -108,7 +115,7 @@ package enum UTF8Validation {
 
 extension UTF8Validation.Result {
     @inline(__always)
-    init(_ code: Int32) {
+    @usableFromInline init(_ code: Int32) {
         switch code {
         case Int32(IMWIRE_UTF8_ASCII): self = .ascii
         case Int32(IMWIRE_UTF8_VALID): self = .valid

@@ -10,7 +10,7 @@ public struct _JSONCodec<M: JSONMessage>: Sendable {
 }
 
 extension _JSONCodec where M: JSONFieldReading {
-    package init() {
+    @usableFromInline package init() {
         decode = { (bytes, options) throws(IMWireError) in try JSONReader.decode(M.self, from: bytes, options: options) }
         decodeReporting = { (bytes, options, report) throws(IMWireError) in
             try JSONReader.decode(M.self, from: bytes, options: options, report: &report)

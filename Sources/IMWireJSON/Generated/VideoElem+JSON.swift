@@ -6,10 +6,10 @@ import IMWireJSONText
 
 extension VideoElem: JSONMessage, JSONFieldReading {
     public static let _jsonCodec = _JSONCodec<VideoElem>()
-    package static var _jsonNames: JSONNameTable { imwireJSONNames }
+    @usableFromInline package static var _jsonNames: JSONNameTable { imwireJSONNames }
 
     /// Reads the JSON value of schema field `index` (its key just read by `reader`) into this value.
-    package mutating func _decodeJSON(field index: Int, _ reader: inout JSONReader) throws(IMWireError) {
+    @usableFromInline package mutating func _decodeJSON(field index: Int, _ reader: inout JSONReader) throws(IMWireError) {
         let storage = _uniqueStorage()
         switch index {
         case 0: storage.videoUUID = try reader.readString()

@@ -3,7 +3,7 @@ import IMWireJSONText
 
 /// Base64 for proto3 JSON bytes fields: writes standard base64 with padding; reads standard and
 /// URL-safe alphabets, with or without padding.
-package enum Base64 {
+@usableFromInline package enum Base64 {
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// 6-bit values for both alphabets; 0xFF for anything else.
@@ -76,7 +76,7 @@ package enum Base64 {
     /// Decodes `input` to `out` (room for ``maxDecodedCount(_:)`` bytes) and returns how many bytes
     /// it wrote; `nil` as ``decode(_:)``. Four characters at a time: one table lookup each, one
     /// check of the four (an invalid character's value has the high bit set).
-    package static func decode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+    @usableFromInline package static func decode(_ input: UnsafeBufferPointer<UInt8>, into out: UnsafeMutablePointer<UInt8>) -> Int? {
         // [unsafe: base64] four characters after `i + 4 <= count`, the rest below `count`; `count` characters
         // write at most `count / 4 * 3 + 2` bytes, the room the callers give; table indices are bytes (the
         // table has 256 entries).

@@ -8,22 +8,22 @@ import IMWireJSONText
 ///
 /// [unsafe: schema-lifetime] `schema` is `unowned(unsafe)`: schemas are global constants of the
 /// generated code, never freed.
-package struct JSONFieldNames {
+@usableFromInline package struct JSONFieldNames {
     /// The type's schema (names for errors; the schemas live as long as the program).
     package unowned(unsafe) let schema: MessageSchema
     /// How many fields the type has.
-    package let fieldCount: Int
+    @usableFromInline package let fieldCount: Int
     /// `oneofIDs[i]`: the oneof of field i as a small integer, -1 for none (``MessageSchema/oneofIDs``).
-    package let oneofIDs: UnsafeMutablePointer<Int>
+    @usableFromInline package let oneofIDs: UnsafeMutablePointer<Int>
     /// `keys[i]`: `"jsonName":` of field i as UTF-8 — what the writer writes and what the reader
     /// compares the input with when it predicts the next key.
-    package let keys: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
+    @usableFromInline package let keys: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
     /// The fields by the first byte of their JSON name, for the reader's prediction: `firstByByte[b]`
     /// is the lowest field index whose name starts with byte `b` (below 128), `nextBySameByte[i]`
     /// the next index after `i` whose name starts as field i's does; ``noField`` ends a chain.
-    package let firstByByte: UnsafeMutablePointer<UInt8>
-    package let nextBySameByte: UnsafeMutablePointer<UInt8>
-    package static let noField: UInt8 = 0xFF
+    @usableFromInline package let firstByByte: UnsafeMutablePointer<UInt8>
+    @usableFromInline package let nextBySameByte: UnsafeMutablePointer<UInt8>
+    @usableFromInline package static let noField: UInt8 = 0xFF
     /// `keyByNumber[n]`: the same for field number n (empty for a number the type does not have).
     private let keyByNumber: UnsafeMutablePointer<UnsafeBufferPointer<UInt8>>
     private let numberLimit: Int
@@ -98,14 +98,14 @@ package struct JSONFieldNames {
 
     /// `"jsonName":` of field `number` as UTF-8 (empty if the type has no such field).
     @inline(__always)
-    package func key(number: Int) -> UnsafeBufferPointer<UInt8> {
+    @usableFromInline package func key(number: Int) -> UnsafeBufferPointer<UInt8> {
         // [unsafe: json-names] `number` checked against `numberLimit`.
         guard number >= 0, number < numberLimit else { return UnsafeBufferPointer(start: nil, count: 0) }
         return keyByNumber[number]
     }
 
     /// The index of the field whose JSON name or proto name is `key`.
-    package func fieldIndex(named key: UnsafeBufferPointer<UInt8>) -> Int? {
+    @usableFromInline package func fieldIndex(named key: UnsafeBufferPointer<UInt8>) -> Int? {
         // [unsafe: json-names] `count <= longestName`, so `nameRunStarts[count + 1]` is inside its
         // `longestName + 2` entries; each name compared has `count` bytes, as the key has (not empty:
         // `baseAddress` is there).
@@ -123,7 +123,7 @@ package struct JSONFieldNames {
     /// Whether `count` (≥ 1) bytes at `a` and `b` are equal: eight bytes at a time, the last
     /// eight overlapping the ones before (keys are short: an inline loop beats a call to memcmp).
     @inline(__always)
-    package static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+    @usableFromInline package static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
         // [unsafe: json-names] both callers pass two buffers of at least `count` bytes; eight-byte loads end
         // at `count` (the last one overlaps, `count >= 8`).
         if count < 8 {
@@ -147,17 +147,17 @@ package struct JSONFieldNames {
 ///
 /// [unsafe: schema-lifetime] `@unchecked Sendable`: written only by its initialiser, before any thread
 /// can see it (a global `let`), and only read after.
-package final class JSONNameTable: @unchecked Sendable {
-    package let types: UnsafeMutablePointer<JSONFieldNames>
+@usableFromInline package final class JSONNameTable: @unchecked Sendable {
+    @usableFromInline package let types: UnsafeMutablePointer<JSONFieldNames>
     /// The JSON name of every field name of the file's types, for the code off the hot paths that
     /// starts from a ``FieldSchema`` (suggestions for an unknown key, format detection, the
     /// conformance explorer).
     let jsonNameByProtoName: [String: String]
 
     /// How many types the table has: its file's.
-    package let count: Int
+    @usableFromInline package let count: Int
 
-    package init(_ file: SchemaFile) {
+    @usableFromInline package init(_ file: SchemaFile) {
         let schemas = file.messages
         count = schemas.count
         // [unsafe: json-names] one entry per type of the file.
@@ -180,7 +180,7 @@ package final class JSONNameTable: @unchecked Sendable {
     /// `M._typeIndex`, an index of `M`'s own file, whose table this is (generated beside the type;
     /// `SchemaFileTests` checks every type's index in its file).
     @inline(__always)
-    package static func of<M: JSONFieldReading>(_ type: M.Type) -> JSONNameTable {
+    @usableFromInline package static func of<M: JSONFieldReading>(_ type: M.Type) -> JSONNameTable {
         let table = M._jsonNames
         precondition(M._typeIndex < table.count, "\(M.self): not in its schema file's JSON names")
         return table
@@ -190,7 +190,7 @@ package final class JSONNameTable: @unchecked Sendable {
 extension JSONFieldNames {
     /// The proto3 JSON name of a field: its proto name in lowerCamelCase, as protoc derives it (each
     /// `_` dropped and the letter after it upper-cased): `msg_id` → `msgId`.
-    package static func jsonName(protoName: String) -> String {
+    @usableFromInline package static func jsonName(protoName: String) -> String {
         var result = ""
         var upperNext = false
         for character in protoName {
@@ -210,7 +210,7 @@ extension JSONFieldNames {
 extension FieldSchema {
     /// The proto3 JSON name (`msg_id` → `msgId`), derived once per name when the library's
     /// ``JSONNameTable`` is built; reading it is a dictionary lookup, not a new string.
-    package var jsonName: String {
+    @usableFromInline package var jsonName: String {
         imwireJSONNames.jsonNameByProtoName[name] ?? JSONFieldNames.jsonName(protoName: name)
     }
 }

@@ -15,27 +15,27 @@ import IMWireJSONText
 /// of one oneof, unknown keys (unless ignored), invalid UTF-8, lone surrogate escapes, out-of-range
 /// numbers, fractions in integer fields, nesting past the depth limit or past what the thread's
 /// stack holds.
-package struct JSONReader {
-    package var scanner: JSONScanner
-    package var depth = 1
+@usableFromInline package struct JSONReader {
+    @usableFromInline package var scanner: JSONScanner
+    @usableFromInline package var depth = 1
     let maxDepth: Int
     private let ignoreUnknownFields: Bool
     /// The field whose value is being read (its type's names and its index), for error messages: a
     /// pointer, so that noting it per member costs no reference counting (the schema is read only
     /// when an error is made).
-    package var fieldNames: UnsafeMutablePointer<JSONFieldNames>?
-    package var fieldIndex = 0
+    @usableFromInline package var fieldNames: UnsafeMutablePointer<JSONFieldNames>?
+    @usableFromInline package var fieldIndex = 0
     var fieldName: String { fieldNames?.pointee.schema.fields[fieldIndex].name ?? "" }
     private var stackGuard = StackGuard()
     /// The JSON names of every type of the schema file, indexed by ``ProtoMessage/_typeIndex``.
-    package let names: UnsafeMutablePointer<JSONFieldNames>
+    @usableFromInline package let names: UnsafeMutablePointer<JSONFieldNames>
     /// Where skipped keys go when the caller asked for a report (``decode(_:from:options:report:)``);
     /// `nil` otherwise. Touched only on the skip path.
     private let skips: UnsafeMutablePointer<[JSONSkip]>?
     /// ``SmallString/isAvailable``, read once per decode.
     private let smallStrings = SmallString.isAvailable
 
-    package static func decode<M: JSONFieldReading>(
+    @usableFromInline package static func decode<M: JSONFieldReading>(
         _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions
     ) throws(IMWireError) -> M {
         try decode(type, from: buffer, options: options, skips: nil)
@@ -44,7 +44,7 @@ package struct JSONReader {
     /// Decodes as ``decode(_:from:options:)`` and replaces `report`'s content with the keys and enum
     /// names skipped (only with ``JSONDecodingOptions/ignoreUnknownFields``), their paths found by
     /// a second walk of the input that runs only when something was skipped.
-    package static func decode<M: JSONFieldReading>(
+    @usableFromInline package static func decode<M: JSONFieldReading>(
         _ type: M.Type, from buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions, report: inout DecodingReport
     ) throws(IMWireError) -> M {
         var skips: [JSONSkip] = []
@@ -65,7 +65,7 @@ package struct JSONReader {
     }
 
     /// Refuses an input over ``JSONDecodingOptions/maxInputSize``.
-    package static func checkSize(_ buffer: UnsafeBufferPointer<UInt8>, _ options: JSONDecodingOptions) throws(IMWireError) {
+    @usableFromInline package static func checkSize(_ buffer: UnsafeBufferPointer<UInt8>, _ options: JSONDecodingOptions) throws(IMWireError) {
         guard buffer.count <= options.maxInputSize else {
             throw .inputTooLarge(size: buffer.count, limit: options.maxInputSize)
         }
@@ -81,7 +81,7 @@ package struct JSONReader {
     }
 
     /// Moves to the document's object, which must be all there is.
-    package mutating func startDocument() throws(IMWireError) {
+    @usableFromInline package mutating func startDocument() throws(IMWireError) {
         scanner.skipWhitespace()
         guard scanner.peek() == UInt8(ascii: "{") else {
             guard scanner.count > 0 else {
@@ -92,14 +92,14 @@ package struct JSONReader {
     }
 
     /// After the document's object: nothing but whitespace.
-    package mutating func finishDocument() throws(IMWireError) {
+    @usableFromInline package mutating func finishDocument() throws(IMWireError) {
         scanner.skipWhitespace()
         guard scanner.position == scanner.count else {
             throw scanner.syntaxError("unexpected data after the JSON object")
         }
     }
 
-    package init(
+    @usableFromInline package init(
         _ buffer: UnsafeBufferPointer<UInt8>, options: JSONDecodingOptions, names: UnsafeMutablePointer<JSONFieldNames>,
         skips: UnsafeMutablePointer<[JSONSkip]>?
     ) {
@@ -132,7 +132,7 @@ package struct JSONReader {
     // MARK: - Objects
 
     /// What ``readObject(_:)`` remembers about the members it has read.
-    package struct ObjectState {
+    @usableFromInline package struct ObjectState {
         /// Field indices given (a key, possibly `null`).
         var seen = FieldIndexSet()
         /// Field indices of oneof members given a value (not `null`).
@@ -142,7 +142,7 @@ package struct JSONReader {
         /// The field index the next key is predicted to have: one past the last key's field.
         var next = 0
 
-        package init() {}
+        @usableFromInline package init() {}
     }
 
     /// Reads an object at `position` into `message`, member by member (the type reads each value:
@@ -163,7 +163,7 @@ package struct JSONReader {
     /// Reads a member's key and `:`, checks duplicates and oneofs, and handles `null` and ignored
     /// unknown fields (returning -1); returns the field index of a member with a value to read.
     @inline(never)
-    package mutating func readMemberKey(_ names: UnsafeMutablePointer<JSONFieldNames>, state: inout ObjectState) throws(IMWireError) -> Int {
+    @usableFromInline package mutating func readMemberKey(_ names: UnsafeMutablePointer<JSONFieldNames>, state: inout ObjectState) throws(IMWireError) -> Int {
         // [unsafe: json-names] a field index from the prediction or the lookup is below the type's
         // `fieldCount`, the length of `oneofIDs`.
         scanner.skipWhitespace()
@@ -280,7 +280,7 @@ package struct JSONReader {
     }
 
     /// A message value: an object, read into a new value.
-    package mutating func readMessage<M: JSONFieldReading>(_ type: M.Type) throws(IMWireError) -> M {
+    @usableFromInline package mutating func readMessage<M: JSONFieldReading>(_ type: M.Type) throws(IMWireError) -> M {
         try enterMessage()
         var message = M()
         try readObject(&message)
@@ -291,7 +291,7 @@ package struct JSONReader {
     /// Checks that a message value is an object and enters it (one more level of nesting); the
     /// caller reads it and leaves (`depth -= 1`).
     @inline(__always)
-    package mutating func enterMessage() throws(IMWireError) {
+    @usableFromInline package mutating func enterMessage() throws(IMWireError) {
         guard scanner.peek() == UInt8(ascii: "{") else { throw wrongType("an object") }
         try enter()
     }
@@ -299,7 +299,7 @@ package struct JSONReader {
     // MARK: - Arrays and maps
 
     /// Opens an array at `position`; `false` when it is empty (and closed).
-    package mutating func openArray() throws(IMWireError) -> Bool {
+    @usableFromInline package mutating func openArray() throws(IMWireError) -> Bool {
         guard scanner.peek() == UInt8(ascii: "[") else { throw wrongType("an array") }
         guard try scanner.openContainer() else { return false }
         try checkElement()
@@ -308,7 +308,7 @@ package struct JSONReader {
 
     /// After an element: `true` when another one follows (checked not to be `null`).
     @inline(__always)
-    package mutating func nextElement() throws(IMWireError) -> Bool {
+    @usableFromInline package mutating func nextElement() throws(IMWireError) -> Bool {
         guard try scanner.nextMember(closing: UInt8(ascii: "]")) else { return false }
         try checkElement()
         return true
@@ -323,7 +323,7 @@ package struct JSONReader {
     }
 
     /// A repeated message field: an array of objects, appended to `messages`.
-    package mutating func readRepeatedMessages<M: JSONFieldReading>(into messages: inout [M]) throws(IMWireError) {
+    @usableFromInline package mutating func readRepeatedMessages<M: JSONFieldReading>(into messages: inout [M]) throws(IMWireError) {
         guard try openArray() else { return }
         repeat {
             messages.append(try readMessage(M.self))
@@ -331,7 +331,7 @@ package struct JSONReader {
     }
 
     /// A repeated string field: an array of strings, appended to `strings`.
-    package mutating func readRepeatedStrings(into strings: inout [String]) throws(IMWireError) {
+    @usableFromInline package mutating func readRepeatedStrings(into strings: inout [String]) throws(IMWireError) {
         guard try openArray() else { return }
         repeat {
             strings.append(try readString())
@@ -340,7 +340,7 @@ package struct JSONReader {
 
     /// A `map<string, bytes>`: an object of base64 strings.
     @inline(never)
-    package mutating func readMap(into map: inout StringBytesMap) throws(IMWireError) {
+    @usableFromInline package mutating func readMap(into map: inout StringBytesMap) throws(IMWireError) {
         try readMapEntries { (reader, key, _) throws(IMWireError) in
             let keyString = reader.string(key)
             map.appendDecoded(key: keyString, value: try reader.readBytes())
@@ -352,7 +352,7 @@ package struct JSONReader {
     /// `null` value, and calls `entry` with each key (and the offset of its opening quote) with the
     /// scanner at the value, which `entry` reads.
     @inline(__always)
-    package mutating func readMapEntries(
+    @usableFromInline package mutating func readMapEntries(
         _ entry: (inout JSONReader, JSONScanner.ScannedString, _ keyOffset: Int) throws(IMWireError) -> Void
     ) throws(IMWireError) {
         guard scanner.peek() == UInt8(ascii: "{") else { throw wrongType("an object") }
@@ -392,7 +392,7 @@ package struct JSONReader {
     }
 
     @inline(never)
-    package mutating func readString() throws(IMWireError) -> String {
+    @usableFromInline package mutating func readString() throws(IMWireError) -> String {
         // Scanned first: `string(_:)` reads the unescaped bytes the scan may add to.
         let scanned = try scanStringValue()
         return string(scanned)
@@ -400,7 +400,7 @@ package struct JSONReader {
 
     /// A string field's value, scanned (escapes and UTF-8 checked).
     @inline(__always)
-    package mutating func scanStringValue() throws(IMWireError) -> JSONScanner.ScannedString {
+    @usableFromInline package mutating func scanStringValue() throws(IMWireError) -> JSONScanner.ScannedString {
         guard scanner.peek() == UInt8(ascii: "\"") else { throw wrongType("a string") }
         return try scanner.scanString()
     }
@@ -423,7 +423,7 @@ package struct JSONReader {
     }
 
     @inline(never)
-    package mutating func readBytes() throws(IMWireError) -> [UInt8] {
+    @usableFromInline package mutating func readBytes() throws(IMWireError) -> [UInt8] {
         try readBase64 { encoded, _ in Base64.decode(encoded) }
     }
 
@@ -432,7 +432,7 @@ package struct JSONReader {
     /// for text that is not base64. `decode` runs only once the whole string has been scanned, so
     /// that offset and the text's length lie inside the input.
     @inline(__always)
-    package mutating func readBase64<Decoded>(_ decode: (_ encoded: UnsafeBufferPointer<UInt8>, _ textOffset: Int) -> Decoded?) throws(IMWireError) -> Decoded {
+    @usableFromInline package mutating func readBase64<Decoded>(_ decode: (_ encoded: UnsafeBufferPointer<UInt8>, _ textOffset: Int) -> Decoded?) throws(IMWireError) -> Decoded {
         guard scanner.peek() == UInt8(ascii: "\"") else { throw wrongType("a base64 string") }
         let start = scanner.position
         let scanned = try scanner.scanString()
@@ -520,7 +520,7 @@ package struct JSONReader {
     }
 
     @inline(never)
-    package mutating func readUInt64() throws(IMWireError) -> UInt64 {
+    @usableFromInline package mutating func readUInt64() throws(IMWireError) -> UInt64 {
         let number = try readInteger()
         if number.negative, number.magnitude != 0 {
             throw valueError(.numberOutOfRange("uint64 cannot be negative", offset: number.offset))
@@ -529,7 +529,7 @@ package struct JSONReader {
     }
 
     @inline(never)
-    package mutating func readUInt32() throws(IMWireError) -> UInt32 {
+    @usableFromInline package mutating func readUInt32() throws(IMWireError) -> UInt32 {
         let number = try readInteger()
         guard !number.negative || number.magnitude == 0, number.magnitude <= UInt64(UInt32.max) else {
             throw valueError(.numberOutOfRange("value is out of the range of uint32", offset: number.offset))
@@ -538,7 +538,7 @@ package struct JSONReader {
     }
 
     @inline(never)
-    package mutating func readInt32() throws(IMWireError) -> Int32 {
+    @usableFromInline package mutating func readInt32() throws(IMWireError) -> Int32 {
         let number = try readInteger()
         return try int32(number.magnitude, negative: number.negative, offset: number.offset)
     }
@@ -552,7 +552,7 @@ package struct JSONReader {
     }
 
     @inline(never)
-    package mutating func readBool() throws(IMWireError) -> Bool {
+    @usableFromInline package mutating func readBool() throws(IMWireError) -> Bool {
         switch scanner.peek() {
         case UInt8(ascii: "t"):
             try scanner.expectLiteral("true")
@@ -566,7 +566,7 @@ package struct JSONReader {
     }
 
     @inline(never)
-    package mutating func readDouble() throws(IMWireError) -> Double {
+    @usableFromInline package mutating func readDouble() throws(IMWireError) -> Double {
         let offset = scanner.position
         if scanner.peek() == UInt8(ascii: "\"") {
             let scanned = try scanner.scanString()
@@ -595,12 +595,12 @@ package struct JSONReader {
     /// An enum by name, or by number (a JSON number, or a string holding one, as Python accepts: a
     /// Recommended leniency); `nil` for a name the schema does not know when unknown names are ignored.
     @inline(__always)
-    package mutating func readEnum<E: ProtoEnum>(_ type: E.Type) throws(IMWireError) -> E? {
+    @usableFromInline package mutating func readEnum<E: ProtoEnum>(_ type: E.Type) throws(IMWireError) -> E? {
         try readEnum(E.schema).map(E.init(rawValue:))
     }
 
     @inline(never)
-    package mutating func readEnum(_ schema: EnumSchema) throws(IMWireError) -> Int32? {
+    @usableFromInline package mutating func readEnum(_ schema: EnumSchema) throws(IMWireError) -> Int32? {
         guard scanner.peek() == UInt8(ascii: "\"") else { return try readInt32() }
         let offset = scanner.position
         let scanned = try scanner.scanString()

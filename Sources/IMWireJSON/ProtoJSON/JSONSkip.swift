@@ -3,7 +3,7 @@ import IMWireJSONText
 
 /// A key or enum name ``JSONReader`` skipped, recorded on the skip path only: the byte offset now,
 /// the path later (``resolve(_:in:)``), so that reading keeps no path while it runs.
-package struct JSONSkip {
+@usableFromInline package struct JSONSkip {
     var reason: SkippedKey.Reason
     var offset: Int
     var suggestion: String?

@@ -7,8 +7,8 @@ import IMWireJSONText
 /// round-trip form (`NaN`, `Infinity`, `-Infinity` as strings), compact unless pretty-printed.
 /// Unknown fields have no JSON form and are left out. Escaping, numbers and layout are
 /// ``JSONTextWriter``'s.
-package struct JSONWriter: FieldVisitor {
-    package typealias Failure = IMWireError
+@usableFromInline package struct JSONWriter: FieldVisitor {
+    @usableFromInline package typealias Failure = IMWireError
     /// The text: escaping, numbers and layout (compact or pretty).
     private var text: JSONTextWriter<OutputBytes>
     /// The JSON names of every type of the schema file (never freed), and of the object being
@@ -19,7 +19,7 @@ package struct JSONWriter: FieldVisitor {
     private let maxDepth: Int
     private var stackGuard = StackGuard()
 
-    package static func encode<M: JSONFieldReading>(_ message: M, options: JSONEncodingOptions) throws(IMWireError) -> [UInt8] {
+    @usableFromInline package static func encode<M: JSONFieldReading>(_ message: M, options: JSONEncodingOptions) throws(IMWireError) -> [UInt8] {
         var writer = JSONWriter(names: JSONNameTable.of(M.self).types, M._typeIndex, options: options)
         defer { writer.text.output.deallocate() }
         writer.text.beginObject()
@@ -103,37 +103,37 @@ package struct JSONWriter: FieldVisitor {
 
     // MARK: - FieldVisitor
 
-    package mutating func visitString(_ value: String, field: Int) {
+    @usableFromInline package mutating func visitString(_ value: String, field: Int) {
         key(field)
         text.string(value)
     }
 
-    package mutating func visitBytes(_ value: [UInt8], field: Int) {
+    @usableFromInline package mutating func visitBytes(_ value: [UInt8], field: Int) {
         key(field)
         writeBytes(value)
     }
 
-    package mutating func visitUInt64(_ value: UInt64, field: Int) {
+    @usableFromInline package mutating func visitUInt64(_ value: UInt64, field: Int) {
         key(field)
         text.quotedInteger(value)
     }
 
-    package mutating func visitUInt32(_ value: UInt32, field: Int) {
+    @usableFromInline package mutating func visitUInt32(_ value: UInt32, field: Int) {
         key(field)
         text.integer(UInt64(value))
     }
 
-    package mutating func visitInt32(_ value: Int32, field: Int) {
+    @usableFromInline package mutating func visitInt32(_ value: Int32, field: Int) {
         key(field)
         text.integer(Int64(value))
     }
 
-    package mutating func visitBool(_ value: Bool, field: Int) {
+    @usableFromInline package mutating func visitBool(_ value: Bool, field: Int) {
         key(field)
         text.bool(value)
     }
 
-    package mutating func visitDouble(_ value: Double, field: Int) {
+    @usableFromInline package mutating func visitDouble(_ value: Double, field: Int) {
         key(field)
         writeDouble(value)
     }
@@ -149,27 +149,27 @@ package struct JSONWriter: FieldVisitor {
         }
     }
 
-    package mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {
+    @usableFromInline package mutating func visitEnum<E: ProtoEnum>(_ value: E, field: Int) {
         key(field)
         writeEnum(value)
     }
 
-    package mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) throws(IMWireError) {
+    @usableFromInline package mutating func visitMessage<M: ProtoMessage>(_ value: M, field: Int) throws(IMWireError) {
         key(field)
         try writeObject(value)
     }
 
-    package mutating func visitRepeatedString(_ value: [String], field: Int) throws(IMWireError) {
+    @usableFromInline package mutating func visitRepeatedString(_ value: [String], field: Int) throws(IMWireError) {
         key(field)
         try writeArray(value) { (writer, string) throws(IMWireError) in writer.text.string(string) }
     }
 
-    package mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(IMWireError) {
+    @usableFromInline package mutating func visitRepeatedMessage<M: ProtoMessage>(_ value: [M], field: Int) throws(IMWireError) {
         key(field)
         try writeArray(value) { (writer, message) throws(IMWireError) in try writer.writeObject(message) }
     }
 
-    package mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {
+    @usableFromInline package mutating func visitStringToBytesMap(_ value: StringBytesMap, field: Int) {
         key(field)
         text.beginObject()
         for entry in value {
@@ -179,7 +179,7 @@ package struct JSONWriter: FieldVisitor {
         text.endObject()
     }
 
-    package mutating func visitUnknownFields(_ value: UnknownFields) {
+    @usableFromInline package mutating func visitUnknownFields(_ value: UnknownFields) {
         // Unknown fields have no JSON representation (proto3 JSON mapping); they are left out.
     }
 }

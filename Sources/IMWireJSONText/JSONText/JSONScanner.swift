@@ -13,14 +13,15 @@ import Darwin
 /// punctuation, and walks whole values without recursion.
 ///
 /// Every error is an ``IMWireError`` with the byte offset where the problem is.
-package struct JSONScanner {
-    package let base: UnsafePointer<UInt8>
-    package let count: Int
-    package var position = 0
+@usableFromInline package struct JSONScanner {
+    @usableFromInline package let base: UnsafePointer<UInt8>
+    @usableFromInline package let count: Int
+    @usableFromInline package var position = 0
     /// The unescaped bytes of every string with escapes scanned so far, one after the other (a
     /// ``ScannedString`` of such a string names its range here).
-    package private(set) var unescaped: [UInt8] = []
+    @usableFromInline package var unescaped: [UInt8] = []
 
+    @inlinable
     package init(_ buffer: UnsafeBufferPointer<UInt8>) {
         base = buffer.readableBase
         count = buffer.count
@@ -29,7 +30,7 @@ package struct JSONScanner {
     // MARK: - Errors
 
     @inline(never)
-    package func syntaxError(_ reason: String, at offset: Int? = nil) -> IMWireError {
+    @usableFromInline package func syntaxError(_ reason: String, at offset: Int? = nil) -> IMWireError {
         // [unsafe: json-scanner] `base[at]` after `at < count`.
         let at = offset ?? position
         let found = at < count ? describeByte(base[at]) : "the end of input"
@@ -39,7 +40,7 @@ package struct JSONScanner {
     /// The error for a document whose value at `position` is not the object expected: names a
     /// UTF-8 byte-order mark before the text, or the JSON value found (`null`, an array, …).
     @inline(never)
-    package func notAnObjectError() -> IMWireError {
+    @usableFromInline package func notAnObjectError() -> IMWireError {
         if let bom = byteOrderMarkError() { return bom }
         let found: String
         switch peek() {
@@ -59,6 +60,7 @@ package struct JSONScanner {
     /// `json_syntax` at byte 0 when the input starts with a UTF-8 byte-order mark (EF BB BF): JSON
     /// text has none (RFC 8259, section 8.1), and a reader that skipped it would accept text
     /// other JSON parsers refuse. `nil` for any other input.
+    @inlinable
     package func byteOrderMarkError() -> IMWireError? {
         // [unsafe: json-scanner] three bytes after `count >= 3`.
         guard count >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF else { return nil }
@@ -67,6 +69,7 @@ package struct JSONScanner {
             offset: 0)
     }
 
+    @inlinable
     package func describeByte(_ byte: UInt8) -> String {
         if byte >= 0x20, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         return "byte 0x\(String(byte, radix: 16))"
@@ -75,12 +78,14 @@ package struct JSONScanner {
     // MARK: - Punctuation and literals
 
     @inline(__always)
+    @inlinable
     package func peek() -> UInt8? {
         // [unsafe: json-scanner] `base[position]` after `position < count`.
         position < count ? base[position] : nil
     }
 
     @inline(__always)
+    @inlinable
     package mutating func skipWhitespace() {
         // [unsafe: json-scanner] `base[position]` after `position < count`.
         while position < count {
@@ -92,13 +97,14 @@ package struct JSONScanner {
     }
 
     @inline(never)
-    package mutating func expect(_ byte: UInt8, _ what: String) throws(IMWireError) {
+    @usableFromInline package mutating func expect(_ byte: UInt8, _ what: String) throws(IMWireError) {
         // [unsafe: json-scanner] `base[position]` after `position < count`.
         guard position < count, base[position] == byte else { throw syntaxError("expected \(what)") }
         position += 1
     }
 
     /// Consumes `null` if it is next.
+    @inlinable
     package mutating func consumeNull() throws(IMWireError) -> Bool {
         guard peek() == UInt8(ascii: "n") else { return false }
         try expectLiteral("null")
@@ -106,7 +112,7 @@ package struct JSONScanner {
     }
 
     @inline(never)
-    package mutating func expectLiteral(_ literal: StaticString) throws(IMWireError) {
+    @usableFromInline package mutating func expectLiteral(_ literal: StaticString) throws(IMWireError) {
         // [unsafe: json-scanner] the literal's `length` bytes after `count - position >= length`.
         let start = position
         let length = literal.utf8CodeUnitCount
@@ -120,7 +126,7 @@ package struct JSONScanner {
     /// After `{` or `[` at `position`: consumes it and any whitespace; returns `false` (having
     /// consumed the closing bracket) for an empty container.
     @inline(never)
-    package mutating func openContainer() throws(IMWireError) -> Bool {
+    @usableFromInline package mutating func openContainer() throws(IMWireError) -> Bool {
         // [unsafe: json-scanner] every caller peeked the bracket at `position` (so `position < count`) before
         // calling; the assert holds it.
         assert(position < count, "openContainer() without a bracket at the position")
@@ -137,7 +143,7 @@ package struct JSONScanner {
     /// After a member or element: consumes `,` (returning `true`) or the closing bracket
     /// (returning `false`); rejects anything else and trailing commas.
     @inline(never)
-    package mutating func nextMember(closing: UInt8) throws(IMWireError) -> Bool {
+    @usableFromInline package mutating func nextMember(closing: UInt8) throws(IMWireError) -> Bool {
         skipWhitespace()
         switch peek() {
         case UInt8(ascii: ","):
@@ -155,7 +161,7 @@ package struct JSONScanner {
 
     /// Inside an object, at a member: its key string and `:`, leaving `position` on the value.
     @inline(never)
-    package mutating func scanKey() throws(IMWireError) -> (key: ScannedString, offset: Int) {
+    @usableFromInline package mutating func scanKey() throws(IMWireError) -> (key: ScannedString, offset: Int) {
         skipWhitespace()
         guard peek() == UInt8(ascii: "\"") else { throw syntaxError("expected a key string") }
         let offset = position
@@ -171,17 +177,25 @@ package struct JSONScanner {
     /// A scanned string: the range of its bytes, between the quotes in the input when it has no
     /// escapes, else in the scanner's ``JSONScanner/unescaped`` bytes. (A plain value: passing one
     /// around costs no reference counting.)
-    package struct ScannedString {
-        package let start: Int
-        package let end: Int
-        package let isUnescaped: Bool
+    @usableFromInline package struct ScannedString {
+        @usableFromInline package let start: Int
+        @usableFromInline package let end: Int
+        @usableFromInline package let isUnescaped: Bool
         /// Whether every byte is ASCII, where the scan knows it (a string without escapes).
-        package var isASCII = false
+        @usableFromInline package var isASCII = false
+
+        @inlinable
+        package init(start: Int, end: Int, isUnescaped: Bool, isASCII: Bool = false) {
+            self.start = start
+            self.end = end
+            self.isUnescaped = isUnescaped
+            self.isASCII = isASCII
+        }
     }
 
     /// Scans a string at `position` (which holds `"`), checking escapes and UTF-8.
     @inline(never)
-    package mutating func scanString() throws(IMWireError) -> ScannedString {
+    @usableFromInline package mutating func scanString() throws(IMWireError) -> ScannedString {
         // [unsafe: json-scanner] eight-byte loads after `count - at >= 8`, single bytes after `at < count`;
         // the string's range ends at its closing quote, inside the input.
         let quote = position
@@ -230,7 +244,8 @@ package struct JSONScanner {
         throw .unterminatedString(quote: quote)
     }
 
-    private func validateUTF8(from start: Int, to end: Int) throws(IMWireError) {
+    @inlinable
+    func validateUTF8(from start: Int, to end: Int) throws(IMWireError) {
         // [unsafe: json-scanner] `start...end` is a scanned string inside the input; `bad` is below `end` for
         // an invalid string (``WireCursor/invalidUTF8(_:at:)`` argues the same).
         let bytes = UnsafeBufferPointer(start: base + start, count: end - start)
@@ -242,7 +257,8 @@ package struct JSONScanner {
 
     /// The slow path: a string with escapes. `position` is at the first backslash. The unescaped
     /// bytes go to the end of ``unescaped``.
-    private mutating func scanEscapedString(quote: Int, from start: Int) throws(IMWireError) -> ScannedString {
+    @inlinable
+    mutating func scanEscapedString(quote: Int, from start: Int) throws(IMWireError) -> ScannedString {
         // [unsafe: json-scanner] bytes read after `position < count` (or `count - position >= 6`, `count -
         // end >= 8` for wider reads); copied runs are `position..<end` with `end <= count`; the rebased slice
         // is `outStart..<out.count` of `out`.
@@ -322,7 +338,8 @@ package struct JSONScanner {
         throw .unterminatedString(quote: quote)
     }
 
-    private mutating func readHex4(escape: Int) throws(IMWireError) -> UInt32 {
+    @inlinable
+    mutating func readHex4(escape: Int) throws(IMWireError) -> UInt32 {
         // [unsafe: json-scanner] `base[position]` after `position < count`.
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -342,7 +359,8 @@ package struct JSONScanner {
         return value
     }
 
-    private static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+    @inlinable
+    static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
         switch scalar {
         case 0..<0x80:
             out.append(UInt8(scalar))
@@ -363,19 +381,21 @@ package struct JSONScanner {
 
     /// The string's value, already checked as UTF-8.
     @inline(never)
-    package func makeString(_ scanned: ScannedString) -> String {
+    @usableFromInline package func makeString(_ scanned: ScannedString) -> String {
         // Already validated (or ASCII): decoding cannot repair anything here.
         withBytes(scanned) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Forgets the unescaped bytes of the strings scanned so far, keeping their room: for a reader
     /// that has copied out every such string it will read.
+    @inlinable
     package mutating func discardUnescaped() {
         unescaped.removeAll(keepingCapacity: true)
     }
 
     /// Calls `body` with the string's value bytes.
     @inline(__always)
+    @inlinable
     package func withBytes<R>(_ scanned: ScannedString, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         // [unsafe: json-scanner] a scanned string's range is inside the input (unescaped: inside
         // ``unescaped``, which only grows until ``discardUnescaped()``, after which no earlier scanned string
@@ -389,19 +409,19 @@ package struct JSONScanner {
     // MARK: - Numbers
 
     /// A scanned JSON number: its sign, the digits before and after the point and the exponent.
-    package struct NumberToken {
-        package var start: Int
-        package var end: Int
-        package var negative: Bool
-        package var integerDigits: Range<Int>
-        package var fractionDigits: Range<Int>
+    @usableFromInline package struct NumberToken {
+        @usableFromInline package var start: Int
+        @usableFromInline package var end: Int
+        @usableFromInline package var negative: Bool
+        @usableFromInline package var integerDigits: Range<Int>
+        @usableFromInline package var fractionDigits: Range<Int>
         /// The exponent, clamped to ±1_000_000_000 (any larger is out of every range anyway).
-        package var exponent: Int
+        @usableFromInline package var exponent: Int
     }
 
     /// Scans a number per the JSON grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     @inline(never)
-    package mutating func scanNumber() throws(IMWireError) -> NumberToken {
+    @usableFromInline package mutating func scanNumber() throws(IMWireError) -> NumberToken {
         let start = position
         var negative = false
         if peek() == UInt8(ascii: "-") {
@@ -449,6 +469,7 @@ package struct JSONScanner {
 
     /// A whole string that must be one JSON number (escapes allowed, as in any JSON string): a
     /// scanner over its bytes and the token, or `nil`.
+    @inlinable
     package static func withNumber<R>(
         in bytes: UnsafeBufferPointer<UInt8>, _ body: (JSONScanner, NumberToken) throws(IMWireError) -> R
     ) throws(IMWireError) -> R? {
@@ -460,6 +481,7 @@ package struct JSONScanner {
     /// The exact integer a number token denotes (no floating point: "1.5e1" is 15, "1e2" is 100,
     /// "1.5" is not an integer): the magnitude and the sign. `invalid_number` for a fraction,
     /// `number_out_of_range` for a magnitude above `UInt64.max`; the reason starts with the number.
+    @inlinable
     package func integerValue(_ token: NumberToken) throws(IMWireError) -> (magnitude: UInt64, negative: Bool) {
         // [unsafe: json-scanner] a number token's digit ranges were scanned inside the input.
         let integerCount = token.integerDigits.count
@@ -511,6 +533,7 @@ package struct JSONScanner {
     }
 
     /// The double a number token denotes; `number_out_of_range` when it overflows.
+    @inlinable
     package func doubleValue(_ token: NumberToken) throws(IMWireError) -> Double {
         // [unsafe: json-scanner] the token's `start..<end` was scanned inside the input.
         let text = String(decoding: UnsafeBufferPointer(start: base + token.start, count: token.end - token.start), as: UTF8.self)
@@ -521,6 +544,7 @@ package struct JSONScanner {
     }
 
     /// The number as written, shortened to 40 characters, for messages.
+    @inlinable
     package func numberText(_ token: NumberToken) -> String {
         // [unsafe: json-scanner] at most the token's `end - start` bytes from its start.
         let length = min(token.end - token.start, 40)
@@ -531,16 +555,21 @@ package struct JSONScanner {
     // MARK: - Whole values
 
     /// What ``walkValue(depth:maxDepth:into:)`` reports, token by token, in document order.
-    package protocol Sink {
+    @usableFromInline package protocol Sink {
         /// `{` or `[` at `offset`.
+        @inlinable
         mutating func open(object: Bool, at offset: Int)
         /// The matching `}` or `]`, after `members` members or elements.
+        @inlinable
         mutating func close(members: Int)
         /// A key, then its value.
+        @inlinable
         mutating func key(_ key: ScannedString, at offset: Int)
         mutating func string(_ string: ScannedString, at offset: Int)
+        @inlinable
         mutating func number(_ token: NumberToken)
         /// `true`, `false` or `null` (`nil`).
+        @inlinable
         mutating func literal(_ value: Bool?, at offset: Int)
     }
 
@@ -549,6 +578,7 @@ package struct JSONScanner {
     /// no deeper than `maxDepth` (counting from `depth`, the level of the value's container).
     /// Linear in the value's size whatever its shape: keys are compared by their bytes, through a
     /// hashed set once an object has more than a few.
+    @inlinable
     package mutating func walkValue<S: Sink>(depth: Int, maxDepth: Int, into sink: inout S) throws(IMWireError) {
         var open: [OpenContainer] = []
         while true {
@@ -597,17 +627,21 @@ package struct JSONScanner {
     }
 
     /// An object or array ``walkValue(depth:maxDepth:into:)`` is inside.
-    private struct OpenContainer {
-        let isObject: Bool
-        var members = 0
+    @usableFromInline struct OpenContainer {
+        @usableFromInline let isObject: Bool
+        @usableFromInline var members = 0
         /// The keys so far, while they are few (compared one by one), …
-        var fewKeys: [ScannedString] = []
+        @usableFromInline var fewKeys: [ScannedString] = []
         /// … then all of them, hashed.
-        var manyKeys: Set<[UInt8]>? = nil
+        @usableFromInline var manyKeys: Set<[UInt8]>? = nil
+
+        @inlinable
+        init(isObject: Bool) { self.isObject = isObject }
     }
 
     /// Inside an object: a key (rejecting a duplicate) and its `:`.
-    private mutating func walkKey<S: Sink>(_ container: inout OpenContainer, into sink: inout S) throws(IMWireError) {
+    @inlinable
+    mutating func walkKey<S: Sink>(_ container: inout OpenContainer, into sink: inout S) throws(IMWireError) {
         let (key, offset) = try scanKey()
         if var keys = container.manyKeys {
             container.manyKeys = nil  // uniquely referenced while it grows
@@ -629,20 +663,28 @@ package struct JSONScanner {
         sink.key(key, at: offset)
     }
 
-    private func duplicateKey(_ key: ScannedString, at offset: Int) -> IMWireError {
+    @inlinable
+    func duplicateKey(_ key: ScannedString, at offset: Int) -> IMWireError {
         .duplicateKey(makeString(key), offset: offset)
     }
 }
 
 extension JSONScanner {
     /// A ``Sink`` that keeps nothing: for values that are only checked and skipped.
-    package struct DiscardingSink: Sink {
+    @usableFromInline package struct DiscardingSink: Sink {
+        @inlinable
         package init() {}
+        @inlinable
         package mutating func open(object: Bool, at offset: Int) {}
+        @inlinable
         package mutating func close(members: Int) {}
+        @inlinable
         package mutating func key(_ key: ScannedString, at offset: Int) {}
+        @inlinable
         package mutating func string(_ string: ScannedString, at offset: Int) {}
+        @inlinable
         package mutating func number(_ token: NumberToken) {}
+        @inlinable
         package mutating func literal(_ value: Bool?, at offset: Int) {}
     }
 }

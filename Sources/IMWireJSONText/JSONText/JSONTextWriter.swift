@@ -21,18 +21,19 @@ import IMWireCore
 ///
 /// The writer is also a ``ByteSink`` of raw bytes, for a format's own pieces of text that need no
 /// escaping (pre-encoded keys, base64, enum names).
-package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
+@usableFromInline package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
     /// The text written so far.
-    package private(set) var output: Sink
+    @usableFromInline package var output: Sink
     /// Whether the text is laid out on indented lines.
-    package let pretty: Bool
+    @usableFromInline package let pretty: Bool
     /// Whether the innermost open object or array already has a member or element (so the next
     /// needs a comma). Closing a container sets it: a container is always an item of the one
     /// around it, so no stack of these is needed.
-    private var hasItem = false
+    @usableFromInline var hasItem = false
     /// How many objects and arrays are open: the indentation of the next line when pretty.
-    private var level = 0
+    @usableFromInline var level = 0
 
+    @inlinable
     package init(into output: Sink, pretty: Bool = false) {
         self.output = output
         self.pretty = pretty
@@ -41,42 +42,50 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
     // MARK: - Raw bytes
 
     @inline(__always)
+    @inlinable
     package mutating func append(_ byte: UInt8) {
         output.append(byte)
     }
 
     @inline(__always)
+    @inlinable
     package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         output.append(bytes)
     }
 
     // MARK: - Layout
 
+    @inlinable
     package mutating func beginObject() {
         open(UInt8(ascii: "{"))
     }
 
+    @inlinable
     package mutating func endObject() {
         close(UInt8(ascii: "}"))
     }
 
+    @inlinable
     package mutating func beginArray() {
         open(UInt8(ascii: "["))
     }
 
+    @inlinable
     package mutating func endArray() {
         close(UInt8(ascii: "]"))
     }
 
     @inline(__always)
-    private mutating func open(_ bracket: UInt8) {
+    @inlinable
+    mutating func open(_ bracket: UInt8) {
         output.append(bracket)
         level &+= 1
         hasItem = false
     }
 
     @inline(__always)
-    private mutating func close(_ bracket: UInt8) {
+    @inlinable
+    mutating func close(_ bracket: UInt8) {
         level &-= 1
         if pretty, hasItem { newline() }
         output.append(bracket)
@@ -85,11 +94,13 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
 
     /// Starts the next element of the open array: a comma after the first, and its line.
     @inline(__always)
+    @inlinable
     package mutating func element() {
         separate()
     }
 
     /// Starts the next member of the open object with `key`, escaped: `"key":`.
+    @inlinable
     package mutating func key(_ key: String) {
         separate()
         string(key)
@@ -100,6 +111,7 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
     /// Starts the next member of the open object with a key already in JSON form — the quoted,
     /// escaped name and its `:` (`"msgId":`), as a schema keeps it.
     @inline(__always)
+    @inlinable
     package mutating func key(encoded: UnsafeBufferPointer<UInt8>) {
         separate()
         output.append(encoded)
@@ -107,13 +119,15 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
     }
 
     @inline(__always)
-    private mutating func separate() {
+    @inlinable
+    mutating func separate() {
         if hasItem { output.append(UInt8(ascii: ",")) }
         hasItem = true
         if pretty { newline() }
     }
 
-    private mutating func newline() {
+    @inlinable
+    mutating func newline() {
         output.append(UInt8(ascii: "\n"))
         for _ in 0..<level {
             output.append(UInt8(ascii: " "))
@@ -124,6 +138,7 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
     /// Continues the open object with the members of `object`, a complete compact JSON object
     /// (`{"a":1,"b":2}`) written by another writer; an empty one adds nothing. Compact text only:
     /// the members keep their own layout.
+    @inlinable
     package mutating func members(ofEncodedObject object: [UInt8]) {
         // [unsafe: json-text-writer] `object.count > 2`, so `1..<count - 1` is inside it.
         precondition(!pretty, "members(ofEncodedObject:) splices compact text")
@@ -134,22 +149,26 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
 
     // MARK: - Values
 
+    @inlinable
     package mutating func null() {
         output.append("null")
     }
 
     @inline(__always)
+    @inlinable
     package mutating func bool(_ value: Bool) {
         output.append(value ? "true" : "false")
     }
 
     /// `string` as a JSON string literal.
+    @inlinable
     package mutating func string(_ string: String) {
         var string = string
         string.withUTF8 { self.string(utf8: $0) }
     }
 
     /// Valid UTF-8 `bytes` as a JSON string literal.
+    @inlinable
     package mutating func string(utf8 bytes: UnsafeBufferPointer<UInt8>) {
         // [unsafe: json-text-writer] eight-byte loads after `count - index >= 8` (so the buffer is not empty
         // and has a base address); runs `runStart..<escaped` with `escaped < count`.
@@ -191,6 +210,7 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
     }
 
     /// `value` in decimal.
+    @inlinable
     package mutating func integer(_ value: UInt64) {
         // [unsafe: json-text-writer] a `UInt64` has at most 20 decimal digits, written from byte 23 down into
         // 24 bytes; `pairs` has 200 entries and `pair + 1 <= 199`.
@@ -223,6 +243,7 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
     }
 
     /// `value` in decimal, `-` first when negative.
+    @inlinable
     package mutating func integer(_ value: Int64) {
         if value < 0 { output.append(UInt8(ascii: "-")) }
         integer(value.magnitude)
@@ -230,6 +251,7 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
 
     /// `value` in decimal inside quotes (`"18446744073709551615"`), for formats that carry 64-bit
     /// integers as strings so that readers with 53-bit doubles keep them exact.
+    @inlinable
     package mutating func quotedInteger(_ value: UInt64) {
         output.append(UInt8(ascii: "\""))
         integer(value)
@@ -238,6 +260,7 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
 
     /// A finite `value` in shortest round-trip form. JSON has no NaN or infinity: a format that
     /// carries them writes its own form (proto3 JSON: `"NaN"`, `"Infinity"`, `"-Infinity"`).
+    @inlinable
     package mutating func double(_ value: Double) {
         assert(value.isFinite, "JSON numbers are finite")
         // Swift's description is the shortest round-trip form, in the same notation as Python's
@@ -248,17 +271,20 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
 
     // MARK: - Members
 
+    @inlinable
     package mutating func member(_ name: String, string value: String) {
         key(name)
         string(value)
     }
 
+    @inlinable
     package mutating func member(_ name: String, number value: UInt64) {
         key(name)
         integer(value)
     }
 
     /// `"name": ["a", "b"]`.
+    @inlinable
     package mutating func member(_ name: String, strings values: [String]) {
         key(name)
         beginArray()
@@ -271,9 +297,9 @@ package struct JSONTextWriter<Sink: ByteSink>: ByteSink {
 }
 
 /// The digit tables of ``JSONTextWriter`` (a generic type cannot hold static stored properties).
-enum JSONTextDigits {
+@usableFromInline enum JSONTextDigits {
     /// "0123456789abcdef".
-    static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    @usableFromInline static let hex: [UInt8] = Array("0123456789abcdef".utf8)
     /// "00" "01" … "99", for writing two digits at a time.
-    static let pairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+    @usableFromInline static let pairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
 }

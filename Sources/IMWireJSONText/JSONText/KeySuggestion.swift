@@ -3,8 +3,8 @@ import IMWireCore
 /// The spelling a skipped key was probably meant to have: the one among `candidates` equal to
 /// `key` ignoring ASCII case and underscores (`From_account`, `FromAccount` → `From_Account`;
 /// `msgid` → `msgId`). Used on the skip path only, and by `imwire`'s format detection.
-package enum KeySuggestion {
-    package static func best(for key: String, among candidates: some Sequence<String>) -> String? {
+@usableFromInline package enum KeySuggestion {
+    @usableFromInline package static func best(for key: String, among candidates: some Sequence<String>) -> String? {
         let folded = fold(key)
         guard !folded.isEmpty else { return nil }
         for candidate in candidates where candidate != key && fold(candidate) == folded {
@@ -14,7 +14,7 @@ package enum KeySuggestion {
     }
 
     /// `key` lowercased (ASCII) without underscores.
-    package static func fold(_ key: String) -> [UInt8] {
+    @usableFromInline package static func fold(_ key: String) -> [UInt8] {
         key.utf8.compactMap { byte in
             switch byte {
             case UInt8(ascii: "_"): nil
@@ -25,7 +25,7 @@ package enum KeySuggestion {
     }
 
     /// `; did you mean "X"?`, or nothing.
-    package static func clause(_ suggestion: String?) -> String {
+    @usableFromInline package static func clause(_ suggestion: String?) -> String {
         suggestion.map { "; did you mean \"\($0)\"?" } ?? ""
     }
 }

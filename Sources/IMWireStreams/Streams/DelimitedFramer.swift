@@ -9,12 +9,12 @@ import IMWireJSON
 /// hold only part of a prefix, which is not an error here but a wait for more bytes (``Parsed/incomplete``),
 /// the bytes need not be contiguous, and the limits and error codes are the framing's (a 32-bit
 /// length, the per-record size limit), not a message's.
-package enum DelimitedPrefix {
+@usableFromInline package enum DelimitedPrefix {
     /// The largest record length a prefix may claim: protobuf's runtimes read it as a 32-bit signed
     /// size (Java's `readRawVarint32`, C++'s `ReadVarint32` into an `int`).
-    package static let maxLength = Int(Int32.max)
+    @usableFromInline package static let maxLength = Int(Int32.max)
 
-    package enum Parsed {
+    @usableFromInline package enum Parsed {
         /// The bytes end inside the prefix.
         case incomplete
         /// The record's body is `length` bytes after a prefix of `size` bytes.
@@ -26,7 +26,7 @@ package enum DelimitedPrefix {
     /// `maxRecordSize` bytes (`input_too_large`), so a record over the limit is refused before any
     /// of its body is read. Errors are at `offset` (the prefix's), in record `recordIndex`.
     @inline(__always)
-    package static func parse<Bytes: Collection<UInt8>>(
+    @usableFromInline package static func parse<Bytes: Collection<UInt8>>(
         _ bytes: Bytes, maxRecordSize: Int, recordIndex: Int?, offset: Int
     ) throws(IMWireError) -> Parsed {
         var value: UInt64 = 0
@@ -63,21 +63,21 @@ package enum DelimitedPrefix {
 }
 
 /// A ``RecordFramer`` for length-delimited binary: varint length + body per record.
-package struct DelimitedFramer: RecordFramer {
-    package let maxRecordSize: Int
-    package private(set) var buffer = FrameBuffer()
+@usableFromInline package struct DelimitedFramer: RecordFramer {
+    @usableFromInline package let maxRecordSize: Int
+    @usableFromInline package private(set) var buffer = FrameBuffer()
     /// Index of the next record.
     package private(set) var recordIndex = 0
 
-    package init(maxRecordSize: Int) {
+    @usableFromInline package init(maxRecordSize: Int) {
         self.maxRecordSize = maxRecordSize
     }
 
-    package mutating func feed(_ chunk: UnsafeRawBufferPointer) {
+    @usableFromInline package mutating func feed(_ chunk: UnsafeRawBufferPointer) {
         buffer.append(chunk)
     }
 
-    package mutating func next(atEnd: Bool) throws(IMWireError) -> StreamFrame? {
+    @usableFromInline package mutating func next(atEnd: Bool) throws(IMWireError) -> StreamFrame? {
         let start = buffer.start
         let available = buffer.available
         guard available > 0 else { return nil }

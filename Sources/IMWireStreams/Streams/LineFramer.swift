@@ -6,26 +6,26 @@ import IMWireJSON
 /// `\n`, or by `\r\n` (the `\r` is not part of the record); the last line may lack its newline.
 /// Blank lines — empty, or only spaces, tabs and `\r` — are skipped and are not records: record
 /// indices count the values, and byte offsets locate them in the stream.
-package struct LineFramer: RecordFramer {
-    package let maxRecordSize: Int
-    package private(set) var buffer = FrameBuffer()
+@usableFromInline package struct LineFramer: RecordFramer {
+    @usableFromInline package let maxRecordSize: Int
+    @usableFromInline package private(set) var buffer = FrameBuffer()
     /// Index of the next record.
     package private(set) var recordIndex = 0
     /// Buffer index up to which the current line is known to hold no newline, so that a line
     /// arriving in many small chunks is scanned once.
     private var scanned = 0
 
-    package init(maxRecordSize: Int) {
+    @usableFromInline package init(maxRecordSize: Int) {
         self.maxRecordSize = maxRecordSize
     }
 
-    package mutating func feed(_ chunk: UnsafeRawBufferPointer) {
+    @usableFromInline package mutating func feed(_ chunk: UnsafeRawBufferPointer) {
         let before = buffer.start
         buffer.append(chunk)
         scanned -= before - buffer.start
     }
 
-    package mutating func next(atEnd: Bool) throws(IMWireError) -> StreamFrame? {
+    @usableFromInline package mutating func next(atEnd: Bool) throws(IMWireError) -> StreamFrame? {
         while true {
             let start = buffer.start
             let count = buffer.bytes.count
@@ -67,7 +67,7 @@ package struct LineFramer: RecordFramer {
 
     /// Whether a byte may appear in a blank line: space, tab, `\r`.
     @inline(__always)
-    package static func isBlank(_ byte: UInt8) -> Bool {
+    @usableFromInline package static func isBlank(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
     }
 

@@ -14,7 +14,7 @@ import IMWireJSON
 /// record longer than ``maxRecordSize`` is refused as soon as its length is known (binary: from
 /// its prefix; lines: once that many bytes arrived without a newline), before its body is buffered.
 /// Time is linear in the input whatever the chunking (1-byte chunks included).
-package protocol RecordFramer {
+@usableFromInline package protocol RecordFramer {
     /// The largest record body accepted, in bytes.
     var maxRecordSize: Int { get }
     /// Appends a chunk of the stream. Frames returned before stay valid until this call.
@@ -28,7 +28,7 @@ package protocol RecordFramer {
 
 extension RecordFramer {
     /// Appends a chunk of any collection of bytes (copied once, as ``feed(_:)`` does).
-    package mutating func feed<Chunk: Collection<UInt8>>(contentsOf chunk: Chunk) {
+    @usableFromInline package mutating func feed<Chunk: Collection<UInt8>>(contentsOf chunk: Chunk) {
         let fed: Void? = chunk.withContiguousStorageIfAvailable { feed(UnsafeRawBufferPointer($0)) }
         if fed == nil {
             let copy = Array(chunk)
@@ -37,58 +37,58 @@ extension RecordFramer {
     }
 
     /// Calls `body` with the bytes of `frame` (valid until the next ``feed(_:)``).
-    package func withBytes<R, E: Error>(
+    @usableFromInline package func withBytes<R, E: Error>(
         of frame: StreamFrame, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R
     ) throws(E) -> R {
         try buffer.withBytes(frame.range, body)
     }
 
     /// Bytes of the stream seen so far (fed), whether framed or not.
-    package var bytesFed: Int { buffer.baseOffset + buffer.bytes.count }
+    @usableFromInline package var bytesFed: Int { buffer.baseOffset + buffer.bytes.count }
     /// Bytes held: the unfinished record plus what is left of the last chunk.
-    package var bytesBuffered: Int { buffer.bytes.count }
+    @usableFromInline package var bytesBuffered: Int { buffer.bytes.count }
 }
 
 /// One record found by a ``RecordFramer``.
-package struct StreamFrame: Sendable, Hashable {
+@usableFromInline package struct StreamFrame: Sendable, Hashable {
     /// 0-based index of the record in the stream.
-    package var index: Int
+    @usableFromInline package var index: Int
     /// Byte offset in the stream where the record starts (its length prefix, or its line).
-    package var offset: Int
+    @usableFromInline package var offset: Int
     /// Byte offset in the stream of the record's body (after a length prefix).
-    package var bodyOffset: Int
+    @usableFromInline package var bodyOffset: Int
     /// The body's position in the framer's buffer.
-    package var range: Range<Int>
+    @usableFromInline package var range: Range<Int>
     /// Body size in bytes.
-    package var count: Int { range.count }
+    @usableFromInline package var count: Int { range.count }
 
     /// `error`, found at an offset inside this record's body, as an error about the stream: the
     /// record index added, the offset made a stream offset (the record's when it had none).
-    package func streamError(_ error: IMWireError) -> IMWireError {
+    @usableFromInline package func streamError(_ error: IMWireError) -> IMWireError {
         error.inRecord(index, recordOffset: offset, bodyOffset: bodyOffset)
     }
 }
 
 /// The bytes a framer holds: consumed bytes are dropped when the next chunk arrives, so it holds at
 /// most one unfinished record plus one chunk.
-package struct FrameBuffer {
+@usableFromInline package struct FrameBuffer {
     package private(set) var bytes: [UInt8] = []
     /// First byte not yet framed.
-    package var start = 0
+    @usableFromInline package var start = 0
     /// Stream offset of `bytes[0]`.
     package private(set) var baseOffset = 0
 
-    package init() {}
+    @usableFromInline package init() {}
 
     /// Stream offset of `bytes[index]`.
     @inline(__always)
-    package func streamOffset(_ index: Int) -> Int { baseOffset + index }
+    @usableFromInline package func streamOffset(_ index: Int) -> Int { baseOffset + index }
 
     /// Unframed bytes held.
     @inline(__always)
-    package var available: Int { bytes.count - start }
+    @usableFromInline package var available: Int { bytes.count - start }
 
-    package mutating func append(_ chunk: UnsafeRawBufferPointer) {
+    @usableFromInline package mutating func append(_ chunk: UnsafeRawBufferPointer) {
         if start > 0 {
             // Drop what was framed: what remains is the start of one record, moved once.
             if start == bytes.count {
@@ -103,7 +103,7 @@ package struct FrameBuffer {
         chunk.withMemoryRebound(to: UInt8.self) { bytes.append(contentsOf: $0) }
     }
 
-    package func withBytes<R, E: Error>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+    @usableFromInline package func withBytes<R, E: Error>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
         // [unsafe: stream-frames] the framers pass ranges of records they found inside `bytes`
         // (`start..<bytes.count`).
         try bytes.withUnsafeBufferPointer { (all) throws(E) in try body(UnsafeBufferPointer(rebasing: all[range])) }

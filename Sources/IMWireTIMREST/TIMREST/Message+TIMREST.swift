@@ -91,7 +91,7 @@ extension Message {
 extension Message {
     /// The message's content only, `{"MsgBody":[…],"CloudCustomData":"…"}` in canonical tim-rest:
     /// what a before-send webhook answers with (IMWireWebhooks). The envelope is not written.
-    package func timRESTContentUTF8Bytes(options: TIMRESTEncodingOptions = .init()) throws(IMWireError) -> [UInt8] {
+    @usableFromInline package func timRESTContentUTF8Bytes(options: TIMRESTEncodingOptions = .init()) throws(IMWireError) -> [UInt8] {
         try TIMRESTEncoder.encodeContent(self, options: options)
     }
 }

@@ -29,7 +29,7 @@ struct TIMRESTEncoder {
     /// when set) — in the canonical form, and nothing of its envelope: the shape of the message a
     /// before-send webhook answers with (IMWireWebhooks). Fails like ``encode(_:options:)`` for
     /// content REST cannot carry, and with `not_representable` for a signal, which has no body.
-    package static func encodeContent(_ message: Message, options: TIMRESTEncodingOptions) throws(IMWireError) -> [UInt8] {
+    @usableFromInline package static func encodeContent(_ message: Message, options: TIMRESTEncodingOptions) throws(IMWireError) -> [UInt8] {
         var encoder = TIMRESTEncoder(options: options)
         try encoder.checkDepth(1)
         try encoder.checkNoSignal(message)

@@ -143,8 +143,8 @@ enum TIMRESTEnvelopeKey: Int, TIMRESTObjectKey {
 
 /// The keys Tencent documents for a tim-rest root object — every envelope key, read or not, and a
 /// single element's `MsgType` and `MsgContent` — for `imwire`'s format detection.
-package enum TIMRESTRootKeys {
-    package static let all: Set<String> = Set(TIMRESTEnvelopeKey.table.documentedNames)
+@usableFromInline package enum TIMRESTRootKeys {
+    @usableFromInline package static let all: Set<String> = Set(TIMRESTEnvelopeKey.table.documentedNames)
 }
 
 /// A `MsgBody` element.

@@ -118,7 +118,7 @@ public struct TUIKitCustomPayload: Hashable, Sendable {
 
     /// Why `data` is not a TUIKit payload — `not_json`, `not_an_object` or `no_business_id`, with a
     /// sentence — or `nil` when it is one. Checks the JSON without building the payload, at any depth.
-    package static func problem(inCustomData data: [UInt8]) -> (code: String, reason: String)? {
+    @usableFromInline package static func problem(inCustomData data: [UInt8]) -> (code: String, reason: String)? {
         data.withUnsafeBufferPointer { buffer in
             let tape: JSONTape
             do throws(IMWireError) {

@@ -12,7 +12,7 @@ public struct _ViewCodec<M: ViewableMessage>: Sendable {
 }
 
 extension _ViewCodec where M: ArenaLaidOut {
-    package init() {
+    @usableFromInline package init() {
         view = { bytes, options, body in
             try ArenaDecoder.withView(table: M._arenaTable, layout: M._typeIndex, from: bytes, options: options, body)
         }

@@ -16,19 +16,19 @@ import IMWireBinary
 /// - a repeated field or a map: one word, [first entry | last entry << 32], heading a list of
 ///   entries [next][value…]. The value of a string entry is one word, of a map entry two
 ///   (key and value), and a message entry's value is the element's node itself.
-package struct ArenaField: Sendable {
-    package var kind: Kind
-    package var container: Container
+@usableFromInline package struct ArenaField: Sendable {
+    @usableFromInline package var kind: Kind
+    @usableFromInline package var container: Container
     /// The field's first word in the node.
-    package var slot: UInt16
+    @usableFromInline package var slot: UInt16
     /// For message fields: the index of the sub-message's layout in the same ``ArenaLayoutTable``.
-    package var sub: UInt16
+    @usableFromInline package var sub: UInt16
     /// The field's index in its schema (``MessageSchema/fields``).
-    package var index: UInt8
+    @usableFromInline package var index: UInt8
     /// For ``Container/bits``: the lowest bit of the value in its word.
-    package var shift: UInt8
+    @usableFromInline package var shift: UInt8
 
-    package enum Kind: UInt8, Sendable {
+    @usableFromInline package enum Kind: UInt8, Sendable {
         /// No field with this number: kept as an unknown field.
         case unknown
         /// Varints: a `uint64`; a `uint32` (its low 32 bits); an `int32` or an enum (low 32 bits,
@@ -41,7 +41,7 @@ package struct ArenaField: Sendable {
         case stringToBytesMap
     }
 
-    package enum Container: UInt8, Sendable {
+    @usableFromInline package enum Container: UInt8, Sendable {
         /// The field has its word.
         case single
         /// A 32-bit scalar or a bool sharing its word with others, at ``ArenaField/shift``.
@@ -52,7 +52,7 @@ package struct ArenaField: Sendable {
         case repeated
     }
 
-    package init(_ kind: Kind, _ container: Container = .single, slot: Int, index: Int, sub: Int = 0, shift: Int = 0) {
+    @usableFromInline package init(_ kind: Kind, _ container: Container = .single, slot: Int, index: Int, sub: Int = 0, shift: Int = 0) {
         self.kind = kind
         self.container = container
         self.slot = UInt16(slot)
@@ -66,7 +66,7 @@ package struct ArenaField: Sendable {
     /// Stores a scalar's raw value in `words[slot]` (a ``Container/single`` or ``Container/bits``
     /// field): the whole word, or its bits — a bool as one bit (any non-zero value is true).
     @inline(__always)
-    package func store(_ value: UInt64, in words: UnsafeMutablePointer<UInt64>, at slot: Int) {
+    @usableFromInline package func store(_ value: UInt64, in words: UnsafeMutablePointer<UInt64>, at slot: Int) {
         // [unsafe: arena-words] `slot` is a word of a node allocated with its layout's `slotCount` (the
         // caller adds the field's slot to the node).
         guard container == .bits else {
@@ -88,22 +88,22 @@ package struct ArenaField: Sendable {
 ///
 /// [unsafe: schema-lifetime] `schema` is `unowned(unsafe)`: schemas are global constants of the
 /// generated code, created once and never freed, so the reference cannot dangle.
-package struct ArenaLayout {
+@usableFromInline package struct ArenaLayout {
     /// Words per node.
-    package let slotCount: Int
+    @usableFromInline package let slotCount: Int
     /// The highest field number the type has; `fields[n]` for n in 0...maxNumber.
-    package let maxNumber: Int
-    package let fields: UnsafeMutablePointer<ArenaField>
+    @usableFromInline package let maxNumber: Int
+    @usableFromInline package let fields: UnsafeMutablePointer<ArenaField>
     /// `wireTypes[n]`: the wire type field n must arrive with in the binary format (0xFF: no such
     /// field), as the table's maker gave it (the binary view decoder's table, kept beside the fields
     /// so that a tag is checked with one load; this layer knows no format).
-    package let wireTypes: UnsafeMutablePointer<UInt8>
+    @usableFromInline package let wireTypes: UnsafeMutablePointer<UInt8>
     /// `byIndex[i]`: the number and layout of the schema's field i.
-    package let byIndex: UnsafeMutablePointer<(number: Int, field: ArenaField)>
+    @usableFromInline package let byIndex: UnsafeMutablePointer<(number: Int, field: ArenaField)>
     /// The type's schema (names, for error messages and the text formats). Schemas live as long as the program.
     package unowned(unsafe) let schema: MessageSchema
     /// How many fields the type has (entries of ``byIndex``).
-    package let fieldCount: Int
+    @usableFromInline package let fieldCount: Int
 }
 
 /// The layouts of every message type of one schema file, indexed by the generator's type numbers.
@@ -111,13 +111,13 @@ package struct ArenaLayout {
 ///
 /// [unsafe: schema-lifetime] `@unchecked Sendable`: the table is written only by its initialiser,
 /// before any thread can see it (a global `let`), and only read after.
-package final class ArenaLayoutTable: @unchecked Sendable {
-    package let layouts: UnsafeMutablePointer<ArenaLayout>
-    package let count: Int
+@usableFromInline package final class ArenaLayoutTable: @unchecked Sendable {
+    @usableFromInline package let layouts: UnsafeMutablePointer<ArenaLayout>
+    @usableFromInline package let count: Int
 
     /// `types[i]` is type i's slot count, schema and fields as (number, field), in field-number order;
     /// `wireType` gives the binary wire type a field must arrive with (``ArenaLayout/wireTypes``).
-    package init(
+    @usableFromInline package init(
         _ types: [(slotCount: Int, schema: MessageSchema, fields: [(Int, ArenaField)])], wireType: (ArenaField) -> UInt8
     ) {
         // [unsafe: arena-layout] Each table is as long as its index range: `fields` and `wireTypes`

@@ -22,7 +22,7 @@ package enum ArenaString {
 
     /// Refuses an input whose offsets a word cannot hold (over 4 GiB): what every decoder of a
     /// message view checks first.
-    package static func checkOffsets(inputCount: Int) throws(IMWireError) {
+    @usableFromInline package static func checkOffsets(inputCount: Int) throws(IMWireError) {
         guard inputCount <= Int(UInt32.max) else {
             throw .inputBeyondFourGiB(size: inputCount)
         }
@@ -41,7 +41,7 @@ package enum ArenaString {
 @usableFromInline
 package struct ArenaWords {
     /// The most words one view may use: indices below 2^32, as a list's links keep them.
-    package static let maxWords = 1 << 32
+    @usableFromInline package static let maxWords = 1 << 32
 
     package private(set) var words: UnsafeMutablePointer<UInt64>
     /// The buffer's size in words.
@@ -54,7 +54,7 @@ package struct ArenaWords {
     /// ``maxWords``, or less for a test of the limit.
     private let limit: Int
 
-    package init(limit: Int = ArenaWords.maxWords) {
+    @usableFromInline package init(limit: Int = ArenaWords.maxWords) {
         // [unsafe: thread-scratch] The buffer is the thread's, taken out of its slot until
         // ``discard()``; it holds at least one word (the initial capacity is 512).
         (words, capacity) = Scratch.words.take()
@@ -66,7 +66,7 @@ package struct ArenaWords {
     /// `wordCount` zeroed words; returns the first. `offset` is where the input is, for the error
     /// when the view would need more than ``maxWords``.
     @inline(__always)
-    package mutating func allocate(_ wordCount: Int, at offset: Int) throws(IMWireError) -> Int {
+    @usableFromInline package mutating func allocate(_ wordCount: Int, at offset: Int) throws(IMWireError) -> Int {
         // [unsafe: arena-words] Grown first, so `count + wordCount <= usable <= capacity`.
         if wordCount > usable &- count { try grow(wordCount, at: offset) }
         assert(count &+ wordCount <= usable && usable <= capacity, "arena words past the buffer")
@@ -98,7 +98,7 @@ package struct ArenaWords {
     /// Appends an entry with `valueWords` value words (zeroed) to the list whose links are at
     /// `links` (the first entry | the last << 32); returns the index of the entry's first value word.
     @inline(__always)
-    package mutating func appendEntry(links: Int, valueWords: Int, at offset: Int) throws(IMWireError) -> Int {
+    @usableFromInline package mutating func appendEntry(links: Int, valueWords: Int, at offset: Int) throws(IMWireError) -> Int {
         // [unsafe: arena-words] `links` is a word of a node allocated before; the entry's words
         // are new (below `count`); the last entry's index came from an earlier call. Every index
         // is below ``maxWords``, so it fits its 32 bits.
@@ -116,7 +116,7 @@ package struct ArenaWords {
     }
 
     /// Returns the buffer to the thread (or frees it, when it grew past what the thread keeps).
-    package func discard() {
+    @usableFromInline package func discard() {
         // [unsafe: thread-scratch] Given back once, by the view's `defer`, after the last read.
         Scratch.words.giveBack(words, capacity: capacity)
     }

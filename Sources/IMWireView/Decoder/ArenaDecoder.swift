@@ -16,16 +16,16 @@ import IMWireBinary
 /// by the input (a node per length-delimited field at most); nesting is bounded by `maxDepth` on every
 /// recursive path (sub-messages, map entries, unknown groups) and by the thread's stack
 /// (``StackGuard``).
-package struct ArenaDecoder: WireCursor {
+@usableFromInline package struct ArenaDecoder: WireCursor {
     // The cursor (``WireCursor``: the reads this decoder shares with ``BinaryReader``).
-    package let base: UnsafePointer<UInt8>
-    package let inputCount: Int
-    package var position = 0
+    @usableFromInline package let base: UnsafePointer<UInt8>
+    @usableFromInline package let inputCount: Int
+    @usableFromInline package var position = 0
     /// End of the message being decoded.
-    package var end: Int
-    package var depth = 1
-    package let maxDepth: Int
-    package var stackGuard = StackGuard()
+    @usableFromInline package var end: Int
+    @usableFromInline package var depth = 1
+    @usableFromInline package let maxDepth: Int
+    @usableFromInline package var stackGuard = StackGuard()
     private let layouts: UnsafeMutablePointer<ArenaLayout>
     private var arena: ArenaWords
     /// The words (`arena.words`, again after it grows).
@@ -215,7 +215,7 @@ extension ArenaDecoder {
     /// with string and bytes words pointing into `buffer` itself (no copy), and calls `body` with the
     /// root node; the words go back to the thread when `body` returns. What a message view reads.
     /// `wordLimit` lowers ``ArenaWords/maxWords`` for a test of that limit.
-    package static func withView<Result>(
+    @usableFromInline package static func withView<Result>(
         table: ArenaLayoutTable, layout: Int, from buffer: UnsafeBufferPointer<UInt8>, options: BinaryDecodingOptions,
         wordLimit: Int = ArenaWords.maxWords, _ body: (_ViewNode) throws -> Result
     ) throws -> Result {
@@ -234,7 +234,7 @@ extension ArenaField {
     /// The wire type the field must arrive with; another one keeps it as an unknown field (the
     /// binary view decoder's table, ``ArenaLayout/wireTypes``, which the generated layout tables
     /// fill from this).
-    package var wireType: UInt8 {
+    @usableFromInline package var wireType: UInt8 {
         switch kind {
         case .uint64, .uint32, .int32, .enumeration, .bool: WireType.varint
         case .fixed64: WireType.fixed64

@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension C2CReadReceipt: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<C2CReadReceipt>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``C2CReadReceipt``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,13 +18,13 @@ extension C2CReadReceipt: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `user_id` (field 1).
-        @inlinable public var userID: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var userID: StringView { _node.string(1) }
 
         /// `read_timestamp_ms` (field 2).
-        @inlinable public var readTimestampMs: UInt64 { _node.uint64(2) }
+        @_alwaysEmitIntoClient public var readTimestampMs: UInt64 { _node.uint64(2) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension CustomElem: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<CustomElem>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``CustomElem``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,19 +18,19 @@ extension CustomElem: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `data` (field 1).
-        @inlinable public var data: BytesView { _node.bytesValue(1) }
+        @_alwaysEmitIntoClient public var data: BytesView { _node.bytesValue(1) }
 
         /// `desc` (field 2).
-        @inlinable public var desc: StringView { _node.string(2) }
+        @_alwaysEmitIntoClient public var desc: StringView { _node.string(2) }
 
         /// `ext` (field 3).
-        @inlinable public var ext: StringView { _node.string(3) }
+        @_alwaysEmitIntoClient public var ext: StringView { _node.string(3) }
 
         /// `sound` (field 4).
-        @inlinable public var sound: StringView { _node.string(4) }
+        @_alwaysEmitIntoClient public var sound: StringView { _node.string(4) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension Elem: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<Elem>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``Elem``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -43,7 +43,7 @@ extension Elem: ViewableMessage, ArenaLaidOut {
             case groupSystem(GroupSystemElem.View)
         }
 
-        @inlinable public var content: Content? {
+        @_alwaysEmitIntoClient public var content: Content? {
             switch _node.oneofCase(1) {
             case 1: .text(_node.messageMember(2))
             case 2: .custom(_node.messageMember(2))
@@ -61,10 +61,10 @@ extension Elem: ViewableMessage, ArenaLaidOut {
         }
 
         /// Which `content` member is set (``Elem/kind``).
-        @inlinable public var kind: ElemKind? { ElemKind(v2timElemType: _node.oneofCase(1)) }
+        @_alwaysEmitIntoClient public var kind: ElemKind? { ElemKind(v2timElemType: _node.oneofCase(1)) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

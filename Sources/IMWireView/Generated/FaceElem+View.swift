@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension FaceElem: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<FaceElem>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``FaceElem``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,13 +18,13 @@ extension FaceElem: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `index` (field 1).
-        @inlinable public var index: Int32 { _node.int32(2, 0) }
+        @_alwaysEmitIntoClient public var index: Int32 { _node.int32(2, 0) }
 
         /// `data` (field 2).
-        @inlinable public var data: BytesView { _node.bytesValue(1) }
+        @_alwaysEmitIntoClient public var data: BytesView { _node.bytesValue(1) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

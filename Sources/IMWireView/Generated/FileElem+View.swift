@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension FileElem: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<FileElem>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``FileElem``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,19 +18,19 @@ extension FileElem: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `uuid` (field 1).
-        @inlinable public var uuid: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var uuid: StringView { _node.string(1) }
 
         /// `url` (field 2).
-        @inlinable public var url: StringView { _node.string(2) }
+        @_alwaysEmitIntoClient public var url: StringView { _node.string(2) }
 
         /// `file_name` (field 3).
-        @inlinable public var fileName: StringView { _node.string(3) }
+        @_alwaysEmitIntoClient public var fileName: StringView { _node.string(3) }
 
         /// `file_size` (field 4).
-        @inlinable public var fileSize: UInt64 { _node.uint64(4) }
+        @_alwaysEmitIntoClient public var fileSize: UInt64 { _node.uint64(4) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

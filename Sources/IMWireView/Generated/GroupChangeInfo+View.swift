@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension GroupChangeInfo: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<GroupChangeInfo>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``GroupChangeInfo``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,25 +18,25 @@ extension GroupChangeInfo: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `type` (field 1).
-        @inlinable public var `type`: GroupInfoChangeType { GroupInfoChangeType(rawValue: _node.int32(4, 0)) }
+        @_alwaysEmitIntoClient public var `type`: GroupInfoChangeType { GroupInfoChangeType(rawValue: _node.int32(4, 0)) }
 
         /// `value` (field 2).
-        @inlinable public var value: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var value: StringView { _node.string(1) }
 
         /// `key` (field 3).
-        @inlinable public var key: StringView { _node.string(2) }
+        @_alwaysEmitIntoClient public var key: StringView { _node.string(2) }
 
         /// `bool_value` (field 4).
-        @inlinable public var boolValue: Bool { _node.bool(5, 0) }
+        @_alwaysEmitIntoClient public var boolValue: Bool { _node.bool(5, 0) }
 
         /// `int_value` (field 5).
-        @inlinable public var intValue: UInt32 { _node.uint32(4, 32) }
+        @_alwaysEmitIntoClient public var intValue: UInt32 { _node.uint32(4, 32) }
 
         /// `uint64_value` (field 6).
-        @inlinable public var uint64Value: UInt64 { _node.uint64(3) }
+        @_alwaysEmitIntoClient public var uint64Value: UInt64 { _node.uint64(3) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

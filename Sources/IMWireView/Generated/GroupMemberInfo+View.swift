@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension GroupMemberInfo: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<GroupMemberInfo>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``GroupMemberInfo``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,34 +18,34 @@ extension GroupMemberInfo: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `user_id` (field 1).
-        @inlinable public var userID: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var userID: StringView { _node.string(1) }
 
         /// `nick_name` (field 2).
-        @inlinable public var nickName: StringView { _node.string(2) }
+        @_alwaysEmitIntoClient public var nickName: StringView { _node.string(2) }
 
         /// `friend_remark` (field 3).
-        @inlinable public var friendRemark: StringView { _node.string(3) }
+        @_alwaysEmitIntoClient public var friendRemark: StringView { _node.string(3) }
 
         /// `name_card` (field 4).
-        @inlinable public var nameCard: StringView { _node.string(4) }
+        @_alwaysEmitIntoClient public var nameCard: StringView { _node.string(4) }
 
         /// `face_url` (field 5).
-        @inlinable public var faceURL: StringView { _node.string(5) }
+        @_alwaysEmitIntoClient public var faceURL: StringView { _node.string(5) }
 
         /// `role` (field 6).
-        @inlinable public var role: GroupMemberRole { GroupMemberRole(rawValue: _node.int32(9, 0)) }
+        @_alwaysEmitIntoClient public var role: GroupMemberRole { GroupMemberRole(rawValue: _node.int32(9, 0)) }
 
         /// `join_time` (field 7).
-        @inlinable public var joinTime: UInt64 { _node.uint64(6) }
+        @_alwaysEmitIntoClient public var joinTime: UInt64 { _node.uint64(6) }
 
         /// `mute_until` (field 8).
-        @inlinable public var muteUntil: UInt64 { _node.uint64(7) }
+        @_alwaysEmitIntoClient public var muteUntil: UInt64 { _node.uint64(7) }
 
         /// `custom_info` (field 9).
-        @inlinable public var customInfo: StringBytesMapView { _node.map(8) }
+        @_alwaysEmitIntoClient public var customInfo: StringBytesMapView { _node.map(8) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

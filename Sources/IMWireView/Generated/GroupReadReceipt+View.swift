@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension GroupReadReceipt: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<GroupReadReceipt>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``GroupReadReceipt``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,16 +18,16 @@ extension GroupReadReceipt: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `msg_id` (field 1).
-        @inlinable public var msgID: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var msgID: StringView { _node.string(1) }
 
         /// `read_count` (field 2).
-        @inlinable public var readCount: UInt64 { _node.uint64(2) }
+        @_alwaysEmitIntoClient public var readCount: UInt64 { _node.uint64(2) }
 
         /// `unread_count` (field 3).
-        @inlinable public var unreadCount: UInt64 { _node.uint64(3) }
+        @_alwaysEmitIntoClient public var unreadCount: UInt64 { _node.uint64(3) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

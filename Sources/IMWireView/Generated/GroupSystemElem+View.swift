@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension GroupSystemElem: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<GroupSystemElem>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``GroupSystemElem``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,37 +18,37 @@ extension GroupSystemElem: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `type` (field 1).
-        @inlinable public var `type`: GroupSystemType { GroupSystemType(rawValue: _node.int32(10, 0)) }
+        @_alwaysEmitIntoClient public var `type`: GroupSystemType { GroupSystemType(rawValue: _node.int32(10, 0)) }
 
         /// `group_id` (field 2).
-        @inlinable public var groupID: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var groupID: StringView { _node.string(1) }
 
         /// `op_user` (field 3).
-        @inlinable public var opUser: StringView { _node.string(2) }
+        @_alwaysEmitIntoClient public var opUser: StringView { _node.string(2) }
 
         /// `reason` (field 4).
-        @inlinable public var reason: StringView { _node.string(3) }
+        @_alwaysEmitIntoClient public var reason: StringView { _node.string(3) }
 
         /// `msg_key` (field 5).
-        @inlinable public var msgKey: UInt64 { _node.uint64(4) }
+        @_alwaysEmitIntoClient public var msgKey: UInt64 { _node.uint64(4) }
 
         /// `auth_key` (field 6).
-        @inlinable public var authKey: BytesView { _node.bytesValue(5) }
+        @_alwaysEmitIntoClient public var authKey: BytesView { _node.bytesValue(5) }
 
         /// `user_data` (field 7).
-        @inlinable public var userData: BytesView { _node.bytesValue(6) }
+        @_alwaysEmitIntoClient public var userData: BytesView { _node.bytesValue(6) }
 
         /// `op_member` (field 8).
-        @inlinable public var opMember: GroupMemberInfo.View? { _node.message(7) }
+        @_alwaysEmitIntoClient public var opMember: GroupMemberInfo.View? { _node.message(7) }
 
         /// `platform` (field 9).
-        @inlinable public var platform: StringView { _node.string(8) }
+        @_alwaysEmitIntoClient public var platform: StringView { _node.string(8) }
 
         /// `op_user_info` (field 10).
-        @inlinable public var opUserInfo: UserProfile.View? { _node.message(9) }
+        @_alwaysEmitIntoClient public var opUserInfo: UserProfile.View? { _node.message(9) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension GroupTipsElem: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<GroupTipsElem>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``GroupTipsElem``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,43 +18,43 @@ extension GroupTipsElem: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `group_id` (field 1).
-        @inlinable public var groupID: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var groupID: StringView { _node.string(1) }
 
         /// `type` (field 2).
-        @inlinable public var `type`: GroupTipsType { GroupTipsType(rawValue: _node.int32(11, 0)) }
+        @_alwaysEmitIntoClient public var `type`: GroupTipsType { GroupTipsType(rawValue: _node.int32(11, 0)) }
 
         /// `op_member` (field 3).
-        @inlinable public var opMember: GroupMemberInfo.View? { _node.message(2) }
+        @_alwaysEmitIntoClient public var opMember: GroupMemberInfo.View? { _node.message(2) }
 
         /// `member_list` (field 4).
-        @inlinable public var memberList: ViewList<GroupMemberInfo.View> { _node.list(3) }
+        @_alwaysEmitIntoClient public var memberList: ViewList<GroupMemberInfo.View> { _node.list(3) }
 
         /// `group_change_list` (field 5).
-        @inlinable public var groupChangeList: ViewList<GroupChangeInfo.View> { _node.list(4) }
+        @_alwaysEmitIntoClient public var groupChangeList: ViewList<GroupChangeInfo.View> { _node.list(4) }
 
         /// `member_change_list` (field 6).
-        @inlinable public var memberChangeList: ViewList<MemberChangeInfo.View> { _node.list(5) }
+        @_alwaysEmitIntoClient public var memberChangeList: ViewList<MemberChangeInfo.View> { _node.list(5) }
 
         /// `member_count` (field 7).
-        @inlinable public var memberCount: UInt32 { _node.uint32(11, 32) }
+        @_alwaysEmitIntoClient public var memberCount: UInt32 { _node.uint32(11, 32) }
 
         /// `group_name` (field 8).
-        @inlinable public var groupName: StringView { _node.string(6) }
+        @_alwaysEmitIntoClient public var groupName: StringView { _node.string(6) }
 
         /// `platform` (field 9).
-        @inlinable public var platform: StringView { _node.string(7) }
+        @_alwaysEmitIntoClient public var platform: StringView { _node.string(7) }
 
         /// `op_user_info` (field 10).
-        @inlinable public var opUserInfo: UserProfile.View? { _node.message(8) }
+        @_alwaysEmitIntoClient public var opUserInfo: UserProfile.View? { _node.message(8) }
 
         /// `changed_user_info_list` (field 11).
-        @inlinable public var changedUserInfoList: ViewList<UserProfile.View> { _node.list(9) }
+        @_alwaysEmitIntoClient public var changedUserInfoList: ViewList<UserProfile.View> { _node.list(9) }
 
         /// `changed_group_member_info_list` (field 12).
-        @inlinable public var changedGroupMemberInfoList: ViewList<GroupMemberInfo.View> { _node.list(10) }
+        @_alwaysEmitIntoClient public var changedGroupMemberInfoList: ViewList<GroupMemberInfo.View> { _node.list(10) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

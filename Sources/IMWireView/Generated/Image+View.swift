@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension Image: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<Image>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``Image``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,25 +18,25 @@ extension Image: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `type` (field 1).
-        @inlinable public var `type`: ImageType { ImageType(rawValue: _node.int32(4, 0)) }
+        @_alwaysEmitIntoClient public var `type`: ImageType { ImageType(rawValue: _node.int32(4, 0)) }
 
         /// `uuid` (field 2).
-        @inlinable public var uuid: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var uuid: StringView { _node.string(1) }
 
         /// `size` (field 3).
-        @inlinable public var size: UInt64 { _node.uint64(2) }
+        @_alwaysEmitIntoClient public var size: UInt64 { _node.uint64(2) }
 
         /// `width` (field 4).
-        @inlinable public var width: UInt32 { _node.uint32(4, 32) }
+        @_alwaysEmitIntoClient public var width: UInt32 { _node.uint32(4, 32) }
 
         /// `height` (field 5).
-        @inlinable public var height: UInt32 { _node.uint32(5, 0) }
+        @_alwaysEmitIntoClient public var height: UInt32 { _node.uint32(5, 0) }
 
         /// `url` (field 6).
-        @inlinable public var url: StringView { _node.string(3) }
+        @_alwaysEmitIntoClient public var url: StringView { _node.string(3) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension ImageElem: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<ImageElem>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``ImageElem``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,13 +18,13 @@ extension ImageElem: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `format` (field 1).
-        @inlinable public var format: ImageFormat { ImageFormat(rawValue: _node.int32(2, 0)) }
+        @_alwaysEmitIntoClient public var format: ImageFormat { ImageFormat(rawValue: _node.int32(2, 0)) }
 
         /// `images` (field 2).
-        @inlinable public var images: ViewList<Image.View> { _node.list(1) }
+        @_alwaysEmitIntoClient public var images: ViewList<Image.View> { _node.list(1) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

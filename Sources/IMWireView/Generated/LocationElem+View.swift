@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension LocationElem: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<LocationElem>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``LocationElem``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,16 +18,16 @@ extension LocationElem: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `desc` (field 1).
-        @inlinable public var desc: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var desc: StringView { _node.string(1) }
 
         /// `longitude` (field 2).
-        @inlinable public var longitude: Double { _node.double(2) }
+        @_alwaysEmitIntoClient public var longitude: Double { _node.double(2) }
 
         /// `latitude` (field 3).
-        @inlinable public var latitude: Double { _node.double(3) }
+        @_alwaysEmitIntoClient public var latitude: Double { _node.double(3) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

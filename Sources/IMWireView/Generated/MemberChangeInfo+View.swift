@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension MemberChangeInfo: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<MemberChangeInfo>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``MemberChangeInfo``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,13 +18,13 @@ extension MemberChangeInfo: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `user_id` (field 1).
-        @inlinable public var userID: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var userID: StringView { _node.string(1) }
 
         /// `mute_time` (field 2).
-        @inlinable public var muteTime: UInt32 { _node.uint32(2, 0) }
+        @_alwaysEmitIntoClient public var muteTime: UInt32 { _node.uint32(2, 0) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

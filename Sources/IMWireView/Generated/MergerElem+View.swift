@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension MergerElem: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<MergerElem>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``MergerElem``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,28 +18,28 @@ extension MergerElem: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `title` (field 1).
-        @inlinable public var title: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var title: StringView { _node.string(1) }
 
         /// `abstract_list` (field 2).
-        @inlinable public var abstractList: ViewList<StringView> { _node.list(2) }
+        @_alwaysEmitIntoClient public var abstractList: ViewList<StringView> { _node.list(2) }
 
         /// `compatible_text` (field 3).
-        @inlinable public var compatibleText: StringView { _node.string(3) }
+        @_alwaysEmitIntoClient public var compatibleText: StringView { _node.string(3) }
 
         /// `layers_over_limit` (field 4).
-        @inlinable public var layersOverLimit: Bool { _node.bool(6, 32) }
+        @_alwaysEmitIntoClient public var layersOverLimit: Bool { _node.bool(6, 32) }
 
         /// `messages` (field 5).
-        @inlinable public var messages: ViewList<Message.View> { _node.list(4) }
+        @_alwaysEmitIntoClient public var messages: ViewList<Message.View> { _node.list(4) }
 
         /// `json_msg_key` (field 6).
-        @inlinable public var jsonMsgKey: StringView { _node.string(5) }
+        @_alwaysEmitIntoClient public var jsonMsgKey: StringView { _node.string(5) }
 
         /// `msg_num` (field 7).
-        @inlinable public var msgNum: UInt32 { _node.uint32(6, 0) }
+        @_alwaysEmitIntoClient public var msgNum: UInt32 { _node.uint32(6, 0) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

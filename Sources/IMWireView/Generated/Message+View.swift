@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension Message: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<Message>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``Message``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,58 +18,58 @@ extension Message: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `msg_id` (field 1).
-        @inlinable public var msgID: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var msgID: StringView { _node.string(1) }
 
         /// `sender` (field 2).
-        @inlinable public var sender: StringView { _node.string(2) }
+        @_alwaysEmitIntoClient public var sender: StringView { _node.string(2) }
 
         /// `timestamp_ms` (field 6).
-        @inlinable public var timestampMs: UInt64 { _node.uint64(5) }
+        @_alwaysEmitIntoClient public var timestampMs: UInt64 { _node.uint64(5) }
 
         /// `seq` (field 7).
-        @inlinable public var seq: UInt64 { _node.uint64(6) }
+        @_alwaysEmitIntoClient public var seq: UInt64 { _node.uint64(6) }
 
         /// `random` (field 8).
-        @inlinable public var random: UInt64 { _node.uint64(7) }
+        @_alwaysEmitIntoClient public var random: UInt64 { _node.uint64(7) }
 
         /// `priority` (field 9).
-        @inlinable public var priority: Priority { Priority(rawValue: _node.int32(16, 0)) }
+        @_alwaysEmitIntoClient public var priority: Priority { Priority(rawValue: _node.int32(16, 0)) }
 
         /// `elems` (field 10).
-        @inlinable public var elems: ViewList<Elem.View> { _node.list(8) }
+        @_alwaysEmitIntoClient public var elems: ViewList<Elem.View> { _node.list(8) }
 
         /// `at_user_list` (field 11).
-        @inlinable public var atUserList: ViewList<StringView> { _node.list(9) }
+        @_alwaysEmitIntoClient public var atUserList: ViewList<StringView> { _node.list(9) }
 
         /// `targeted_receivers` (field 12).
-        @inlinable public var targetedReceivers: ViewList<StringView> { _node.list(10) }
+        @_alwaysEmitIntoClient public var targetedReceivers: ViewList<StringView> { _node.list(10) }
 
         /// `cloud_custom_data` (field 13).
-        @inlinable public var cloudCustomData: BytesView { _node.bytesValue(11) }
+        @_alwaysEmitIntoClient public var cloudCustomData: BytesView { _node.bytesValue(11) }
 
         /// `offline_push_info` (field 14).
-        @inlinable public var offlinePushInfo: OfflinePushInfo.View? { _node.message(12) }
+        @_alwaysEmitIntoClient public var offlinePushInfo: OfflinePushInfo.View? { _node.message(12) }
 
         /// `need_read_receipt` (field 15).
-        @inlinable public var needReadReceipt: Bool { _node.bool(16, 32) }
+        @_alwaysEmitIntoClient public var needReadReceipt: Bool { _node.bool(16, 32) }
 
         /// `excluded_from_unread_count` (field 16).
-        @inlinable public var excludedFromUnreadCount: Bool { _node.bool(16, 33) }
+        @_alwaysEmitIntoClient public var excludedFromUnreadCount: Bool { _node.bool(16, 33) }
 
         /// `excluded_from_last_message` (field 17).
-        @inlinable public var excludedFromLastMessage: Bool { _node.bool(16, 34) }
+        @_alwaysEmitIntoClient public var excludedFromLastMessage: Bool { _node.bool(16, 34) }
 
         /// `online_user_only` (field 18).
-        @inlinable public var onlineUserOnly: Bool { _node.bool(16, 35) }
+        @_alwaysEmitIntoClient public var onlineUserOnly: Bool { _node.bool(16, 35) }
 
         /// `support_message_extension` (field 19).
-        @inlinable public var supportMessageExtension: Bool { _node.bool(16, 36) }
+        @_alwaysEmitIntoClient public var supportMessageExtension: Bool { _node.bool(16, 36) }
 
         /// `topic_id` (field 20).
-        @inlinable public var topicID: StringView { _node.string(13) }
+        @_alwaysEmitIntoClient public var topicID: StringView { _node.string(13) }
 
         /// `barrage` (field 21).
-        @inlinable public var barrage: Bool { _node.bool(16, 37) }
+        @_alwaysEmitIntoClient public var barrage: Bool { _node.bool(16, 37) }
 
         /// The `target` oneof: the member that is set, or `nil`.
         public enum Target {
@@ -81,7 +81,7 @@ extension Message: ViewableMessage, ArenaLaidOut {
             case roomID(StringView)
         }
 
-        @inlinable public var target: Target? {
+        @_alwaysEmitIntoClient public var target: Target? {
             switch _node.oneofCase(3) {
             case 3: .receiver(_node.string(4))
             case 4: .groupID(_node.string(4))
@@ -100,7 +100,7 @@ extension Message: ViewableMessage, ArenaLaidOut {
             case c2cReadReceipt(C2CReadReceipt.View)
         }
 
-        @inlinable public var signal: Signal? {
+        @_alwaysEmitIntoClient public var signal: Signal? {
             switch _node.oneofCase(14) {
             case 22: .recallNotice(_node.messageMember(15))
             case 23: .groupReadReceipt(_node.messageMember(15))
@@ -110,7 +110,7 @@ extension Message: ViewableMessage, ArenaLaidOut {
         }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension OfflinePushInfo: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<OfflinePushInfo>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``OfflinePushInfo``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,43 +18,43 @@ extension OfflinePushInfo: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `title` (field 1).
-        @inlinable public var title: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var title: StringView { _node.string(1) }
 
         /// `desc` (field 2).
-        @inlinable public var desc: StringView { _node.string(2) }
+        @_alwaysEmitIntoClient public var desc: StringView { _node.string(2) }
 
         /// `ext` (field 3).
-        @inlinable public var ext: StringView { _node.string(3) }
+        @_alwaysEmitIntoClient public var ext: StringView { _node.string(3) }
 
         /// `disable_push` (field 4).
-        @inlinable public var disablePush: Bool { _node.bool(9, 32) }
+        @_alwaysEmitIntoClient public var disablePush: Bool { _node.bool(9, 32) }
 
         /// `ios_sound` (field 5).
-        @inlinable public var iosSound: StringView { _node.string(4) }
+        @_alwaysEmitIntoClient public var iosSound: StringView { _node.string(4) }
 
         /// `android_sound` (field 6).
-        @inlinable public var androidSound: StringView { _node.string(5) }
+        @_alwaysEmitIntoClient public var androidSound: StringView { _node.string(5) }
 
         /// `ignore_ios_badge` (field 7).
-        @inlinable public var ignoreIOSBadge: Bool { _node.bool(9, 33) }
+        @_alwaysEmitIntoClient public var ignoreIOSBadge: Bool { _node.bool(9, 33) }
 
         /// `ios_push_type` (field 8).
-        @inlinable public var iosPushType: IOSPushType { IOSPushType(rawValue: _node.int32(9, 0)) }
+        @_alwaysEmitIntoClient public var iosPushType: IOSPushType { IOSPushType(rawValue: _node.int32(9, 0)) }
 
         /// `ios_title` (field 9).
-        @inlinable public var iosTitle: StringView { _node.string(6) }
+        @_alwaysEmitIntoClient public var iosTitle: StringView { _node.string(6) }
 
         /// `ios_subtitle` (field 10).
-        @inlinable public var iosSubtitle: StringView { _node.string(7) }
+        @_alwaysEmitIntoClient public var iosSubtitle: StringView { _node.string(7) }
 
         /// `ios_image` (field 11).
-        @inlinable public var iosImage: StringView { _node.string(8) }
+        @_alwaysEmitIntoClient public var iosImage: StringView { _node.string(8) }
 
         /// `ios_mutable_content` (field 12).
-        @inlinable public var iosMutableContent: Bool { _node.bool(9, 34) }
+        @_alwaysEmitIntoClient public var iosMutableContent: Bool { _node.bool(9, 34) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension RecallNotice: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<RecallNotice>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``RecallNotice``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,16 +18,16 @@ extension RecallNotice: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `msg_id` (field 1).
-        @inlinable public var msgID: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var msgID: StringView { _node.string(1) }
 
         /// `recalled_by` (field 2).
-        @inlinable public var recalledBy: StringView { _node.string(2) }
+        @_alwaysEmitIntoClient public var recalledBy: StringView { _node.string(2) }
 
         /// `reason` (field 3).
-        @inlinable public var reason: StringView { _node.string(3) }
+        @_alwaysEmitIntoClient public var reason: StringView { _node.string(3) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension SoundElem: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<SoundElem>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``SoundElem``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,22 +18,22 @@ extension SoundElem: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `uuid` (field 1).
-        @inlinable public var uuid: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var uuid: StringView { _node.string(1) }
 
         /// `url` (field 2).
-        @inlinable public var url: StringView { _node.string(2) }
+        @_alwaysEmitIntoClient public var url: StringView { _node.string(2) }
 
         /// `data_size` (field 3).
-        @inlinable public var dataSize: UInt64 { _node.uint64(3) }
+        @_alwaysEmitIntoClient public var dataSize: UInt64 { _node.uint64(3) }
 
         /// `duration` (field 4).
-        @inlinable public var duration: UInt32 { _node.uint32(5, 0) }
+        @_alwaysEmitIntoClient public var duration: UInt32 { _node.uint32(5, 0) }
 
         /// `format` (field 5).
-        @inlinable public var format: StringView { _node.string(4) }
+        @_alwaysEmitIntoClient public var format: StringView { _node.string(4) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

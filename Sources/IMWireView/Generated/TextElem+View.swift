@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension TextElem: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<TextElem>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``TextElem``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,10 +18,10 @@ extension TextElem: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `text` (field 1).
-        @inlinable public var text: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var text: StringView { _node.string(1) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension UserProfile: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<UserProfile>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``UserProfile``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,22 +18,22 @@ extension UserProfile: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `user_id` (field 1).
-        @inlinable public var userID: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var userID: StringView { _node.string(1) }
 
         /// `nick_name` (field 2).
-        @inlinable public var nickName: StringView { _node.string(2) }
+        @_alwaysEmitIntoClient public var nickName: StringView { _node.string(2) }
 
         /// `face_url` (field 3).
-        @inlinable public var faceURL: StringView { _node.string(3) }
+        @_alwaysEmitIntoClient public var faceURL: StringView { _node.string(3) }
 
         /// `self_signature` (field 4).
-        @inlinable public var selfSignature: StringView { _node.string(4) }
+        @_alwaysEmitIntoClient public var selfSignature: StringView { _node.string(4) }
 
         /// `custom_info` (field 5).
-        @inlinable public var customInfo: StringBytesMapView { _node.map(5) }
+        @_alwaysEmitIntoClient public var customInfo: StringBytesMapView { _node.map(5) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

@@ -6,7 +6,7 @@ import IMWireBinary
 
 extension VideoElem: ViewableMessage, ArenaLaidOut {
     public static let _viewCodec = _ViewCodec<VideoElem>()
-    package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
+    @usableFromInline package static var _arenaTable: ArenaLayoutTable { imwireArenaLayouts }
 
     /// A read-only view of a binary ``VideoElem``: every field read in place from the input, valid only
     /// inside the closure of ``ViewableMessage/withView(serializedBytes:options:_:)``. Strings are
@@ -18,40 +18,40 @@ extension VideoElem: ViewableMessage, ArenaLaidOut {
         @inlinable public init(_viewNode: _ViewNode) { _node = _viewNode }
 
         /// `video_uuid` (field 1).
-        @inlinable public var videoUUID: StringView { _node.string(1) }
+        @_alwaysEmitIntoClient public var videoUUID: StringView { _node.string(1) }
 
         /// `video_url` (field 2).
-        @inlinable public var videoURL: StringView { _node.string(2) }
+        @_alwaysEmitIntoClient public var videoURL: StringView { _node.string(2) }
 
         /// `video_size` (field 3).
-        @inlinable public var videoSize: UInt64 { _node.uint64(3) }
+        @_alwaysEmitIntoClient public var videoSize: UInt64 { _node.uint64(3) }
 
         /// `video_format` (field 4).
-        @inlinable public var videoFormat: StringView { _node.string(4) }
+        @_alwaysEmitIntoClient public var videoFormat: StringView { _node.string(4) }
 
         /// `duration` (field 5).
-        @inlinable public var duration: UInt32 { _node.uint32(9, 0) }
+        @_alwaysEmitIntoClient public var duration: UInt32 { _node.uint32(9, 0) }
 
         /// `snapshot_uuid` (field 6).
-        @inlinable public var snapshotUUID: StringView { _node.string(5) }
+        @_alwaysEmitIntoClient public var snapshotUUID: StringView { _node.string(5) }
 
         /// `snapshot_url` (field 7).
-        @inlinable public var snapshotURL: StringView { _node.string(6) }
+        @_alwaysEmitIntoClient public var snapshotURL: StringView { _node.string(6) }
 
         /// `snapshot_size` (field 8).
-        @inlinable public var snapshotSize: UInt64 { _node.uint64(7) }
+        @_alwaysEmitIntoClient public var snapshotSize: UInt64 { _node.uint64(7) }
 
         /// `snapshot_width` (field 9).
-        @inlinable public var snapshotWidth: UInt32 { _node.uint32(9, 32) }
+        @_alwaysEmitIntoClient public var snapshotWidth: UInt32 { _node.uint32(9, 32) }
 
         /// `snapshot_height` (field 10).
-        @inlinable public var snapshotHeight: UInt32 { _node.uint32(10, 0) }
+        @_alwaysEmitIntoClient public var snapshotHeight: UInt32 { _node.uint32(10, 0) }
 
         /// `snapshot_format` (field 11).
-        @inlinable public var snapshotFormat: StringView { _node.string(8) }
+        @_alwaysEmitIntoClient public var snapshotFormat: StringView { _node.string(8) }
 
         /// Fields this schema does not know, each field's bytes in wire order.
-        @inlinable public var unknownFields: UnknownFieldsView { _node.unknownFields }
+        @_alwaysEmitIntoClient public var unknownFields: UnknownFieldsView { _node.unknownFields }
     }
 
     /// An owned copy of a view's fields: the value ``init(serializedBytes:options:)-(Bytes,_)`` decodes

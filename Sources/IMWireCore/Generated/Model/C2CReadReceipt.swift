@@ -6,7 +6,7 @@
 /// not later than read_timestamp_ms has been read.
 public struct C2CReadReceipt: Sendable {
     /// The peer who read the conversation (V2TIM userID).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var userID: String {
         get { _storage.userID }
         set { _uniqueStorage().userID = newValue }
@@ -14,14 +14,14 @@ public struct C2CReadReceipt: Sendable {
     }
     /// Unix time in milliseconds up to which the peer has read, comparable with Message.timestamp_ms
     /// (V2TIM timestamp is in seconds: multiply by 1000).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var readTimestampMs: UInt64 {
         get { _storage.readTimestampMs }
         set { _uniqueStorage().readTimestampMs = newValue }
         _modify { yield &_uniqueStorage().readTimestampMs }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var unknownFields: UnknownFields {
         get { _storage.unknownFields }
         set { _uniqueStorage().unknownFields = newValue }
@@ -37,16 +37,29 @@ public struct C2CReadReceipt: Sendable {
     /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
     /// caller's module is a load, not a call).
     @usableFromInline package final class _Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) package var userID: String = ""
-        @usableFromInline @exclusivity(unchecked) package var readTimestampMs: UInt64 = 0
-        @usableFromInline @exclusivity(unchecked) package var unknownFields = UnknownFields()
+        @usableFromInline @exclusivity(unchecked) package var _userID: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _readTimestampMs: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) package var _unknownFields: UnknownFields = UnknownFields()
 
-        @usableFromInline package init() {}
+        @inlinable package var userID: String {
+            _read { yield _userID }
+            _modify { yield &_userID }
+        }
+        @inlinable package var readTimestampMs: UInt64 {
+            _read { yield _readTimestampMs }
+            _modify { yield &_readTimestampMs }
+        }
+        @inlinable package var unknownFields: UnknownFields {
+            _read { yield _unknownFields }
+            _modify { yield &_unknownFields }
+        }
+
+        @inlinable package init() {}
 
         @usableFromInline package init(copying other: _Storage) {
-            userID = other.userID
-            readTimestampMs = other.readTimestampMs
-            unknownFields = other.unknownFields
+            _userID = other._userID
+            _readTimestampMs = other._readTimestampMs
+            _unknownFields = other._unknownFields
         }
     }
 
@@ -60,8 +73,10 @@ public struct C2CReadReceipt: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() { _storage = _Storage() }
 
+    @_alwaysEmitIntoClient
     public init(
         userID: String = "",
         readTimestampMs: UInt64 = 0
@@ -87,9 +102,3 @@ extension C2CReadReceipt: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension C2CReadReceipt: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["userID": userID as Any, "readTimestampMs": readTimestampMs as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

@@ -2,34 +2,34 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct CustomElem: Sendable {
-    @inlinable
+    @_alwaysEmitIntoClient
     public var data: [UInt8] {
         get { _storage.data }
         set { _uniqueStorage().data = newValue }
         _modify { yield &_uniqueStorage().data }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var desc: String {
         get { _storage.desc }
         set { _uniqueStorage().desc = newValue }
         _modify { yield &_uniqueStorage().desc }
     }
     /// V2TIM `extension`.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var ext: String {
         get { _storage.ext }
         set { _uniqueStorage().ext = newValue }
         _modify { yield &_uniqueStorage().ext }
     }
     /// APNs sound name.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var sound: String {
         get { _storage.sound }
         set { _uniqueStorage().sound = newValue }
         _modify { yield &_uniqueStorage().sound }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var unknownFields: UnknownFields {
         get { _storage.unknownFields }
         set { _uniqueStorage().unknownFields = newValue }
@@ -45,20 +45,41 @@ public struct CustomElem: Sendable {
     /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
     /// caller's module is a load, not a call).
     @usableFromInline package final class _Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) package var data: [UInt8] = []
-        @usableFromInline @exclusivity(unchecked) package var desc: String = ""
-        @usableFromInline @exclusivity(unchecked) package var ext: String = ""
-        @usableFromInline @exclusivity(unchecked) package var sound: String = ""
-        @usableFromInline @exclusivity(unchecked) package var unknownFields = UnknownFields()
+        @usableFromInline @exclusivity(unchecked) package var _data: [UInt8] = []
+        @usableFromInline @exclusivity(unchecked) package var _desc: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _ext: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _sound: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _unknownFields: UnknownFields = UnknownFields()
 
-        @usableFromInline package init() {}
+        @inlinable package var data: [UInt8] {
+            _read { yield _data }
+            _modify { yield &_data }
+        }
+        @inlinable package var desc: String {
+            _read { yield _desc }
+            _modify { yield &_desc }
+        }
+        @inlinable package var ext: String {
+            _read { yield _ext }
+            _modify { yield &_ext }
+        }
+        @inlinable package var sound: String {
+            _read { yield _sound }
+            _modify { yield &_sound }
+        }
+        @inlinable package var unknownFields: UnknownFields {
+            _read { yield _unknownFields }
+            _modify { yield &_unknownFields }
+        }
+
+        @inlinable package init() {}
 
         @usableFromInline package init(copying other: _Storage) {
-            data = other.data
-            desc = other.desc
-            ext = other.ext
-            sound = other.sound
-            unknownFields = other.unknownFields
+            _data = other._data
+            _desc = other._desc
+            _ext = other._ext
+            _sound = other._sound
+            _unknownFields = other._unknownFields
         }
     }
 
@@ -72,8 +93,10 @@ public struct CustomElem: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() { _storage = _Storage() }
 
+    @_alwaysEmitIntoClient
     public init(
         data: [UInt8] = [],
         desc: String = "",
@@ -107,9 +130,3 @@ extension CustomElem: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension CustomElem: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["data": data as Any, "desc": desc as Any, "ext": ext as Any, "sound": sound as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

@@ -35,8 +35,10 @@ public struct Elem: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() {}
 
+    @_alwaysEmitIntoClient
     public init(
         content: Content? = nil
     ) {
@@ -44,26 +46,37 @@ public struct Elem: Sendable {
     }
 
     /// An elem holding `text` content.
+    @_alwaysEmitIntoClient
     public static func text(_ value: TextElem) -> Elem { Elem(content: .text(value)) }
     /// An elem holding `custom` content.
+    @_alwaysEmitIntoClient
     public static func custom(_ value: CustomElem) -> Elem { Elem(content: .custom(value)) }
     /// An elem holding `image` content.
+    @_alwaysEmitIntoClient
     public static func image(_ value: ImageElem) -> Elem { Elem(content: .image(value)) }
     /// An elem holding `sound` content.
+    @_alwaysEmitIntoClient
     public static func sound(_ value: SoundElem) -> Elem { Elem(content: .sound(value)) }
     /// An elem holding `video` content.
+    @_alwaysEmitIntoClient
     public static func video(_ value: VideoElem) -> Elem { Elem(content: .video(value)) }
     /// An elem holding `file` content.
+    @_alwaysEmitIntoClient
     public static func file(_ value: FileElem) -> Elem { Elem(content: .file(value)) }
     /// An elem holding `location` content.
+    @_alwaysEmitIntoClient
     public static func location(_ value: LocationElem) -> Elem { Elem(content: .location(value)) }
     /// An elem holding `face` content.
+    @_alwaysEmitIntoClient
     public static func face(_ value: FaceElem) -> Elem { Elem(content: .face(value)) }
     /// An elem holding `groupTips` content.
+    @_alwaysEmitIntoClient
     public static func groupTips(_ value: GroupTipsElem) -> Elem { Elem(content: .groupTips(value)) }
     /// An elem holding `merger` content.
+    @_alwaysEmitIntoClient
     public static func merger(_ value: MergerElem) -> Elem { Elem(content: .merger(value)) }
     /// An elem holding `groupSystem` content.
+    @_alwaysEmitIntoClient
     public static func groupSystem(_ value: GroupSystemElem) -> Elem { Elem(content: .groupSystem(value)) }
 }
 
@@ -79,9 +92,3 @@ extension Elem: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension Elem: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["content": content as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

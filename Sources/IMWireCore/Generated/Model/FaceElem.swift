@@ -8,8 +8,10 @@ public struct FaceElem: Sendable {
     public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() {}
 
+    @_alwaysEmitIntoClient
     public init(
         index: Int32 = 0,
         data: [UInt8] = []
@@ -33,9 +35,3 @@ extension FaceElem: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension FaceElem: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["index": index as Any, "data": data as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

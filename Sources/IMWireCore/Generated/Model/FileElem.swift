@@ -2,33 +2,33 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct FileElem: Sendable {
-    @inlinable
+    @_alwaysEmitIntoClient
     public var uuid: String {
         get { _storage.uuid }
         set { _uniqueStorage().uuid = newValue }
         _modify { yield &_uniqueStorage().uuid }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var url: String {
         get { _storage.url }
         set { _uniqueStorage().url = newValue }
         _modify { yield &_uniqueStorage().url }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var fileName: String {
         get { _storage.fileName }
         set { _uniqueStorage().fileName = newValue }
         _modify { yield &_uniqueStorage().fileName }
     }
     /// Bytes.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var fileSize: UInt64 {
         get { _storage.fileSize }
         set { _uniqueStorage().fileSize = newValue }
         _modify { yield &_uniqueStorage().fileSize }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var unknownFields: UnknownFields {
         get { _storage.unknownFields }
         set { _uniqueStorage().unknownFields = newValue }
@@ -44,20 +44,41 @@ public struct FileElem: Sendable {
     /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
     /// caller's module is a load, not a call).
     @usableFromInline package final class _Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) package var uuid: String = ""
-        @usableFromInline @exclusivity(unchecked) package var url: String = ""
-        @usableFromInline @exclusivity(unchecked) package var fileName: String = ""
-        @usableFromInline @exclusivity(unchecked) package var fileSize: UInt64 = 0
-        @usableFromInline @exclusivity(unchecked) package var unknownFields = UnknownFields()
+        @usableFromInline @exclusivity(unchecked) package var _uuid: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _url: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _fileName: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _fileSize: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) package var _unknownFields: UnknownFields = UnknownFields()
 
-        @usableFromInline package init() {}
+        @inlinable package var uuid: String {
+            _read { yield _uuid }
+            _modify { yield &_uuid }
+        }
+        @inlinable package var url: String {
+            _read { yield _url }
+            _modify { yield &_url }
+        }
+        @inlinable package var fileName: String {
+            _read { yield _fileName }
+            _modify { yield &_fileName }
+        }
+        @inlinable package var fileSize: UInt64 {
+            _read { yield _fileSize }
+            _modify { yield &_fileSize }
+        }
+        @inlinable package var unknownFields: UnknownFields {
+            _read { yield _unknownFields }
+            _modify { yield &_unknownFields }
+        }
+
+        @inlinable package init() {}
 
         @usableFromInline package init(copying other: _Storage) {
-            uuid = other.uuid
-            url = other.url
-            fileName = other.fileName
-            fileSize = other.fileSize
-            unknownFields = other.unknownFields
+            _uuid = other._uuid
+            _url = other._url
+            _fileName = other._fileName
+            _fileSize = other._fileSize
+            _unknownFields = other._unknownFields
         }
     }
 
@@ -71,8 +92,10 @@ public struct FileElem: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() { _storage = _Storage() }
 
+    @_alwaysEmitIntoClient
     public init(
         uuid: String = "",
         url: String = "",
@@ -106,9 +129,3 @@ extension FileElem: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension FileElem: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["uuid": uuid as Any, "url": url as Any, "fileName": fileName as Any, "fileSize": fileSize as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

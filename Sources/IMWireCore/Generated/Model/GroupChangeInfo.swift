@@ -14,8 +14,10 @@ public struct GroupChangeInfo: Sendable {
     public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() {}
 
+    @_alwaysEmitIntoClient
     public init(
         `type`: GroupInfoChangeType = .unspecified,
         value: String = "",
@@ -55,9 +57,3 @@ extension GroupChangeInfo: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension GroupChangeInfo: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["type": `type` as Any, "value": value as Any, "key": key as Any, "boolValue": boolValue as Any, "intValue": intValue as Any, "uint64Value": uint64Value as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

@@ -20,8 +20,10 @@ public struct GroupMemberInfo: Sendable {
     public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() {}
 
+    @_alwaysEmitIntoClient
     public init(
         userID: String = "",
         nickName: String = "",
@@ -73,9 +75,3 @@ extension GroupMemberInfo: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension GroupMemberInfo: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["userID": userID as Any, "nickName": nickName as Any, "friendRemark": friendRemark as Any, "nameCard": nameCard as Any, "faceURL": faceURL as Any, "role": role as Any, "joinTime": joinTime as Any, "muteUntil": muteUntil as Any, "customInfo": customInfo as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

@@ -5,28 +5,28 @@
 /// getMessageReadReceipts give it): a receipt per message, sent to the message's sender.
 public struct GroupReadReceipt: Sendable {
     /// The group message the counts are for (V2TIM msgID).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var msgID: String {
         get { _storage.msgID }
         set { _uniqueStorage().msgID = newValue }
         _modify { yield &_uniqueStorage().msgID }
     }
     /// Members who have read it (V2TIM readCount).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var readCount: UInt64 {
         get { _storage.readCount }
         set { _uniqueStorage().readCount = newValue }
         _modify { yield &_uniqueStorage().readCount }
     }
     /// Members who have not read it yet (V2TIM unreadCount).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var unreadCount: UInt64 {
         get { _storage.unreadCount }
         set { _uniqueStorage().unreadCount = newValue }
         _modify { yield &_uniqueStorage().unreadCount }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var unknownFields: UnknownFields {
         get { _storage.unknownFields }
         set { _uniqueStorage().unknownFields = newValue }
@@ -42,18 +42,35 @@ public struct GroupReadReceipt: Sendable {
     /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
     /// caller's module is a load, not a call).
     @usableFromInline package final class _Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) package var msgID: String = ""
-        @usableFromInline @exclusivity(unchecked) package var readCount: UInt64 = 0
-        @usableFromInline @exclusivity(unchecked) package var unreadCount: UInt64 = 0
-        @usableFromInline @exclusivity(unchecked) package var unknownFields = UnknownFields()
+        @usableFromInline @exclusivity(unchecked) package var _msgID: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _readCount: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) package var _unreadCount: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) package var _unknownFields: UnknownFields = UnknownFields()
 
-        @usableFromInline package init() {}
+        @inlinable package var msgID: String {
+            _read { yield _msgID }
+            _modify { yield &_msgID }
+        }
+        @inlinable package var readCount: UInt64 {
+            _read { yield _readCount }
+            _modify { yield &_readCount }
+        }
+        @inlinable package var unreadCount: UInt64 {
+            _read { yield _unreadCount }
+            _modify { yield &_unreadCount }
+        }
+        @inlinable package var unknownFields: UnknownFields {
+            _read { yield _unknownFields }
+            _modify { yield &_unknownFields }
+        }
+
+        @inlinable package init() {}
 
         @usableFromInline package init(copying other: _Storage) {
-            msgID = other.msgID
-            readCount = other.readCount
-            unreadCount = other.unreadCount
-            unknownFields = other.unknownFields
+            _msgID = other._msgID
+            _readCount = other._readCount
+            _unreadCount = other._unreadCount
+            _unknownFields = other._unknownFields
         }
     }
 
@@ -67,8 +84,10 @@ public struct GroupReadReceipt: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() { _storage = _Storage() }
 
+    @_alwaysEmitIntoClient
     public init(
         msgID: String = "",
         readCount: UInt64 = 0,
@@ -98,9 +117,3 @@ extension GroupReadReceipt: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension GroupReadReceipt: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["msgID": msgID as Any, "readCount": readCount as Any, "unreadCount": unreadCount as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

@@ -2,72 +2,72 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct GroupSystemElem: Sendable {
-    @inlinable
+    @_alwaysEmitIntoClient
     public var `type`: GroupSystemType {
         get { _storage.`type` }
         set { _uniqueStorage().`type` = newValue }
         _modify { yield &_uniqueStorage().`type` }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var groupID: String {
         get { _storage.groupID }
         set { _uniqueStorage().groupID = newValue }
         _modify { yield &_uniqueStorage().groupID }
     }
     /// The operator's user ID.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var opUser: String {
         get { _storage.opUser }
         set { _uniqueStorage().opUser = newValue }
         _modify { yield &_uniqueStorage().opUser }
     }
     /// The reason for the operation (legacy TIM `msg`).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var reason: String {
         get { _storage.reason }
         set { _uniqueStorage().reason = newValue }
         _modify { yield &_uniqueStorage().reason }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var msgKey: UInt64 {
         get { _storage.msgKey }
         set { _uniqueStorage().msgKey = newValue }
         _modify { yield &_uniqueStorage().msgKey }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var authKey: [UInt8] {
         get { _storage.authKey }
         set { _uniqueStorage().authKey = newValue }
         _modify { yield &_uniqueStorage().authKey }
     }
     /// For GROUP_SYSTEM_TYPE_CUSTOM_INFO.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var userData: [UInt8] {
         get { _storage.userData }
         set { _uniqueStorage().userData = newValue }
         _modify { yield &_uniqueStorage().userData }
     }
     /// The operator's member profile in the group (legacy TIM opGroupMemberInfo).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var opMember: GroupMemberInfo? {
         get { _storage._opMember.value }
         set { _uniqueStorage()._opMember = Indirect(newValue) }
     }
     /// Operator's platform, as in GroupTipsElem.platform.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var platform: String {
         get { _storage.platform }
         set { _uniqueStorage().platform = newValue }
         _modify { yield &_uniqueStorage().platform }
     }
     /// The operator's user profile (legacy TIM opUserInfo).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var opUserInfo: UserProfile? {
         get { _storage._opUserInfo.value }
         set { _uniqueStorage()._opUserInfo = Indirect(newValue) }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var unknownFields: UnknownFields {
         get { _storage.unknownFields }
         set { _uniqueStorage().unknownFields = newValue }
@@ -83,32 +83,77 @@ public struct GroupSystemElem: Sendable {
     /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
     /// caller's module is a load, not a call).
     @usableFromInline package final class _Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) package var `type`: GroupSystemType = .unspecified
-        @usableFromInline @exclusivity(unchecked) package var groupID: String = ""
-        @usableFromInline @exclusivity(unchecked) package var opUser: String = ""
-        @usableFromInline @exclusivity(unchecked) package var reason: String = ""
-        @usableFromInline @exclusivity(unchecked) package var msgKey: UInt64 = 0
-        @usableFromInline @exclusivity(unchecked) package var authKey: [UInt8] = []
-        @usableFromInline @exclusivity(unchecked) package var userData: [UInt8] = []
-        @usableFromInline @exclusivity(unchecked) package var _opMember = Indirect<GroupMemberInfo>.none
-        @usableFromInline @exclusivity(unchecked) package var platform: String = ""
-        @usableFromInline @exclusivity(unchecked) package var _opUserInfo = Indirect<UserProfile>.none
-        @usableFromInline @exclusivity(unchecked) package var unknownFields = UnknownFields()
+        @usableFromInline @exclusivity(unchecked) package var _type: GroupSystemType = .unspecified
+        @usableFromInline @exclusivity(unchecked) package var _groupID: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _opUser: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _reason: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _msgKey: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) package var _authKey: [UInt8] = []
+        @usableFromInline @exclusivity(unchecked) package var _userData: [UInt8] = []
+        @usableFromInline @exclusivity(unchecked) package var __opMember: Indirect<GroupMemberInfo> = Indirect<GroupMemberInfo>.none
+        @usableFromInline @exclusivity(unchecked) package var _platform: String = ""
+        @usableFromInline @exclusivity(unchecked) package var __opUserInfo: Indirect<UserProfile> = Indirect<UserProfile>.none
+        @usableFromInline @exclusivity(unchecked) package var _unknownFields: UnknownFields = UnknownFields()
 
-        @usableFromInline package init() {}
+        @inlinable package var `type`: GroupSystemType {
+            _read { yield _type }
+            _modify { yield &_type }
+        }
+        @inlinable package var groupID: String {
+            _read { yield _groupID }
+            _modify { yield &_groupID }
+        }
+        @inlinable package var opUser: String {
+            _read { yield _opUser }
+            _modify { yield &_opUser }
+        }
+        @inlinable package var reason: String {
+            _read { yield _reason }
+            _modify { yield &_reason }
+        }
+        @inlinable package var msgKey: UInt64 {
+            _read { yield _msgKey }
+            _modify { yield &_msgKey }
+        }
+        @inlinable package var authKey: [UInt8] {
+            _read { yield _authKey }
+            _modify { yield &_authKey }
+        }
+        @inlinable package var userData: [UInt8] {
+            _read { yield _userData }
+            _modify { yield &_userData }
+        }
+        @inlinable package var _opMember: Indirect<GroupMemberInfo> {
+            _read { yield __opMember }
+            _modify { yield &__opMember }
+        }
+        @inlinable package var platform: String {
+            _read { yield _platform }
+            _modify { yield &_platform }
+        }
+        @inlinable package var _opUserInfo: Indirect<UserProfile> {
+            _read { yield __opUserInfo }
+            _modify { yield &__opUserInfo }
+        }
+        @inlinable package var unknownFields: UnknownFields {
+            _read { yield _unknownFields }
+            _modify { yield &_unknownFields }
+        }
+
+        @inlinable package init() {}
 
         @usableFromInline package init(copying other: _Storage) {
-            `type` = other.`type`
-            groupID = other.groupID
-            opUser = other.opUser
-            reason = other.reason
-            msgKey = other.msgKey
-            authKey = other.authKey
-            userData = other.userData
-            _opMember = other._opMember
-            platform = other.platform
-            _opUserInfo = other._opUserInfo
-            unknownFields = other.unknownFields
+            _type = other._type
+            _groupID = other._groupID
+            _opUser = other._opUser
+            _reason = other._reason
+            _msgKey = other._msgKey
+            _authKey = other._authKey
+            _userData = other._userData
+            __opMember = other.__opMember
+            _platform = other._platform
+            __opUserInfo = other.__opUserInfo
+            _unknownFields = other._unknownFields
         }
     }
 
@@ -122,8 +167,10 @@ public struct GroupSystemElem: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() { _storage = _Storage() }
 
+    @_alwaysEmitIntoClient
     public init(
         `type`: GroupSystemType = .unspecified,
         groupID: String = "",
@@ -181,9 +228,3 @@ extension GroupSystemElem: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension GroupSystemElem: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["type": `type` as Any, "groupID": groupID as Any, "opUser": opUser as Any, "reason": reason as Any, "msgKey": msgKey as Any, "authKey": authKey as Any, "userData": userData as Any, "opMember": opMember as Any, "platform": platform as Any, "opUserInfo": opUserInfo as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

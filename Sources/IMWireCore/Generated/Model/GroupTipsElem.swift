@@ -2,51 +2,51 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct GroupTipsElem: Sendable {
-    @inlinable
+    @_alwaysEmitIntoClient
     public var groupID: String {
         get { _storage.groupID }
         set { _uniqueStorage().groupID = newValue }
         _modify { yield &_uniqueStorage().groupID }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var `type`: GroupTipsType {
         get { _storage.`type` }
         set { _uniqueStorage().`type` = newValue }
         _modify { yield &_uniqueStorage().`type` }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var opMember: GroupMemberInfo? {
         get { _storage._opMember.value }
         set { _uniqueStorage()._opMember = Indirect(newValue) }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var memberList: [GroupMemberInfo] {
         get { _storage.memberList }
         set { _uniqueStorage().memberList = newValue }
         _modify { yield &_uniqueStorage().memberList }
     }
     /// For GROUP_TIPS_TYPE_GROUP_INFO_CHANGE.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var groupChangeList: [GroupChangeInfo] {
         get { _storage.groupChangeList }
         set { _uniqueStorage().groupChangeList = newValue }
         _modify { yield &_uniqueStorage().groupChangeList }
     }
     /// For GROUP_TIPS_TYPE_MEMBER_INFO_CHANGE.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var memberChangeList: [MemberChangeInfo] {
         get { _storage.memberChangeList }
         set { _uniqueStorage().memberChangeList = newValue }
         _modify { yield &_uniqueStorage().memberChangeList }
     }
     /// For INVITE / QUIT / KICKED.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var memberCount: UInt32 {
         get { _storage.memberCount }
         set { _uniqueStorage().memberCount = newValue }
         _modify { yield &_uniqueStorage().memberCount }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var groupName: String {
         get { _storage.groupName }
         set { _uniqueStorage().groupName = newValue }
@@ -54,7 +54,7 @@ public struct GroupTipsElem: Sendable {
     }
     /// Operator's platform, one of legacy TIM's values: "iOS", "Android", "Windows", "Mac", "Web",
     /// "RESTful API", "Unknown".
-    @inlinable
+    @_alwaysEmitIntoClient
     public var platform: String {
         get { _storage.platform }
         set { _uniqueStorage().platform = newValue }
@@ -62,14 +62,14 @@ public struct GroupTipsElem: Sendable {
     }
     /// The operator's user profile (legacy TIM opUserInfo); op_member is the operator's member
     /// profile in the group (legacy opGroupMemberInfo, V2TIM opMember).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var opUserInfo: UserProfile? {
         get { _storage._opUserInfo.value }
         set { _uniqueStorage()._opUserInfo = Indirect(newValue) }
     }
     /// User profiles that changed, one entry per user (legacy TIM changedUserInfo, a dictionary keyed
     /// by user ID: the key is the entry's user_id).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var changedUserInfoList: [UserProfile] {
         get { _storage.changedUserInfoList }
         set { _uniqueStorage().changedUserInfoList = newValue }
@@ -77,14 +77,14 @@ public struct GroupTipsElem: Sendable {
     }
     /// Member profiles in the group that changed, one entry per user (legacy TIM
     /// changedGroupMemberInfo, keyed by user ID like changed_user_info_list).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var changedGroupMemberInfoList: [GroupMemberInfo] {
         get { _storage.changedGroupMemberInfoList }
         set { _uniqueStorage().changedGroupMemberInfoList = newValue }
         _modify { yield &_uniqueStorage().changedGroupMemberInfoList }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var unknownFields: UnknownFields {
         get { _storage.unknownFields }
         set { _uniqueStorage().unknownFields = newValue }
@@ -100,36 +100,89 @@ public struct GroupTipsElem: Sendable {
     /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
     /// caller's module is a load, not a call).
     @usableFromInline package final class _Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) package var groupID: String = ""
-        @usableFromInline @exclusivity(unchecked) package var `type`: GroupTipsType = .unspecified
-        @usableFromInline @exclusivity(unchecked) package var _opMember = Indirect<GroupMemberInfo>.none
-        @usableFromInline @exclusivity(unchecked) package var memberList: [GroupMemberInfo] = []
-        @usableFromInline @exclusivity(unchecked) package var groupChangeList: [GroupChangeInfo] = []
-        @usableFromInline @exclusivity(unchecked) package var memberChangeList: [MemberChangeInfo] = []
-        @usableFromInline @exclusivity(unchecked) package var memberCount: UInt32 = 0
-        @usableFromInline @exclusivity(unchecked) package var groupName: String = ""
-        @usableFromInline @exclusivity(unchecked) package var platform: String = ""
-        @usableFromInline @exclusivity(unchecked) package var _opUserInfo = Indirect<UserProfile>.none
-        @usableFromInline @exclusivity(unchecked) package var changedUserInfoList: [UserProfile] = []
-        @usableFromInline @exclusivity(unchecked) package var changedGroupMemberInfoList: [GroupMemberInfo] = []
-        @usableFromInline @exclusivity(unchecked) package var unknownFields = UnknownFields()
+        @usableFromInline @exclusivity(unchecked) package var _groupID: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _type: GroupTipsType = .unspecified
+        @usableFromInline @exclusivity(unchecked) package var __opMember: Indirect<GroupMemberInfo> = Indirect<GroupMemberInfo>.none
+        @usableFromInline @exclusivity(unchecked) package var _memberList: [GroupMemberInfo] = []
+        @usableFromInline @exclusivity(unchecked) package var _groupChangeList: [GroupChangeInfo] = []
+        @usableFromInline @exclusivity(unchecked) package var _memberChangeList: [MemberChangeInfo] = []
+        @usableFromInline @exclusivity(unchecked) package var _memberCount: UInt32 = 0
+        @usableFromInline @exclusivity(unchecked) package var _groupName: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _platform: String = ""
+        @usableFromInline @exclusivity(unchecked) package var __opUserInfo: Indirect<UserProfile> = Indirect<UserProfile>.none
+        @usableFromInline @exclusivity(unchecked) package var _changedUserInfoList: [UserProfile] = []
+        @usableFromInline @exclusivity(unchecked) package var _changedGroupMemberInfoList: [GroupMemberInfo] = []
+        @usableFromInline @exclusivity(unchecked) package var _unknownFields: UnknownFields = UnknownFields()
 
-        @usableFromInline package init() {}
+        @inlinable package var groupID: String {
+            _read { yield _groupID }
+            _modify { yield &_groupID }
+        }
+        @inlinable package var `type`: GroupTipsType {
+            _read { yield _type }
+            _modify { yield &_type }
+        }
+        @inlinable package var _opMember: Indirect<GroupMemberInfo> {
+            _read { yield __opMember }
+            _modify { yield &__opMember }
+        }
+        @inlinable package var memberList: [GroupMemberInfo] {
+            _read { yield _memberList }
+            _modify { yield &_memberList }
+        }
+        @inlinable package var groupChangeList: [GroupChangeInfo] {
+            _read { yield _groupChangeList }
+            _modify { yield &_groupChangeList }
+        }
+        @inlinable package var memberChangeList: [MemberChangeInfo] {
+            _read { yield _memberChangeList }
+            _modify { yield &_memberChangeList }
+        }
+        @inlinable package var memberCount: UInt32 {
+            _read { yield _memberCount }
+            _modify { yield &_memberCount }
+        }
+        @inlinable package var groupName: String {
+            _read { yield _groupName }
+            _modify { yield &_groupName }
+        }
+        @inlinable package var platform: String {
+            _read { yield _platform }
+            _modify { yield &_platform }
+        }
+        @inlinable package var _opUserInfo: Indirect<UserProfile> {
+            _read { yield __opUserInfo }
+            _modify { yield &__opUserInfo }
+        }
+        @inlinable package var changedUserInfoList: [UserProfile] {
+            _read { yield _changedUserInfoList }
+            _modify { yield &_changedUserInfoList }
+        }
+        @inlinable package var changedGroupMemberInfoList: [GroupMemberInfo] {
+            _read { yield _changedGroupMemberInfoList }
+            _modify { yield &_changedGroupMemberInfoList }
+        }
+        @inlinable package var unknownFields: UnknownFields {
+            _read { yield _unknownFields }
+            _modify { yield &_unknownFields }
+        }
+
+        @inlinable package init() {}
 
         @usableFromInline package init(copying other: _Storage) {
-            groupID = other.groupID
-            `type` = other.`type`
-            _opMember = other._opMember
-            memberList = other.memberList
-            groupChangeList = other.groupChangeList
-            memberChangeList = other.memberChangeList
-            memberCount = other.memberCount
-            groupName = other.groupName
-            platform = other.platform
-            _opUserInfo = other._opUserInfo
-            changedUserInfoList = other.changedUserInfoList
-            changedGroupMemberInfoList = other.changedGroupMemberInfoList
-            unknownFields = other.unknownFields
+            _groupID = other._groupID
+            _type = other._type
+            __opMember = other.__opMember
+            _memberList = other._memberList
+            _groupChangeList = other._groupChangeList
+            _memberChangeList = other._memberChangeList
+            _memberCount = other._memberCount
+            _groupName = other._groupName
+            _platform = other._platform
+            __opUserInfo = other.__opUserInfo
+            _changedUserInfoList = other._changedUserInfoList
+            _changedGroupMemberInfoList = other._changedGroupMemberInfoList
+            _unknownFields = other._unknownFields
         }
     }
 
@@ -143,8 +196,10 @@ public struct GroupTipsElem: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() { _storage = _Storage() }
 
+    @_alwaysEmitIntoClient
     public init(
         groupID: String = "",
         `type`: GroupTipsType = .unspecified,
@@ -210,9 +265,3 @@ extension GroupTipsElem: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension GroupTipsElem: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["groupID": groupID as Any, "type": `type` as Any, "opMember": opMember as Any, "memberList": memberList as Any, "groupChangeList": groupChangeList as Any, "memberChangeList": memberChangeList as Any, "memberCount": memberCount as Any, "groupName": groupName as Any, "platform": platform as Any, "opUserInfo": opUserInfo as Any, "changedUserInfoList": changedUserInfoList as Any, "changedGroupMemberInfoList": changedGroupMemberInfoList as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

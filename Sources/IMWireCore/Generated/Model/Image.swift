@@ -14,8 +14,10 @@ public struct Image: Sendable {
     public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() {}
 
+    @_alwaysEmitIntoClient
     public init(
         `type`: ImageType = .unspecified,
         uuid: String = "",
@@ -55,9 +57,3 @@ extension Image: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension Image: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["type": `type` as Any, "uuid": uuid as Any, "size": size as Any, "width": width as Any, "height": height as Any, "url": url as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

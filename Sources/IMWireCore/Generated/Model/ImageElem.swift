@@ -9,8 +9,10 @@ public struct ImageElem: Sendable {
     public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() {}
 
+    @_alwaysEmitIntoClient
     public init(
         format: ImageFormat = .unspecified,
         images: [Image] = []
@@ -34,9 +36,3 @@ extension ImageElem: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension ImageElem: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["format": format as Any, "images": images as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

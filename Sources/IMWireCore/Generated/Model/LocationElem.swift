@@ -2,28 +2,28 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct LocationElem: Sendable {
-    @inlinable
+    @_alwaysEmitIntoClient
     public var desc: String {
         get { _storage.desc }
         set { _uniqueStorage().desc = newValue }
         _modify { yield &_uniqueStorage().desc }
     }
     /// Degrees, [-180, 180].
-    @inlinable
+    @_alwaysEmitIntoClient
     public var longitude: Double {
         get { _storage.longitude }
         set { _uniqueStorage().longitude = newValue }
         _modify { yield &_uniqueStorage().longitude }
     }
     /// Degrees, [-90, 90].
-    @inlinable
+    @_alwaysEmitIntoClient
     public var latitude: Double {
         get { _storage.latitude }
         set { _uniqueStorage().latitude = newValue }
         _modify { yield &_uniqueStorage().latitude }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var unknownFields: UnknownFields {
         get { _storage.unknownFields }
         set { _uniqueStorage().unknownFields = newValue }
@@ -39,18 +39,35 @@ public struct LocationElem: Sendable {
     /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
     /// caller's module is a load, not a call).
     @usableFromInline package final class _Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) package var desc: String = ""
-        @usableFromInline @exclusivity(unchecked) package var longitude: Double = 0
-        @usableFromInline @exclusivity(unchecked) package var latitude: Double = 0
-        @usableFromInline @exclusivity(unchecked) package var unknownFields = UnknownFields()
+        @usableFromInline @exclusivity(unchecked) package var _desc: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _longitude: Double = 0
+        @usableFromInline @exclusivity(unchecked) package var _latitude: Double = 0
+        @usableFromInline @exclusivity(unchecked) package var _unknownFields: UnknownFields = UnknownFields()
 
-        @usableFromInline package init() {}
+        @inlinable package var desc: String {
+            _read { yield _desc }
+            _modify { yield &_desc }
+        }
+        @inlinable package var longitude: Double {
+            _read { yield _longitude }
+            _modify { yield &_longitude }
+        }
+        @inlinable package var latitude: Double {
+            _read { yield _latitude }
+            _modify { yield &_latitude }
+        }
+        @inlinable package var unknownFields: UnknownFields {
+            _read { yield _unknownFields }
+            _modify { yield &_unknownFields }
+        }
+
+        @inlinable package init() {}
 
         @usableFromInline package init(copying other: _Storage) {
-            desc = other.desc
-            longitude = other.longitude
-            latitude = other.latitude
-            unknownFields = other.unknownFields
+            _desc = other._desc
+            _longitude = other._longitude
+            _latitude = other._latitude
+            _unknownFields = other._unknownFields
         }
     }
 
@@ -64,8 +81,10 @@ public struct LocationElem: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() { _storage = _Storage() }
 
+    @_alwaysEmitIntoClient
     public init(
         desc: String = "",
         longitude: Double = 0,
@@ -97,9 +116,3 @@ extension LocationElem: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension LocationElem: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["desc": desc as Any, "longitude": longitude as Any, "latitude": latitude as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

@@ -10,8 +10,10 @@ public struct MemberChangeInfo: Sendable {
     public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() {}
 
+    @_alwaysEmitIntoClient
     public init(
         userID: String = "",
         muteTime: UInt32 = 0
@@ -35,9 +37,3 @@ extension MemberChangeInfo: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension MemberChangeInfo: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["userID": userID as Any, "muteTime": muteTime as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

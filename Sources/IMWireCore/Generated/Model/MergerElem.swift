@@ -3,25 +3,25 @@
 
 /// A merged ("forwarded chat history") message; the messages are carried inline, recursively.
 public struct MergerElem: Sendable {
-    @inlinable
+    @_alwaysEmitIntoClient
     public var title: String {
         get { _storage.title }
         set { _uniqueStorage().title = newValue }
         _modify { yield &_uniqueStorage().title }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var abstractList: [String] {
         get { _storage.abstractList }
         set { _uniqueStorage().abstractList = newValue }
         _modify { yield &_uniqueStorage().abstractList }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var compatibleText: String {
         get { _storage.compatibleText }
         set { _uniqueStorage().compatibleText = newValue }
         _modify { yield &_uniqueStorage().compatibleText }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var layersOverLimit: Bool {
         get { _storage.layersOverLimit }
         set { _uniqueStorage().layersOverLimit = newValue }
@@ -34,7 +34,7 @@ public struct MergerElem: Sendable {
     }
     /// The download key Tencent sends instead of inline messages when the merged messages total more
     /// than 12 KB (REST JsonMsgKey); a merger with a key has no messages.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var jsonMsgKey: String {
         get { _storage.jsonMsgKey }
         set { _uniqueStorage().jsonMsgKey = newValue }
@@ -42,14 +42,14 @@ public struct MergerElem: Sendable {
     }
     /// How many messages the merger holds (REST MsgNum): set with json_msg_key, when the messages are
     /// not inline; for inline messages it is their count and is left 0.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var msgNum: UInt32 {
         get { _storage.msgNum }
         set { _uniqueStorage().msgNum = newValue }
         _modify { yield &_uniqueStorage().msgNum }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var unknownFields: UnknownFields {
         get { _storage.unknownFields }
         set { _uniqueStorage().unknownFields = newValue }
@@ -73,26 +73,59 @@ public struct MergerElem: Sendable {
     /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
     /// caller's module is a load, not a call).
     @usableFromInline package final class _Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) package var title: String = ""
-        @usableFromInline @exclusivity(unchecked) package var abstractList: [String] = []
-        @usableFromInline @exclusivity(unchecked) package var compatibleText: String = ""
-        @usableFromInline @exclusivity(unchecked) package var layersOverLimit: Bool = false
-        @usableFromInline @exclusivity(unchecked) package var _messages = NestedMessages()
-        @usableFromInline @exclusivity(unchecked) package var jsonMsgKey: String = ""
-        @usableFromInline @exclusivity(unchecked) package var msgNum: UInt32 = 0
-        @usableFromInline @exclusivity(unchecked) package var unknownFields = UnknownFields()
+        @usableFromInline @exclusivity(unchecked) package var _title: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _abstractList: [String] = []
+        @usableFromInline @exclusivity(unchecked) package var _compatibleText: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _layersOverLimit: Bool = false
+        @usableFromInline @exclusivity(unchecked) package var __messages: NestedMessages = NestedMessages()
+        @usableFromInline @exclusivity(unchecked) package var _jsonMsgKey: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _msgNum: UInt32 = 0
+        @usableFromInline @exclusivity(unchecked) package var _unknownFields: UnknownFields = UnknownFields()
 
-        @usableFromInline package init() {}
+        @inlinable package var title: String {
+            _read { yield _title }
+            _modify { yield &_title }
+        }
+        @inlinable package var abstractList: [String] {
+            _read { yield _abstractList }
+            _modify { yield &_abstractList }
+        }
+        @inlinable package var compatibleText: String {
+            _read { yield _compatibleText }
+            _modify { yield &_compatibleText }
+        }
+        @inlinable package var layersOverLimit: Bool {
+            _read { yield _layersOverLimit }
+            _modify { yield &_layersOverLimit }
+        }
+        @inlinable package var _messages: NestedMessages {
+            _read { yield __messages }
+            _modify { yield &__messages }
+        }
+        @inlinable package var jsonMsgKey: String {
+            _read { yield _jsonMsgKey }
+            _modify { yield &_jsonMsgKey }
+        }
+        @inlinable package var msgNum: UInt32 {
+            _read { yield _msgNum }
+            _modify { yield &_msgNum }
+        }
+        @inlinable package var unknownFields: UnknownFields {
+            _read { yield _unknownFields }
+            _modify { yield &_unknownFields }
+        }
+
+        @inlinable package init() {}
 
         @usableFromInline package init(copying other: _Storage) {
-            title = other.title
-            abstractList = other.abstractList
-            compatibleText = other.compatibleText
-            layersOverLimit = other.layersOverLimit
-            _messages = other._messages
-            jsonMsgKey = other.jsonMsgKey
-            msgNum = other.msgNum
-            unknownFields = other.unknownFields
+            _title = other._title
+            _abstractList = other._abstractList
+            _compatibleText = other._compatibleText
+            _layersOverLimit = other._layersOverLimit
+            __messages = other.__messages
+            _jsonMsgKey = other._jsonMsgKey
+            _msgNum = other._msgNum
+            _unknownFields = other._unknownFields
         }
     }
 
@@ -106,8 +139,10 @@ public struct MergerElem: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() { _storage = _Storage() }
 
+    @_alwaysEmitIntoClient
     public init(
         title: String = "",
         abstractList: [String] = [],
@@ -153,9 +188,3 @@ extension MergerElem: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension MergerElem: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["title": title as Any, "abstractList": abstractList as Any, "compatibleText": compatibleText as Any, "layersOverLimit": layersOverLimit as Any, "messages": messages as Any, "jsonMsgKey": jsonMsgKey as Any, "msgNum": msgNum as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

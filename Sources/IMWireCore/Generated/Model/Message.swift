@@ -20,26 +20,26 @@ public struct Message: Sendable {
     /// User IDs mentioned; "@all" is the literal ID __kImSDK_MesssageAtALL__ (V2TIM
     /// kImSDK_MesssageAtALL, three s's). The spelling __kImSDK_MessageAtALL__ some clients send means
     /// @all too; binary and JSON keep whichever spelling came.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var atUserList: [String] {
         get { _cold?.atUserList ?? [] }
         set { if _cold != nil || !newValue.isEmpty { _coldForWriting().atUserList = newValue } }
         _modify { yield &_coldForWriting().atUserList }
     }
     /// A targeted group message is delivered only to these members.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var targetedReceivers: [String] {
         get { _cold?.targetedReceivers ?? [] }
         set { if _cold != nil || !newValue.isEmpty { _coldForWriting().targetedReceivers = newValue } }
         _modify { yield &_coldForWriting().targetedReceivers }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var cloudCustomData: [UInt8] {
         get { _cold?.cloudCustomData ?? [] }
         set { if _cold != nil || !newValue.isEmpty { _coldForWriting().cloudCustomData = newValue } }
         _modify { yield &_coldForWriting().cloudCustomData }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var offlinePushInfo: OfflinePushInfo? {
         get { _cold?.offlinePushInfo ?? nil }
         set { if _cold != nil || newValue != nil { _coldForWriting().offlinePushInfo = newValue } }
@@ -52,7 +52,7 @@ public struct Message: Sendable {
     public var supportMessageExtension: Bool = false
     /// The topic of a community group the message belongs to (Tencent REST TopicId, V2TIM topicID);
     /// the group itself is group_id.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var topicID: String {
         get { _cold?.topicID ?? "" }
         set { if _cold != nil || !newValue.isEmpty { _coldForWriting().topicID = newValue } }
@@ -64,14 +64,14 @@ public struct Message: Sendable {
     public var barrage: Bool = false
     /// A signal about other messages, carried instead of content: a message with a signal has no
     /// elems. The target names the conversation (receiver or group_id).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var signal: Signal? {
         get { _cold?.signal ?? nil }
         set { if _cold != nil || newValue != nil { _coldForWriting().signal = newValue } }
         _modify { yield &_coldForWriting().signal }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var unknownFields: UnknownFields {
         get { _cold?.unknownFields ?? UnknownFields() }
         set { if _cold != nil || !newValue.isEmpty { _coldForWriting().unknownFields = newValue } }
@@ -86,24 +86,53 @@ public struct Message: Sendable {
     /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
     /// caller's module is a load, not a call).
     @usableFromInline package final class _Cold: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) package var atUserList: [String] = []
-        @usableFromInline @exclusivity(unchecked) package var targetedReceivers: [String] = []
-        @usableFromInline @exclusivity(unchecked) package var cloudCustomData: [UInt8] = []
-        @usableFromInline @exclusivity(unchecked) package var offlinePushInfo: OfflinePushInfo? = nil
-        @usableFromInline @exclusivity(unchecked) package var topicID: String = ""
-        @usableFromInline @exclusivity(unchecked) package var signal: Signal? = nil
-        @usableFromInline @exclusivity(unchecked) package var unknownFields = UnknownFields()
+        @usableFromInline @exclusivity(unchecked) package var _atUserList: [String] = []
+        @usableFromInline @exclusivity(unchecked) package var _targetedReceivers: [String] = []
+        @usableFromInline @exclusivity(unchecked) package var _cloudCustomData: [UInt8] = []
+        @usableFromInline @exclusivity(unchecked) package var _offlinePushInfo: OfflinePushInfo? = nil
+        @usableFromInline @exclusivity(unchecked) package var _topicID: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _signal: Signal? = nil
+        @usableFromInline @exclusivity(unchecked) package var _unknownFields: UnknownFields = UnknownFields()
 
-        @usableFromInline package init() {}
+        @inlinable package var atUserList: [String] {
+            _read { yield _atUserList }
+            _modify { yield &_atUserList }
+        }
+        @inlinable package var targetedReceivers: [String] {
+            _read { yield _targetedReceivers }
+            _modify { yield &_targetedReceivers }
+        }
+        @inlinable package var cloudCustomData: [UInt8] {
+            _read { yield _cloudCustomData }
+            _modify { yield &_cloudCustomData }
+        }
+        @inlinable package var offlinePushInfo: OfflinePushInfo? {
+            _read { yield _offlinePushInfo }
+            _modify { yield &_offlinePushInfo }
+        }
+        @inlinable package var topicID: String {
+            _read { yield _topicID }
+            _modify { yield &_topicID }
+        }
+        @inlinable package var signal: Signal? {
+            _read { yield _signal }
+            _modify { yield &_signal }
+        }
+        @inlinable package var unknownFields: UnknownFields {
+            _read { yield _unknownFields }
+            _modify { yield &_unknownFields }
+        }
+
+        @inlinable package init() {}
 
         @usableFromInline package init(copying other: _Cold) {
-            atUserList = other.atUserList
-            targetedReceivers = other.targetedReceivers
-            cloudCustomData = other.cloudCustomData
-            offlinePushInfo = other.offlinePushInfo
-            topicID = other.topicID
-            signal = other.signal
-            unknownFields = other.unknownFields
+            _atUserList = other._atUserList
+            _targetedReceivers = other._targetedReceivers
+            _cloudCustomData = other._cloudCustomData
+            _offlinePushInfo = other._offlinePushInfo
+            _topicID = other._topicID
+            _signal = other._signal
+            _unknownFields = other._unknownFields
         }
     }
 
@@ -143,8 +172,10 @@ public struct Message: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() {}
 
+    @_alwaysEmitIntoClient
     public init(
         msgID: String = "",
         sender: String = "",
@@ -240,9 +271,3 @@ extension Message: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension Message: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["msgID": msgID as Any, "sender": sender as Any, "target": target as Any, "timestampMs": timestampMs as Any, "seq": seq as Any, "random": random as Any, "priority": priority as Any, "elems": elems as Any, "atUserList": atUserList as Any, "targetedReceivers": targetedReceivers as Any, "cloudCustomData": cloudCustomData as Any, "offlinePushInfo": offlinePushInfo as Any, "needReadReceipt": needReadReceipt as Any, "excludedFromUnreadCount": excludedFromUnreadCount as Any, "excludedFromLastMessage": excludedFromLastMessage as Any, "onlineUserOnly": onlineUserOnly as Any, "supportMessageExtension": supportMessageExtension as Any, "topicID": topicID as Any, "barrage": barrage as Any, "signal": signal as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

@@ -3,70 +3,70 @@
 
 /// V2TIMOfflinePushInfo.
 public struct OfflinePushInfo: Sendable {
-    @inlinable
+    @_alwaysEmitIntoClient
     public var title: String {
         get { _storage.title }
         set { _uniqueStorage().title = newValue }
         _modify { yield &_uniqueStorage().title }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var desc: String {
         get { _storage.desc }
         set { _uniqueStorage().desc = newValue }
         _modify { yield &_uniqueStorage().desc }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var ext: String {
         get { _storage.ext }
         set { _uniqueStorage().ext = newValue }
         _modify { yield &_uniqueStorage().ext }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var disablePush: Bool {
         get { _storage.disablePush }
         set { _uniqueStorage().disablePush = newValue }
         _modify { yield &_uniqueStorage().disablePush }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var iosSound: String {
         get { _storage.iosSound }
         set { _uniqueStorage().iosSound = newValue }
         _modify { yield &_uniqueStorage().iosSound }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var androidSound: String {
         get { _storage.androidSound }
         set { _uniqueStorage().androidSound = newValue }
         _modify { yield &_uniqueStorage().androidSound }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var ignoreIOSBadge: Bool {
         get { _storage.ignoreIOSBadge }
         set { _uniqueStorage().ignoreIOSBadge = newValue }
         _modify { yield &_uniqueStorage().ignoreIOSBadge }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var iosPushType: IOSPushType {
         get { _storage.iosPushType }
         set { _uniqueStorage().iosPushType = newValue }
         _modify { yield &_uniqueStorage().iosPushType }
     }
     /// APNs title on iOS, in place of title (Tencent REST ApnsInfo.Title).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var iosTitle: String {
         get { _storage.iosTitle }
         set { _uniqueStorage().iosTitle = newValue }
         _modify { yield &_uniqueStorage().iosTitle }
     }
     /// APNs subtitle (Tencent REST ApnsInfo.SubTitle).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var iosSubtitle: String {
         get { _storage.iosSubtitle }
         set { _uniqueStorage().iosSubtitle = newValue }
         _modify { yield &_uniqueStorage().iosSubtitle }
     }
     /// URL of an image an iOS notification service extension shows (REST ApnsInfo.Image, V2TIM iOSImage).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var iosImage: String {
         get { _storage.iosImage }
         set { _uniqueStorage().iosImage = newValue }
@@ -74,14 +74,14 @@ public struct OfflinePushInfo: Sendable {
     }
     /// Sets APNs mutable-content, so a notification service extension may modify the push (REST
     /// ApnsInfo.MutableContent 1).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var iosMutableContent: Bool {
         get { _storage.iosMutableContent }
         set { _uniqueStorage().iosMutableContent = newValue }
         _modify { yield &_uniqueStorage().iosMutableContent }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var unknownFields: UnknownFields {
         get { _storage.unknownFields }
         set { _uniqueStorage().unknownFields = newValue }
@@ -97,36 +97,89 @@ public struct OfflinePushInfo: Sendable {
     /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
     /// caller's module is a load, not a call).
     @usableFromInline package final class _Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) package var title: String = ""
-        @usableFromInline @exclusivity(unchecked) package var desc: String = ""
-        @usableFromInline @exclusivity(unchecked) package var ext: String = ""
-        @usableFromInline @exclusivity(unchecked) package var disablePush: Bool = false
-        @usableFromInline @exclusivity(unchecked) package var iosSound: String = ""
-        @usableFromInline @exclusivity(unchecked) package var androidSound: String = ""
-        @usableFromInline @exclusivity(unchecked) package var ignoreIOSBadge: Bool = false
-        @usableFromInline @exclusivity(unchecked) package var iosPushType: IOSPushType = .apns
-        @usableFromInline @exclusivity(unchecked) package var iosTitle: String = ""
-        @usableFromInline @exclusivity(unchecked) package var iosSubtitle: String = ""
-        @usableFromInline @exclusivity(unchecked) package var iosImage: String = ""
-        @usableFromInline @exclusivity(unchecked) package var iosMutableContent: Bool = false
-        @usableFromInline @exclusivity(unchecked) package var unknownFields = UnknownFields()
+        @usableFromInline @exclusivity(unchecked) package var _title: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _desc: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _ext: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _disablePush: Bool = false
+        @usableFromInline @exclusivity(unchecked) package var _iosSound: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _androidSound: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _ignoreIOSBadge: Bool = false
+        @usableFromInline @exclusivity(unchecked) package var _iosPushType: IOSPushType = .apns
+        @usableFromInline @exclusivity(unchecked) package var _iosTitle: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _iosSubtitle: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _iosImage: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _iosMutableContent: Bool = false
+        @usableFromInline @exclusivity(unchecked) package var _unknownFields: UnknownFields = UnknownFields()
 
-        @usableFromInline package init() {}
+        @inlinable package var title: String {
+            _read { yield _title }
+            _modify { yield &_title }
+        }
+        @inlinable package var desc: String {
+            _read { yield _desc }
+            _modify { yield &_desc }
+        }
+        @inlinable package var ext: String {
+            _read { yield _ext }
+            _modify { yield &_ext }
+        }
+        @inlinable package var disablePush: Bool {
+            _read { yield _disablePush }
+            _modify { yield &_disablePush }
+        }
+        @inlinable package var iosSound: String {
+            _read { yield _iosSound }
+            _modify { yield &_iosSound }
+        }
+        @inlinable package var androidSound: String {
+            _read { yield _androidSound }
+            _modify { yield &_androidSound }
+        }
+        @inlinable package var ignoreIOSBadge: Bool {
+            _read { yield _ignoreIOSBadge }
+            _modify { yield &_ignoreIOSBadge }
+        }
+        @inlinable package var iosPushType: IOSPushType {
+            _read { yield _iosPushType }
+            _modify { yield &_iosPushType }
+        }
+        @inlinable package var iosTitle: String {
+            _read { yield _iosTitle }
+            _modify { yield &_iosTitle }
+        }
+        @inlinable package var iosSubtitle: String {
+            _read { yield _iosSubtitle }
+            _modify { yield &_iosSubtitle }
+        }
+        @inlinable package var iosImage: String {
+            _read { yield _iosImage }
+            _modify { yield &_iosImage }
+        }
+        @inlinable package var iosMutableContent: Bool {
+            _read { yield _iosMutableContent }
+            _modify { yield &_iosMutableContent }
+        }
+        @inlinable package var unknownFields: UnknownFields {
+            _read { yield _unknownFields }
+            _modify { yield &_unknownFields }
+        }
+
+        @inlinable package init() {}
 
         @usableFromInline package init(copying other: _Storage) {
-            title = other.title
-            desc = other.desc
-            ext = other.ext
-            disablePush = other.disablePush
-            iosSound = other.iosSound
-            androidSound = other.androidSound
-            ignoreIOSBadge = other.ignoreIOSBadge
-            iosPushType = other.iosPushType
-            iosTitle = other.iosTitle
-            iosSubtitle = other.iosSubtitle
-            iosImage = other.iosImage
-            iosMutableContent = other.iosMutableContent
-            unknownFields = other.unknownFields
+            _title = other._title
+            _desc = other._desc
+            _ext = other._ext
+            _disablePush = other._disablePush
+            _iosSound = other._iosSound
+            _androidSound = other._androidSound
+            _ignoreIOSBadge = other._ignoreIOSBadge
+            _iosPushType = other._iosPushType
+            _iosTitle = other._iosTitle
+            _iosSubtitle = other._iosSubtitle
+            _iosImage = other._iosImage
+            _iosMutableContent = other._iosMutableContent
+            _unknownFields = other._unknownFields
         }
     }
 
@@ -140,8 +193,10 @@ public struct OfflinePushInfo: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() { _storage = _Storage() }
 
+    @_alwaysEmitIntoClient
     public init(
         title: String = "",
         desc: String = "",
@@ -207,9 +262,3 @@ extension OfflinePushInfo: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension OfflinePushInfo: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["title": title as Any, "desc": desc as Any, "ext": ext as Any, "disablePush": disablePush as Any, "iosSound": iosSound as Any, "androidSound": androidSound as Any, "ignoreIOSBadge": ignoreIOSBadge as Any, "iosPushType": iosPushType as Any, "iosTitle": iosTitle as Any, "iosSubtitle": iosSubtitle as Any, "iosImage": iosImage as Any, "iosMutableContent": iosMutableContent as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

@@ -6,28 +6,28 @@
 /// who recalled it is named apart from the envelope's sender.
 public struct RecallNotice: Sendable {
     /// The recalled message's ID (V2TIM msgID).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var msgID: String {
         get { _storage.msgID }
         set { _uniqueStorage().msgID = newValue }
         _modify { yield &_uniqueStorage().msgID }
     }
     /// Who recalled it: a user ID (V2TIM revokerInfo.userID; SDK 7.4 and later).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var recalledBy: String {
         get { _storage.recalledBy }
         set { _uniqueStorage().recalledBy = newValue }
         _modify { yield &_uniqueStorage().recalledBy }
     }
     /// Why, if the recaller said (V2TIM revokeReason; SDK 7.4 and later).
-    @inlinable
+    @_alwaysEmitIntoClient
     public var reason: String {
         get { _storage.reason }
         set { _uniqueStorage().reason = newValue }
         _modify { yield &_uniqueStorage().reason }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var unknownFields: UnknownFields {
         get { _storage.unknownFields }
         set { _uniqueStorage().unknownFields = newValue }
@@ -43,18 +43,35 @@ public struct RecallNotice: Sendable {
     /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
     /// caller's module is a load, not a call).
     @usableFromInline package final class _Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) package var msgID: String = ""
-        @usableFromInline @exclusivity(unchecked) package var recalledBy: String = ""
-        @usableFromInline @exclusivity(unchecked) package var reason: String = ""
-        @usableFromInline @exclusivity(unchecked) package var unknownFields = UnknownFields()
+        @usableFromInline @exclusivity(unchecked) package var _msgID: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _recalledBy: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _reason: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _unknownFields: UnknownFields = UnknownFields()
 
-        @usableFromInline package init() {}
+        @inlinable package var msgID: String {
+            _read { yield _msgID }
+            _modify { yield &_msgID }
+        }
+        @inlinable package var recalledBy: String {
+            _read { yield _recalledBy }
+            _modify { yield &_recalledBy }
+        }
+        @inlinable package var reason: String {
+            _read { yield _reason }
+            _modify { yield &_reason }
+        }
+        @inlinable package var unknownFields: UnknownFields {
+            _read { yield _unknownFields }
+            _modify { yield &_unknownFields }
+        }
+
+        @inlinable package init() {}
 
         @usableFromInline package init(copying other: _Storage) {
-            msgID = other.msgID
-            recalledBy = other.recalledBy
-            reason = other.reason
-            unknownFields = other.unknownFields
+            _msgID = other._msgID
+            _recalledBy = other._recalledBy
+            _reason = other._reason
+            _unknownFields = other._unknownFields
         }
     }
 
@@ -68,8 +85,10 @@ public struct RecallNotice: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() { _storage = _Storage() }
 
+    @_alwaysEmitIntoClient
     public init(
         msgID: String = "",
         recalledBy: String = "",
@@ -99,9 +118,3 @@ extension RecallNotice: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension RecallNotice: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["msgID": msgID as Any, "recalledBy": recalledBy as Any, "reason": reason as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

@@ -2,41 +2,41 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct SoundElem: Sendable {
-    @inlinable
+    @_alwaysEmitIntoClient
     public var uuid: String {
         get { _storage.uuid }
         set { _uniqueStorage().uuid = newValue }
         _modify { yield &_uniqueStorage().uuid }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var url: String {
         get { _storage.url }
         set { _uniqueStorage().url = newValue }
         _modify { yield &_uniqueStorage().url }
     }
     /// Bytes.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var dataSize: UInt64 {
         get { _storage.dataSize }
         set { _uniqueStorage().dataSize = newValue }
         _modify { yield &_uniqueStorage().dataSize }
     }
     /// Seconds.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var duration: UInt32 {
         get { _storage.duration }
         set { _uniqueStorage().duration = newValue }
         _modify { yield &_uniqueStorage().duration }
     }
     /// e.g. "mp3".
-    @inlinable
+    @_alwaysEmitIntoClient
     public var format: String {
         get { _storage.format }
         set { _uniqueStorage().format = newValue }
         _modify { yield &_uniqueStorage().format }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var unknownFields: UnknownFields {
         get { _storage.unknownFields }
         set { _uniqueStorage().unknownFields = newValue }
@@ -52,22 +52,47 @@ public struct SoundElem: Sendable {
     /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
     /// caller's module is a load, not a call).
     @usableFromInline package final class _Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) package var uuid: String = ""
-        @usableFromInline @exclusivity(unchecked) package var url: String = ""
-        @usableFromInline @exclusivity(unchecked) package var dataSize: UInt64 = 0
-        @usableFromInline @exclusivity(unchecked) package var duration: UInt32 = 0
-        @usableFromInline @exclusivity(unchecked) package var format: String = ""
-        @usableFromInline @exclusivity(unchecked) package var unknownFields = UnknownFields()
+        @usableFromInline @exclusivity(unchecked) package var _uuid: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _url: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _dataSize: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) package var _duration: UInt32 = 0
+        @usableFromInline @exclusivity(unchecked) package var _format: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _unknownFields: UnknownFields = UnknownFields()
 
-        @usableFromInline package init() {}
+        @inlinable package var uuid: String {
+            _read { yield _uuid }
+            _modify { yield &_uuid }
+        }
+        @inlinable package var url: String {
+            _read { yield _url }
+            _modify { yield &_url }
+        }
+        @inlinable package var dataSize: UInt64 {
+            _read { yield _dataSize }
+            _modify { yield &_dataSize }
+        }
+        @inlinable package var duration: UInt32 {
+            _read { yield _duration }
+            _modify { yield &_duration }
+        }
+        @inlinable package var format: String {
+            _read { yield _format }
+            _modify { yield &_format }
+        }
+        @inlinable package var unknownFields: UnknownFields {
+            _read { yield _unknownFields }
+            _modify { yield &_unknownFields }
+        }
+
+        @inlinable package init() {}
 
         @usableFromInline package init(copying other: _Storage) {
-            uuid = other.uuid
-            url = other.url
-            dataSize = other.dataSize
-            duration = other.duration
-            format = other.format
-            unknownFields = other.unknownFields
+            _uuid = other._uuid
+            _url = other._url
+            _dataSize = other._dataSize
+            _duration = other._duration
+            _format = other._format
+            _unknownFields = other._unknownFields
         }
     }
 
@@ -81,8 +106,10 @@ public struct SoundElem: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() { _storage = _Storage() }
 
+    @_alwaysEmitIntoClient
     public init(
         uuid: String = "",
         url: String = "",
@@ -120,9 +147,3 @@ extension SoundElem: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension SoundElem: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["uuid": uuid as Any, "url": url as Any, "dataSize": dataSize as Any, "duration": duration as Any, "format": format as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

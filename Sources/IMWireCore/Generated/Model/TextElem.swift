@@ -7,8 +7,10 @@ public struct TextElem: Sendable {
     public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() {}
 
+    @_alwaysEmitIntoClient
     public init(
         text: String = ""
     ) {
@@ -28,9 +30,3 @@ extension TextElem: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension TextElem: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["text": text as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

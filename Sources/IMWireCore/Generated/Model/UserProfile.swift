@@ -15,8 +15,10 @@ public struct UserProfile: Sendable {
     public var unknownFields = UnknownFields()
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() {}
 
+    @_alwaysEmitIntoClient
     public init(
         userID: String = "",
         nickName: String = "",
@@ -52,9 +54,3 @@ extension UserProfile: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension UserProfile: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["userID": userID as Any, "nickName": nickName as Any, "faceURL": faceURL as Any, "selfSignature": selfSignature as Any, "customInfo": customInfo as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

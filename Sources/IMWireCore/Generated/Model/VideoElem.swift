@@ -2,79 +2,79 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 public struct VideoElem: Sendable {
-    @inlinable
+    @_alwaysEmitIntoClient
     public var videoUUID: String {
         get { _storage.videoUUID }
         set { _uniqueStorage().videoUUID = newValue }
         _modify { yield &_uniqueStorage().videoUUID }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var videoURL: String {
         get { _storage.videoURL }
         set { _uniqueStorage().videoURL = newValue }
         _modify { yield &_uniqueStorage().videoURL }
     }
     /// Bytes.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var videoSize: UInt64 {
         get { _storage.videoSize }
         set { _uniqueStorage().videoSize = newValue }
         _modify { yield &_uniqueStorage().videoSize }
     }
     /// e.g. "mp4".
-    @inlinable
+    @_alwaysEmitIntoClient
     public var videoFormat: String {
         get { _storage.videoFormat }
         set { _uniqueStorage().videoFormat = newValue }
         _modify { yield &_uniqueStorage().videoFormat }
     }
     /// Seconds.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var duration: UInt32 {
         get { _storage.duration }
         set { _uniqueStorage().duration = newValue }
         _modify { yield &_uniqueStorage().duration }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var snapshotUUID: String {
         get { _storage.snapshotUUID }
         set { _uniqueStorage().snapshotUUID = newValue }
         _modify { yield &_uniqueStorage().snapshotUUID }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var snapshotURL: String {
         get { _storage.snapshotURL }
         set { _uniqueStorage().snapshotURL = newValue }
         _modify { yield &_uniqueStorage().snapshotURL }
     }
     /// Bytes.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var snapshotSize: UInt64 {
         get { _storage.snapshotSize }
         set { _uniqueStorage().snapshotSize = newValue }
         _modify { yield &_uniqueStorage().snapshotSize }
     }
     /// Pixels.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var snapshotWidth: UInt32 {
         get { _storage.snapshotWidth }
         set { _uniqueStorage().snapshotWidth = newValue }
         _modify { yield &_uniqueStorage().snapshotWidth }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var snapshotHeight: UInt32 {
         get { _storage.snapshotHeight }
         set { _uniqueStorage().snapshotHeight = newValue }
         _modify { yield &_uniqueStorage().snapshotHeight }
     }
-    @inlinable
+    @_alwaysEmitIntoClient
     public var snapshotFormat: String {
         get { _storage.snapshotFormat }
         set { _uniqueStorage().snapshotFormat = newValue }
         _modify { yield &_uniqueStorage().snapshotFormat }
     }
     /// Fields this schema does not know, kept and re-emitted after the known ones.
-    @inlinable
+    @_alwaysEmitIntoClient
     public var unknownFields: UnknownFields {
         get { _storage.unknownFields }
         set { _uniqueStorage().unknownFields = newValue }
@@ -90,34 +90,83 @@ public struct VideoElem: Sendable {
     /// `@usableFromInline`, as the properties that read it are `@inlinable`: a read in the
     /// caller's module is a load, not a call).
     @usableFromInline package final class _Storage: @unchecked Sendable {
-        @usableFromInline @exclusivity(unchecked) package var videoUUID: String = ""
-        @usableFromInline @exclusivity(unchecked) package var videoURL: String = ""
-        @usableFromInline @exclusivity(unchecked) package var videoSize: UInt64 = 0
-        @usableFromInline @exclusivity(unchecked) package var videoFormat: String = ""
-        @usableFromInline @exclusivity(unchecked) package var duration: UInt32 = 0
-        @usableFromInline @exclusivity(unchecked) package var snapshotUUID: String = ""
-        @usableFromInline @exclusivity(unchecked) package var snapshotURL: String = ""
-        @usableFromInline @exclusivity(unchecked) package var snapshotSize: UInt64 = 0
-        @usableFromInline @exclusivity(unchecked) package var snapshotWidth: UInt32 = 0
-        @usableFromInline @exclusivity(unchecked) package var snapshotHeight: UInt32 = 0
-        @usableFromInline @exclusivity(unchecked) package var snapshotFormat: String = ""
-        @usableFromInline @exclusivity(unchecked) package var unknownFields = UnknownFields()
+        @usableFromInline @exclusivity(unchecked) package var _videoUUID: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _videoURL: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _videoSize: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) package var _videoFormat: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _duration: UInt32 = 0
+        @usableFromInline @exclusivity(unchecked) package var _snapshotUUID: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _snapshotURL: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _snapshotSize: UInt64 = 0
+        @usableFromInline @exclusivity(unchecked) package var _snapshotWidth: UInt32 = 0
+        @usableFromInline @exclusivity(unchecked) package var _snapshotHeight: UInt32 = 0
+        @usableFromInline @exclusivity(unchecked) package var _snapshotFormat: String = ""
+        @usableFromInline @exclusivity(unchecked) package var _unknownFields: UnknownFields = UnknownFields()
 
-        @usableFromInline package init() {}
+        @inlinable package var videoUUID: String {
+            _read { yield _videoUUID }
+            _modify { yield &_videoUUID }
+        }
+        @inlinable package var videoURL: String {
+            _read { yield _videoURL }
+            _modify { yield &_videoURL }
+        }
+        @inlinable package var videoSize: UInt64 {
+            _read { yield _videoSize }
+            _modify { yield &_videoSize }
+        }
+        @inlinable package var videoFormat: String {
+            _read { yield _videoFormat }
+            _modify { yield &_videoFormat }
+        }
+        @inlinable package var duration: UInt32 {
+            _read { yield _duration }
+            _modify { yield &_duration }
+        }
+        @inlinable package var snapshotUUID: String {
+            _read { yield _snapshotUUID }
+            _modify { yield &_snapshotUUID }
+        }
+        @inlinable package var snapshotURL: String {
+            _read { yield _snapshotURL }
+            _modify { yield &_snapshotURL }
+        }
+        @inlinable package var snapshotSize: UInt64 {
+            _read { yield _snapshotSize }
+            _modify { yield &_snapshotSize }
+        }
+        @inlinable package var snapshotWidth: UInt32 {
+            _read { yield _snapshotWidth }
+            _modify { yield &_snapshotWidth }
+        }
+        @inlinable package var snapshotHeight: UInt32 {
+            _read { yield _snapshotHeight }
+            _modify { yield &_snapshotHeight }
+        }
+        @inlinable package var snapshotFormat: String {
+            _read { yield _snapshotFormat }
+            _modify { yield &_snapshotFormat }
+        }
+        @inlinable package var unknownFields: UnknownFields {
+            _read { yield _unknownFields }
+            _modify { yield &_unknownFields }
+        }
+
+        @inlinable package init() {}
 
         @usableFromInline package init(copying other: _Storage) {
-            videoUUID = other.videoUUID
-            videoURL = other.videoURL
-            videoSize = other.videoSize
-            videoFormat = other.videoFormat
-            duration = other.duration
-            snapshotUUID = other.snapshotUUID
-            snapshotURL = other.snapshotURL
-            snapshotSize = other.snapshotSize
-            snapshotWidth = other.snapshotWidth
-            snapshotHeight = other.snapshotHeight
-            snapshotFormat = other.snapshotFormat
-            unknownFields = other.unknownFields
+            _videoUUID = other._videoUUID
+            _videoURL = other._videoURL
+            _videoSize = other._videoSize
+            _videoFormat = other._videoFormat
+            _duration = other._duration
+            _snapshotUUID = other._snapshotUUID
+            _snapshotURL = other._snapshotURL
+            _snapshotSize = other._snapshotSize
+            _snapshotWidth = other._snapshotWidth
+            _snapshotHeight = other._snapshotHeight
+            _snapshotFormat = other._snapshotFormat
+            _unknownFields = other._unknownFields
         }
     }
 
@@ -131,8 +180,10 @@ public struct VideoElem: Sendable {
     }
 
     /// An empty value: every field at its proto3 default.
+    @inlinable
     public init() { _storage = _Storage() }
 
+    @_alwaysEmitIntoClient
     public init(
         videoUUID: String = "",
         videoURL: String = "",
@@ -194,9 +245,3 @@ extension VideoElem: Hashable {
     }
 }
 
-// Reflection (`dump`, debuggers) shows the fields, not the storage behind them.
-extension VideoElem: CustomReflectable {
-    public var customMirror: Mirror {
-        Mirror(self, children: ["videoUUID": videoUUID as Any, "videoURL": videoURL as Any, "videoSize": videoSize as Any, "videoFormat": videoFormat as Any, "duration": duration as Any, "snapshotUUID": snapshotUUID as Any, "snapshotURL": snapshotURL as Any, "snapshotSize": snapshotSize as Any, "snapshotWidth": snapshotWidth as Any, "snapshotHeight": snapshotHeight as Any, "snapshotFormat": snapshotFormat as Any, "unknownFields": unknownFields as Any], displayStyle: .struct)
-    }
-}

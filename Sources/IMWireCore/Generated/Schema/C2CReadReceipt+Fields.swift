@@ -2,16 +2,17 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension C2CReadReceipt: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.C2CReadReceipt",
         fields: [
             FieldSchema(1, "user_id", .string, swift: "userID"),
             FieldSchema(2, "read_timestamp_ms", .uint64, swift: "readTimestampMs"),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 3 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 3 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage
         if !storage.userID.isEmpty { try visitor.visitString(storage.userID, field: 1) }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension Elem: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.Elem",
         fields: [
             FieldSchema(1, "text", .message({ TextElem.schema }), oneof: "content"),
@@ -18,9 +18,10 @@ extension Elem: IMWireModel, ProtoMessage {
             FieldSchema(12, "group_system", .message({ GroupSystemElem.schema }), oneof: "content", swift: "groupSystem"),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 5 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 5 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         try self.content?._traverse(&visitor)
         if !self.unknownFields.isEmpty { try visitor.visitUnknownFields(self.unknownFields) }
@@ -30,6 +31,7 @@ extension Elem: IMWireModel, ProtoMessage {
 
 extension Elem.Content {
     @inline(__always)
+    @inlinable
     package borrowing func _traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         switch self {
         case .text(let value): try visitor.visitMessage(value, field: 1)

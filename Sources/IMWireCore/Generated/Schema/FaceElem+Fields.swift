@@ -2,16 +2,17 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension FaceElem: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.FaceElem",
         fields: [
             FieldSchema(1, "index", .int32),
             FieldSchema(2, "data", .bytes),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 14 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 14 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if self.index != 0 { try visitor.visitInt32(self.index, field: 1) }
         if !self.data.isEmpty { try visitor.visitBytes(self.data, field: 2) }

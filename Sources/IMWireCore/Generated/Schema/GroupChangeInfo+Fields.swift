@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension GroupChangeInfo: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.GroupChangeInfo",
         fields: [
             FieldSchema(1, "type", .enumeration(GroupInfoChangeType.schema)),
@@ -13,9 +13,10 @@ extension GroupChangeInfo: IMWireModel, ProtoMessage {
             FieldSchema(6, "uint64_value", .uint64, swift: "uint64Value"),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 18 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 18 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if self.`type`.rawValue != 0 { try visitor.visitEnum(self.`type`, field: 1) }
         if !self.value.isEmpty { try visitor.visitString(self.value, field: 2) }

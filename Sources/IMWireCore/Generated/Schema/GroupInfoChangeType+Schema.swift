@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension GroupInfoChangeType: ProtoEnum {
-    package static let schema: EnumSchema = EnumSchema(
+    @usableFromInline package static let schema: EnumSchema = EnumSchema(
         fullName: "imwire.v1.GroupInfoChangeType",
         values: [
             (0, "GROUP_INFO_CHANGE_TYPE_UNSPECIFIED"),

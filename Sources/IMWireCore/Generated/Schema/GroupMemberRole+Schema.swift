@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension GroupMemberRole: ProtoEnum {
-    package static let schema: EnumSchema = EnumSchema(
+    @usableFromInline package static let schema: EnumSchema = EnumSchema(
         fullName: "imwire.v1.GroupMemberRole",
         values: [
             (0, "GROUP_MEMBER_ROLE_UNSPECIFIED"),

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension GroupSystemElem: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.GroupSystemElem",
         fields: [
             FieldSchema(1, "type", .enumeration(GroupSystemType.schema)),
@@ -17,9 +17,10 @@ extension GroupSystemElem: IMWireModel, ProtoMessage {
             FieldSchema(10, "op_user_info", .message({ UserProfile.schema }), swift: "opUserInfo"),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 21 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 21 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage
         if storage.`type`.rawValue != 0 { try visitor.visitEnum(storage.`type`, field: 1) }

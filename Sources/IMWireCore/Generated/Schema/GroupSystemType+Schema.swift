@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension GroupSystemType: ProtoEnum {
-    package static let schema: EnumSchema = EnumSchema(
+    @usableFromInline package static let schema: EnumSchema = EnumSchema(
         fullName: "imwire.v1.GroupSystemType",
         values: [
             (0, "GROUP_SYSTEM_TYPE_UNSPECIFIED"),

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension GroupTipsElem: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.GroupTipsElem",
         fields: [
             FieldSchema(1, "group_id", .string, swift: "groupID"),
@@ -19,9 +19,10 @@ extension GroupTipsElem: IMWireModel, ProtoMessage {
             FieldSchema(12, "changed_group_member_info_list", .message({ GroupMemberInfo.schema }), repeated: true, swift: "changedGroupMemberInfoList"),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 16 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 16 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage
         if !storage.groupID.isEmpty { try visitor.visitString(storage.groupID, field: 1) }

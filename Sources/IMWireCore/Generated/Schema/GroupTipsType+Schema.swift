@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension GroupTipsType: ProtoEnum {
-    package static let schema: EnumSchema = EnumSchema(
+    @usableFromInline package static let schema: EnumSchema = EnumSchema(
         fullName: "imwire.v1.GroupTipsType",
         values: [
             (0, "GROUP_TIPS_TYPE_UNSPECIFIED"),

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension IOSPushType: ProtoEnum {
-    package static let schema: EnumSchema = EnumSchema(
+    @usableFromInline package static let schema: EnumSchema = EnumSchema(
         fullName: "imwire.v1.IosPushType",
         values: [
             (0, "IOS_PUSH_TYPE_UNSPECIFIED"),

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension Image: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.Image",
         fields: [
             FieldSchema(1, "type", .enumeration(ImageType.schema)),
@@ -13,9 +13,10 @@ extension Image: IMWireModel, ProtoMessage {
             FieldSchema(6, "url", .string),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 9 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 9 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if self.`type`.rawValue != 0 { try visitor.visitEnum(self.`type`, field: 1) }
         if !self.uuid.isEmpty { try visitor.visitString(self.uuid, field: 2) }

@@ -2,16 +2,17 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension ImageElem: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.ImageElem",
         fields: [
             FieldSchema(1, "format", .enumeration(ImageFormat.schema)),
             FieldSchema(2, "images", .message({ Image.schema }), repeated: true),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 8 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 8 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if self.format.rawValue != 0 { try visitor.visitEnum(self.format, field: 1) }
         if !self.images.isEmpty { try visitor.visitRepeatedMessage(self.images, field: 2) }

@@ -2,16 +2,17 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension MemberChangeInfo: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.MemberChangeInfo",
         fields: [
             FieldSchema(1, "user_id", .string, swift: "userID"),
             FieldSchema(2, "mute_time", .uint32, swift: "muteTime"),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 20 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 20 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !self.userID.isEmpty { try visitor.visitString(self.userID, field: 1) }
         if self.muteTime != 0 { try visitor.visitUInt32(self.muteTime, field: 2) }

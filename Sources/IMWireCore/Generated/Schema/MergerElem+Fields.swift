@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension MergerElem: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.MergerElem",
         fields: [
             FieldSchema(1, "title", .string),
@@ -14,9 +14,10 @@ extension MergerElem: IMWireModel, ProtoMessage {
             FieldSchema(7, "msg_num", .uint32, swift: "msgNum"),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 15 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 15 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage
         if !storage.title.isEmpty { try visitor.visitString(storage.title, field: 1) }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension Message: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.Message",
         fields: [
             FieldSchema(1, "msg_id", .string, swift: "msgID"),
@@ -31,8 +31,8 @@ extension Message: IMWireModel, ProtoMessage {
             FieldSchema(24, "c2c_read_receipt", .message({ C2CReadReceipt.schema }), oneof: "signal", swift: "c2cReadReceipt"),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 0 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 0 }
 
     /// The schema's field numbers, for code that reads the wire without decoding (the routing view).
     package enum FieldNumber {
@@ -62,6 +62,7 @@ extension Message: IMWireModel, ProtoMessage {
         package static let c2cReadReceipt = 24
     }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !self.msgID.isEmpty { try visitor.visitString(self.msgID, field: 1) }
         if !self.sender.isEmpty { try visitor.visitString(self.sender, field: 2) }
@@ -90,6 +91,7 @@ extension Message: IMWireModel, ProtoMessage {
 
 extension Message.Target {
     @inline(__always)
+    @inlinable
     package borrowing func _traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         switch self {
         case .receiver(let value): try visitor.visitString(value, field: 3)
@@ -101,6 +103,7 @@ extension Message.Target {
 
 extension Message.Signal {
     @inline(__always)
+    @inlinable
     package borrowing func _traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         switch self {
         case .recallNotice(let value): try visitor.visitMessage(value, field: 22)

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension OfflinePushInfo: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.OfflinePushInfo",
         fields: [
             FieldSchema(1, "title", .string),
@@ -19,9 +19,10 @@ extension OfflinePushInfo: IMWireModel, ProtoMessage {
             FieldSchema(12, "ios_mutable_content", .bool, swift: "iosMutableContent"),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 4 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 4 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage
         if !storage.title.isEmpty { try visitor.visitString(storage.title, field: 1) }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension RecallNotice: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.RecallNotice",
         fields: [
             FieldSchema(1, "msg_id", .string, swift: "msgID"),
@@ -10,9 +10,10 @@ extension RecallNotice: IMWireModel, ProtoMessage {
             FieldSchema(3, "reason", .string),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 1 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 1 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage
         if !storage.msgID.isEmpty { try visitor.visitString(storage.msgID, field: 1) }

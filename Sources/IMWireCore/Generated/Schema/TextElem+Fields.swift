@@ -2,15 +2,16 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension TextElem: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.TextElem",
         fields: [
             FieldSchema(1, "text", .string),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 6 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 6 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !self.text.isEmpty { try visitor.visitString(self.text, field: 1) }
         if !self.unknownFields.isEmpty { try visitor.visitUnknownFields(self.unknownFields) }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension UserProfile: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.UserProfile",
         fields: [
             FieldSchema(1, "user_id", .string, swift: "userID"),
@@ -12,9 +12,10 @@ extension UserProfile: IMWireModel, ProtoMessage {
             FieldSchema(5, "custom_info", .stringToBytesMap, swift: "customInfo"),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 19 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 19 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         if !self.userID.isEmpty { try visitor.visitString(self.userID, field: 1) }
         if !self.nickName.isEmpty { try visitor.visitString(self.nickName, field: 2) }

@@ -2,7 +2,7 @@
 // Do not edit: change the schema or the generator and run Scripts/regenerate.
 
 extension VideoElem: IMWireModel, ProtoMessage {
-    package static let schema: MessageSchema = MessageSchema(
+    @usableFromInline package static let schema: MessageSchema = MessageSchema(
         fullName: "imwire.v1.VideoElem",
         fields: [
             FieldSchema(1, "video_uuid", .string, swift: "videoUUID"),
@@ -18,9 +18,10 @@ extension VideoElem: IMWireModel, ProtoMessage {
             FieldSchema(11, "snapshot_format", .string, swift: "snapshotFormat"),
         ])
 
-    package static var _schemaFile: SchemaFile { imwireSchemaFile }
-    package static var _typeIndex: Int { 11 }
+    @usableFromInline package static var _schemaFile: SchemaFile { imwireSchemaFile }
+    @usableFromInline package static var _typeIndex: Int { 11 }
 
+    @inlinable
     package func traverse<V: FieldVisitor>(_ visitor: inout V) throws(V.Failure) {
         let storage = self._storage
         if !storage.videoUUID.isEmpty { try visitor.visitString(storage.videoUUID, field: 1) }
