@@ -86,7 +86,7 @@ let otherTargets: [Target] = [
     // modules (and what they bring), not proto3 JSON, the view's JSON or streams.
     .target(
         name: "IMWireWebhooks",
-        dependencies: ["IMWireTIMREST", "IMWireValidation"]
+        dependencies: ["IMWireCore", "IMWireTIMREST", "IMWireValidation"]
     ),
     .target(
         name: "IMWireCLI",

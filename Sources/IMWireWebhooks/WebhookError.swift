@@ -1,4 +1,4 @@
-public import IMWire
+public import IMWireCore
 
 /// Why a Tencent Cloud IM callback was refused, or why an answer to one could not be built.
 ///

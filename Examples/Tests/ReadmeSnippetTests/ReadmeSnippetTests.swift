@@ -16,7 +16,8 @@ import Testing
 /// There is no way to skip checking a block.
 ///
 /// How: `swiftc -swift-version 6 main.swift -I <build>/Modules <IMWire's objects> -o snippet`, with
-/// the objects listed in SwiftPM's `IMWire.build/output-file-map.json` (the current sources only, so
+/// the objects listed in SwiftPM's `<Module>.build/output-file-map.json` of IMWire and each module it
+/// re-exports (the current sources only, so
 /// a stale object of a deleted file is never linked). A webhook article's blocks also link the
 /// objects of IMWireWebhooks, listed the same way. About 1.2 s for the README's five blocks, cold
 /// or warm, since the IMWire it links is the one this package builds anyway; a temporary SwiftPM
@@ -212,9 +213,13 @@ struct IMWireBuild {
         while directory.pathComponents.count > 1 {
             directory.deleteLastPathComponent()
             let map = directory.appendingPathComponent("IMWire.build/output-file-map.json")
-            guard let data = try? Data(contentsOf: map) else { continue }
-            let entries = try JSONSerialization.jsonObject(with: data) as? [String: [String: String]] ?? [:]
-            var objects = sourceObjects(entries)
+            guard FileManager.default.fileExists(atPath: map.path) else { continue }
+            // IMWire and every module it re-exports: the snippets `import IMWire`.
+            var objects: [URL] = []
+            for module in Self.modules {
+                let data = try Data(contentsOf: directory.appendingPathComponent("\(module).build/output-file-map.json"))
+                objects += sourceObjects(try JSONSerialization.jsonObject(with: data) as? [String: [String: String]] ?? [:])
+            }
             objects += Self.cTargets.flatMap { objectFiles(in: directory.appendingPathComponent("\($0).build")) }
             for modules in [directory.appendingPathComponent("Modules"), directory]
             where FileManager.default.fileExists(atPath: modules.appendingPathComponent("IMWire.swiftmodule").path) {
@@ -230,6 +235,12 @@ struct IMWireBuild {
     static func sourceObjects(_ entries: [String: [String: String]]) -> [URL] {
         entries.filter { !$0.key.isEmpty }.values.compactMap { $0["object"] }.sorted().map(URL.init(fileURLWithPath:))
     }
+
+    /// The library's Swift modules: `IMWire` and the modules it re-exports.
+    static let modules = [
+        "IMWire", "IMWireCore", "IMWireBinary", "IMWireView", "IMWireJSONText", "IMWireJSON", "IMWireTUIKit",
+        "IMWireTIMREST", "IMWireValidation", "IMWireStreams",
+    ]
 
     /// IMWire's C targets (the UTF-8 validator): their objects are linked with IMWire's, and a
     /// compile that imports IMWire must see their module maps, which SwiftPM writes into each
