@@ -240,9 +240,7 @@ import Testing
     static let sources: [URL] = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         var files: [URL] = []
-        let library = ["IMWire", "IMWireCore", "IMWireBinary", "IMWireView", "IMWireJSONText", "IMWireJSON", "IMWireTUIKit",
-                       "IMWireTIMREST", "IMWireValidation", "IMWireStreams"]
-        for folder in library.map({ "Sources/\($0)" }) + ["Sources/IMWireCLI"] {
+        for folder in LibraryModules.names.map({ "Sources/\($0)" }) + ["Sources/IMWireCLI"] {
             let enumerator = FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
             while let url = enumerator?.nextObject() as? URL {
                 if url.pathExtension == "swift", !url.path.contains("/Generated/") { files.append(url) }
