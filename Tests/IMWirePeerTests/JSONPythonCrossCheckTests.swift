@@ -114,8 +114,6 @@ struct CrossCheckBatch: Sendable {
 
     static let shared: Result<CrossCheckBatch, Failure> = Result { () throws(Failure) in try make() }
 
-    static let scriptURL = Fixtures.directory.deletingLastPathComponent().appendingPathComponent("Scripts/json_crosscheck.py")
-
     private static func make() throws(Failure) -> CrossCheckBatch {
         let environment = ProcessInfo.processInfo.environment
         let count = PropertyIterations.count(default: 500)
@@ -145,7 +143,7 @@ struct CrossCheckBatch: Sendable {
             }
         }
 
-        let output = try runPython(input: Data(requests.utf8), environment: environment)
+        let output = try runPython(input: Data(requests.utf8))
         var responses: [String: Response] = [:]
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false)
@@ -166,42 +164,12 @@ struct CrossCheckBatch: Sendable {
         return CrossCheckBatch(seed: seed, messages: messages, swiftJSON: swiftJSON, responses: responses)
     }
 
-    /// Runs the Python peer once, requests and responses going through temporary files.
-    private static func runPython(input: Data, environment: [String: String]) throws(Failure) -> String {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("imwire-json-crosscheck-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))")
+    /// Runs the Python peer once.
+    private static func runPython(input: Data) throws(Failure) -> String {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return String(decoding: try PythonPeer.run("json_crosscheck.py", input: [UInt8](input)), as: UTF8.self)
         } catch {
-            throw Failure(description: "cannot create \(directory.path): \(error)")
-        }
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let requestsURL = directory.appendingPathComponent("requests.txt")
-        let responsesURL = directory.appendingPathComponent("responses.txt")
-        let errorsURL = directory.appendingPathComponent("stderr.txt")
-        do {
-            try input.write(to: requestsURL)
-            _ = FileManager.default.createFile(atPath: responsesURL.path, contents: nil)
-            _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [environment["IMWIRE_PYTHON"] ?? "python3", scriptURL.path]
-            process.standardInput = try FileHandle(forReadingFrom: requestsURL)
-            process.standardOutput = try FileHandle(forWritingTo: responsesURL)
-            process.standardError = try FileHandle(forWritingTo: errorsURL)
-            try process.run()
-            process.waitUntilExit()
-            let errors = (try? String(contentsOf: errorsURL, encoding: .utf8)) ?? ""
-            guard process.terminationStatus == 0 else {
-                throw Failure(
-                    description: "\(scriptURL.lastPathComponent) exited with status \(process.terminationStatus) "
-                        + "(it needs python3 with google.protobuf and protoc: Scripts/install-deps):\n\(errors.suffix(3000))")
-            }
-            return try String(contentsOf: responsesURL, encoding: .utf8)
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw Failure(description: "running \(scriptURL.path): \(error)")
+            throw Failure(description: error.description)
         }
     }
 

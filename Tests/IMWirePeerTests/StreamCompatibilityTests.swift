@@ -93,37 +93,8 @@ import Testing
         }
     }
 
-    struct PythonFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    static let script = Fixtures.directory.deletingLastPathComponent().appendingPathComponent("Scripts/gen_stream_fixtures.py")
-
-    /// Runs `gen_stream_fixtures.py MODE` with `input` on stdin (through temporary files) and returns stdout.
+    /// Runs `gen_stream_fixtures.py MODE` with `input` on stdin and returns stdout.
     static func runPython(_ mode: String, input: [UInt8]) throws -> [UInt8] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("imwire-streams-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let inputURL = directory.appendingPathComponent("in")
-        let outputURL = directory.appendingPathComponent("out")
-        let errorURL = directory.appendingPathComponent("err")
-        try Data(input).write(to: inputURL)
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [ProcessInfo.processInfo.environment["IMWIRE_PYTHON"] ?? "python3", script.path, mode]
-        process.standardInput = try FileHandle(forReadingFrom: inputURL)
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let errors = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
-            throw PythonFailure(
-                description: "\(script.lastPathComponent) \(mode) exited with status \(process.terminationStatus) "
-                    + "(it needs python3 with google.protobuf and protoc: Scripts/install-deps):\n\(errors.suffix(3000))")
-        }
-        return [UInt8](try Data(contentsOf: outputURL))
+        try PythonPeer.run("gen_stream_fixtures.py", [mode], input: input)
     }
 }

@@ -8,7 +8,13 @@
 //   bytes), a oneof F of its member; unknown fields are not read. Wrapping arithmetic.
 // This file walks IMWire's model; Walk+SwiftProtobuf.swift the same over swift-protobuf's.
 
+// The module that brings what the walk reads, so that a client depending on that product alone
+// (Benchmarks/Size) and the one-module library of the eager harness (eager.sh) both compile it.
+#if canImport(IMWireBinary)
+import IMWireBinary
+#else
 import IMWire
+#endif
 
 public enum IMWireWalk {
     @inline(__always) static func s(_ value: String) -> UInt64 { UInt64(value.utf8.count) }

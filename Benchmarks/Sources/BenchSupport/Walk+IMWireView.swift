@@ -1,9 +1,15 @@
 // The walk (Walk+IMWire.swift) over IMWire's message view: every field of every message type read in
 // place, the same digest as the walk over the owned model, so Scripts/bench checks that the view reads
-// what a decode gives. As issue 34 asks of a view read, each string and bytes value is read for its
-// length and its first byte (summed apart from the digest and handed to blackHole once per message).
+// what a decode gives. Each string and bytes value is read for its length and its first byte (summed
+// apart from the digest and handed to blackHole once per message).
 
+// The module that brings what the walk reads, so that a client depending on that product alone
+// (Benchmarks/Size) and the one-module library of the eager harness (eager.sh) both compile it.
+#if canImport(IMWireView)
+import IMWireView
+#else
 import IMWire
+#endif
 
 public enum IMWireViewWalk {
     @inline(__always) static func s(_ value: StringView, _ first: inout UInt64) -> UInt64 {

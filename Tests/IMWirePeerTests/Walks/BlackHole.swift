@@ -1,0 +1,1 @@
+../../../Benchmarks/Size/Sources/WalkIMWireView/BlackHole.swift

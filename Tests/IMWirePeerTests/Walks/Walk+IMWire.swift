@@ -1,0 +1,1 @@
+../../../Benchmarks/Sources/BenchSupport/Walk+IMWire.swift
