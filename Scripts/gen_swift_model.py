@@ -92,19 +92,39 @@ class Config:
     # `FieldNumber` enum. Only the routing view does that, on the envelope; the validator's paths
     # spell proto names, which ViolationPathTests checks against the schema.
     field_number_types: frozenset = frozenset()
+    # What the validator reads (Sources/IMWireValidation/Validation/ValidatedValues.swift declares the
+    # protocols, the rules' vocabulary): the conformances of the owned types and of their views,
+    # generated from one description so the two sides cannot drift apart. `None`: no validation.
+    validated: "Validated | None" = None
 
 
-PARTS = ("model", "schema", "binary", "json", "view", "api")
+@dataclass(frozen=True)
+class Validated:
+    """The `Validated*` conformances (part "validation"). Types are spelled as in the schema: "string",
+    "bytes", a message's Swift name, "[T]" for a list; each side spells them its own way (`String`,
+    `[Image]` for the model; `StringView`, `ViewList<Image.View>` for the view)."""
+    conformances: dict        # message -> the protocol it conforms to
+    associated: dict          # message -> {associated type: schema spelling}
+    # (message, oneof) -> (property, result type, {member proto name: projection}). The result type is
+    # a template: {Self} is the message's side-spelled name, {string} the side's string. A projection
+    # is a tuple of (label, path): label None for an unlabelled value; path None for the member's value
+    # itself, else a property path on it ("opMember?.userID"). An empty tuple: a case without payload.
+    oneofs: dict
+
+
+PARTS = ("model", "schema", "binary", "json", "view", "api", "validation")
 
 TARGETS = {
     "model": Config(
         proto="imwire/v1/message.proto",
         dirs={"model": "Sources/IMWireCore/Generated/Model", "schema": "Sources/IMWireCore/Generated/Schema",
               "binary": "Sources/IMWireBinary/Generated", "json": "Sources/IMWireJSON/Generated",
-              "view": "Sources/IMWireView/Generated", "api": "Sources/IMWire/Generated"},
+              "view": "Sources/IMWireView/Generated", "api": "Sources/IMWire/Generated",
+              "validation": "Sources/IMWireValidation/Generated"},
         imports={"binary": ("IMWireCore",), "json": ("IMWireCore", "IMWireJSONText"),
                  "view": ("IMWireCore", "IMWireBinary"),
-                 "api": ("IMWireCore", "IMWireBinary", "IMWireJSON", "IMWireView")},
+                 "api": ("IMWireCore", "IMWireBinary", "IMWireJSON", "IMWireView"),
+                 "validation": ("IMWireCore", "IMWireView")},
         type_renames={"IosPushType": "IOSPushType"},
         # The stripped name ("unspecified") would hide that 0 means APNs.
         case_renames={"IOS_PUSH_TYPE_UNSPECIFIED": "apns"},
@@ -116,6 +136,40 @@ TARGETS = {
         cold_fields={"Message": frozenset({
             "at_user_list", "targeted_receivers", "cloud_custom_data", "offline_push_info", "topic_id",
             "recall_notice", "group_read_receipt", "c2c_read_receipt"})},
+        validated=Validated(
+            conformances={
+                "GroupMemberInfo": "ValidatedUser", "UserProfile": "ValidatedUser",
+                "MemberChangeInfo": "ValidatedUser", "GroupChangeInfo": "ValidatedGroupChange",
+                "Image": "ValidatedImageInfo", "GroupTipsElem": "ValidatedGroupTips",
+                "MergerElem": "ValidatedMerger", "Elem": "ValidatedElem", "Message": "ValidatedMessage"},
+            associated={
+                "MergerElem": {"MessageType": "Message"},
+                "Elem": {"M": "Message"},
+                "Message": {"Text": "string", "Bytes": "bytes", "Texts": "[string]", "ImageInfo": "Image",
+                            "Images": "[Image]", "Tips": "GroupTipsElem", "Merger": "MergerElem",
+                            "ElemType": "Elem", "Elems": "[Elem]"}},
+            oneofs={
+                ("Elem", "content"): ("validatedContent", "ValidatedContent<{Message}>", {
+                    "text": ((None, "text"),),
+                    "custom": (("data", "data"),),
+                    "image": (("format", "format"), ("images", "images")),
+                    "sound": (("dataSize", "dataSize"), ("duration", "duration"), ("format", "format")),
+                    "video": (("videoSize", "videoSize"), ("videoFormat", "videoFormat")),
+                    "file": (("fileSize", "fileSize"),),
+                    "location": (("longitude", "longitude"), ("latitude", "latitude")),
+                    "face": (),
+                    "group_tips": ((None, None),),
+                    "merger": ((None, None),),
+                    "group_system": (("opUser", "opUser"), ("opMemberUserID", "opMember?.userID"),
+                                     ("platform", "platform"), ("opUserInfoUserID", "opUserInfo?.userID")),
+                }),
+                ("Message", "target"): ("validatedTarget", "ValidatedTarget<{string}>", {
+                    "receiver": ((None, None),), "group_id": ((None, None),), "room_id": ((None, None),)}),
+                ("Message", "signal"): ("validatedSignal", "ValidatedSignal<{string}>", {
+                    "recall_notice": (("msgID", "msgID"), ("recalledBy", "recalledBy")),
+                    "group_read_receipt": (("msgID", "msgID"),),
+                    "c2c_read_receipt": (("userID", "userID"),)}),
+            }),
         oneof_kinds={
             ("Elem", "content"): OneofKind(
                 enum="ElemKind",
@@ -1329,6 +1383,54 @@ def gen_view(ctx, msg):
     return "".join(out)
 
 
+VALIDATED_SIDES = (
+    # (comment, type suffix, spelling of string, bytes, [T] given T's spelling)
+    ("The owned model", "", "String", "[UInt8]", lambda t: f"[{t}]"),
+    ("The message view", ".View", "StringView", "BytesView", lambda t: f"ViewList<{t}>"),
+)
+
+
+def gen_validated(ctx, messages):
+    """The `Validated*` conformances of the owned types and of their views (IMWireValidation)."""
+    validated = ctx.config.validated
+    by_name = {m.name: m for m in messages}
+    out = [ctx.head("validation"),
+           "\n// What the validator reads of a message, for the owned model and for the view alike: the\n"
+           "// conformances to the protocols of Validation/ValidatedValues.swift. Their description is\n"
+           "// `Config.validated` of Scripts/gen_swift_model.py.\n"]
+    for comment, suffix, string, bytes_, list_of in VALIDATED_SIDES:
+        def spell(schema_type):
+            if schema_type.startswith("["):
+                return list_of(spell(schema_type[1:-1]))
+            return {"string": string, "bytes": bytes_}.get(schema_type, schema_type + suffix)
+        out.append(f"\n// MARK: - {comment}\n")
+        for name, protocol in validated.conformances.items():
+            members = []
+            for alias, schema_type in validated.associated.get(name, {}).items():
+                members.append(f"    typealias {alias} = {spell(schema_type)}\n")
+            for (type_name, oneof_name), (prop, result, projections) in validated.oneofs.items():
+                if type_name != name:
+                    continue
+                oneof = next(o for o in by_name[name].oneofs if o[0] == oneof_name)
+                result = result.format(Message=spell("Message"), string=string)
+                lines = [f"    var {prop}: {result}? {{\n", f"        switch {escape(camel(oneof_name))} {{\n"]
+                for m in oneof[2]:
+                    projection = projections[m.name]
+                    if not projection:
+                        lines.append(f"        case .{m.swift}?: .{m.swift}\n")
+                        continue
+                    values = ", ".join((f"{label}: " if label else "") + ("v" if path is None else f"v.{path}")
+                                       for label, path in projection)
+                    lines.append(f"        case .{m.swift}(let v)?: .{m.swift}({values})\n")
+                lines.append("        case nil: nil\n        }\n    }\n")
+                if members:
+                    members.append("\n")
+                members += lines
+            body = "{\n" + "".join(members) + "}" if members else "{}"
+            out.append(f"\nextension {name}{suffix}: {protocol} {body}\n")
+    return "".join(out)
+
+
 def check_config(config, file, messages, enums):
     """Every name the config mentions must exist in the schema: a stale entry is a silent no-op."""
     proto_names = {m.name for m in file.message_type} | {e.name for e in file.enum_type}
@@ -1348,6 +1450,21 @@ def check_config(config, file, messages, enums):
     oneofs = {(msg.name, oneof[0]) for msg in messages for oneof in msg.oneofs}
     for key in config.oneof_kinds:
         assert key in oneofs, f"oneof_kinds: no oneof {key[1]} in message {key[0]} of {config.proto}"
+    if config.validated:
+        by_name = {m.name: m for m in messages}
+        for name in list(config.validated.conformances) + list(config.validated.associated):
+            assert name in by_name, f"validated: no message {name} in {config.proto}"
+        for (type_name, oneof_name), (_, _, projections) in config.validated.oneofs.items():
+            assert (type_name, oneof_name) in oneofs, f"validated: no oneof {oneof_name} in message {type_name}"
+            members = {m.name: m for oneof in by_name[type_name].oneofs if oneof[0] == oneof_name for m in oneof[2]}
+            assert set(projections) == set(members), \
+                f"validated: {type_name}.{oneof_name} maps {sorted(projections)}, its members are {sorted(members)}"
+            for member, projection in projections.items():
+                fields = {f.swift for msg in messages if msg.name == members[member].type_name for f in msg.fields}
+                for _, path in projection:
+                    if path is not None:
+                        head = path.split(".")[0].rstrip("?")
+                        assert head in fields, f"validated: {type_name}.{oneof_name}.{member} has no field {head}"
     swift_names = [m.name for m in messages] + list(enums)
     swift_names += [kind.enum for kind in config.oneof_kinds.values()]
     assert len(set(swift_names)) == len(swift_names), f"two generated types share a name: {sorted(swift_names)}"
@@ -1399,6 +1516,8 @@ def main():
     outputs[f"{dirs['schema']}/Schemas.swift"] = gen_schema_file(ctx, messages)
     outputs[f"{dirs['json']}/JSONNames.swift"] = gen_json_names(ctx)
     outputs[f"{dirs['api']}/Conformances.swift"] = gen_api(ctx, messages)
+    if config.validated:
+        outputs[f"{dirs['validation']}/ValidatedConformances.swift"] = gen_validated(ctx, messages)
     # The output folders are the generator's alone: wipe them, so nothing the schema no longer
     # produces survives.
     for directory in sorted(set(dirs.values())):

@@ -14,7 +14,7 @@ import Testing
     private static func makeCopy() throws -> String {
         let copy = NSTemporaryDirectory() + "imwire-regenerate-test-\(UUID().uuidString)"
         let files = FileManager.default
-        let modules = ["IMWireCore", "IMWireBinary", "IMWireJSON", "IMWireView", "IMWire"]
+        let modules = ["IMWireCore", "IMWireBinary", "IMWireJSON", "IMWireView", "IMWire", "IMWireValidation"]
         for module in modules {
             try files.createDirectory(atPath: copy + "/Sources/" + module, withIntermediateDirectories: true)
         }

@@ -1,7 +1,5 @@
 import IMWireCore
-import IMWireBinary
 import IMWireView
-import IMWireTUIKit
 
 // What the validator reads, as protocols that the owned model and the message view both satisfy, so
 // one set of rules validates a decoded `Message` and a `Message.View` over bytes alike. The view
@@ -139,136 +137,14 @@ protocol ValidatedMessage {
     var contentSize: UInt64 { get }
 }
 
-// MARK: - The owned model
+// The conformances of the owned types and of their views are generated from one description
+// (Generated/ValidatedConformances.swift; `Config.validated` of Scripts/gen_swift_model.py). What
+// follows is the rules' own: the content-size rule, computed over either side.
 
-extension GroupMemberInfo: ValidatedUser {}
-extension UserProfile: ValidatedUser {}
-extension MemberChangeInfo: ValidatedUser {}
-extension GroupChangeInfo: ValidatedGroupChange {}
-extension Image: ValidatedImageInfo {}
-extension GroupTipsElem: ValidatedGroupTips {}
-extension MergerElem: ValidatedMerger {
-    typealias MessageType = Message
-}
-
-extension Elem: ValidatedElem {
-    typealias M = Message
-
-    var validatedContent: ValidatedContent<Message>? {
-        switch content {
-        case .text(let v)?: .text(v.text)
-        case .custom(let v)?: .custom(data: v.data)
-        case .image(let v)?: .image(format: v.format, images: v.images)
-        case .sound(let v)?: .sound(dataSize: v.dataSize, duration: v.duration, format: v.format)
-        case .video(let v)?: .video(videoSize: v.videoSize, videoFormat: v.videoFormat)
-        case .file(let v)?: .file(fileSize: v.fileSize)
-        case .location(let v)?: .location(longitude: v.longitude, latitude: v.latitude)
-        case .face?: .face
-        case .groupTips(let v)?: .groupTips(v)
-        case .merger(let v)?: .merger(v)
-        case .groupSystem(let v)?:
-            .groupSystem(opUser: v.opUser, opMemberUserID: v.opMember?.userID, platform: v.platform,
-                         opUserInfoUserID: v.opUserInfo?.userID)
-        case nil: nil
-        }
-    }
-}
-
-extension Message: ValidatedMessage {
-    typealias Text = String
-    typealias Bytes = [UInt8]
-    typealias Texts = [String]
-    typealias ImageInfo = Image
-    typealias Images = [Image]
-    typealias Tips = GroupTipsElem
-    typealias Merger = MergerElem
-    typealias ElemType = Elem
-    typealias Elems = [Elem]
-
-    var validatedTarget: ValidatedTarget<String>? {
-        switch target {
-        case .receiver(let id)?: .receiver(id)
-        case .groupID(let id)?: .groupID(id)
-        case .roomID(let id)?: .roomID(id)
-        case nil: nil
-        }
-    }
-
-    var validatedSignal: ValidatedSignal<String>? {
-        switch signal {
-        case .recallNotice(let n)?: .recallNotice(msgID: n.msgID, recalledBy: n.recalledBy)
-        case .groupReadReceipt(let r)?: .groupReadReceipt(msgID: r.msgID)
-        case .c2cReadReceipt(let r)?: .c2cReadReceipt(userID: r.userID)
-        case nil: nil
-        }
-    }
-
+extension Message {
     var contentSize: UInt64 { ContentSize.of(self) }
 }
 
-// MARK: - The message view
-
-extension GroupMemberInfo.View: ValidatedUser {}
-extension UserProfile.View: ValidatedUser {}
-extension MemberChangeInfo.View: ValidatedUser {}
-extension GroupChangeInfo.View: ValidatedGroupChange {}
-extension Image.View: ValidatedImageInfo {}
-extension GroupTipsElem.View: ValidatedGroupTips {}
-extension MergerElem.View: ValidatedMerger {
-    typealias MessageType = Message.View
-}
-
-extension Elem.View: ValidatedElem {
-    typealias M = Message.View
-
-    var validatedContent: ValidatedContent<Message.View>? {
-        switch content {
-        case .text(let v)?: .text(v.text)
-        case .custom(let v)?: .custom(data: v.data)
-        case .image(let v)?: .image(format: v.format, images: v.images)
-        case .sound(let v)?: .sound(dataSize: v.dataSize, duration: v.duration, format: v.format)
-        case .video(let v)?: .video(videoSize: v.videoSize, videoFormat: v.videoFormat)
-        case .file(let v)?: .file(fileSize: v.fileSize)
-        case .location(let v)?: .location(longitude: v.longitude, latitude: v.latitude)
-        case .face?: .face
-        case .groupTips(let v)?: .groupTips(v)
-        case .merger(let v)?: .merger(v)
-        case .groupSystem(let v)?:
-            .groupSystem(opUser: v.opUser, opMemberUserID: v.opMember?.userID, platform: v.platform,
-                         opUserInfoUserID: v.opUserInfo?.userID)
-        case nil: nil
-        }
-    }
-}
-
-extension Message.View: ValidatedMessage {
-    typealias Text = StringView
-    typealias Bytes = BytesView
-    typealias Texts = ViewList<StringView>
-    typealias ImageInfo = Image.View
-    typealias Images = ViewList<Image.View>
-    typealias Tips = GroupTipsElem.View
-    typealias Merger = MergerElem.View
-    typealias ElemType = Elem.View
-    typealias Elems = ViewList<Elem.View>
-
-    var validatedTarget: ValidatedTarget<StringView>? {
-        switch target {
-        case .receiver(let id)?: .receiver(id)
-        case .groupID(let id)?: .groupID(id)
-        case .roomID(let id)?: .roomID(id)
-        case nil: nil
-        }
-    }
-
-    var validatedSignal: ValidatedSignal<StringView>? {
-        switch signal {
-        case .recallNotice(let n)?: .recallNotice(msgID: n.msgID, recalledBy: n.recalledBy)
-        case .groupReadReceipt(let r)?: .groupReadReceipt(msgID: r.msgID)
-        case .c2cReadReceipt(let r)?: .c2cReadReceipt(userID: r.userID)
-        case nil: nil
-        }
-    }
-
+extension Message.View {
     var contentSize: UInt64 { ContentSize.of(self) }
 }
