@@ -8,7 +8,9 @@ import IMWireJSON
 /// binary, so the same generated view types read both. It is the JSON reader's walk with another
 /// destination: keys, duplicates, oneofs, `null`, unknown keys, nesting and every value are read
 /// by ``JSONReader``'s own code, so the view refuses exactly the inputs a decode refuses, with the
-/// same error; only where a value goes differs (a word of a node instead of a property).
+/// same error; only where a value goes differs (a word of a node instead of a property). It reads
+/// through the reader's methods for another destination, never its state (which the JSON module
+/// keeps to itself).
 ///
 /// A string or bytes word holds an offset into the bytes the view reads. A string without escapes
 /// is read in place. A string with escapes, or a base64 value, is not its text: its value is written
@@ -25,8 +27,6 @@ import IMWireJSON
     /// the first of them; `nil` until one is.
     private var text: UnsafeMutablePointer<UInt8>?
     private var textCapacity = 0
-
-    private var words: UnsafeMutablePointer<UInt64> { arena.words }
 
     private init(_ input: UnsafeBufferPointer<UInt8>, layouts: UnsafeMutablePointer<ArenaLayout>, wordLimit: Int) {
         arena = ArenaWords(limit: wordLimit)
@@ -49,7 +49,7 @@ import IMWireJSON
         var decoder = JSONViewDecoder(buffer, layouts: table.layouts, wordLimit: wordLimit)
         defer { decoder.discard() }
         try reader.startDocument()
-        let root = try decoder.arena.allocate(table.layouts[layout].slotCount, at: reader.scanner.position)
+        let root = try decoder.arena.allocate(table.layouts[layout].slotCount, at: reader.position)
         try decoder.readObject(&reader, layout, root)
         try reader.finishDocument()
         let bytes = decoder.text.map { UnsafePointer($0) } ?? buffer.readableBase
@@ -71,73 +71,57 @@ import IMWireJSON
         // indices below its `fieldCount`, the length of `byIndex`. [unsafe: json-names] The view's
         // table and the name table are indexed alike (one entry per type of the file).
         var state = JSONReader.ObjectState()
-        let names = reader.names + layoutIndex
+        let names = reader.names(ofType: layoutIndex)
         let byIndex = layouts[layoutIndex].byIndex
-        guard try reader.scanner.openContainer() else { return }
+        guard try reader.openObject() else { return }
         repeat {
             let index = try reader.readMemberKey(names, state: &state)
             if index >= 0 {
                 let (number, field) = byIndex[index]
                 try readField(&reader, field, number: number, node: node)
             }
-        } while try reader.scanner.nextMember(closing: UInt8(ascii: "}"))
+        } while try reader.nextMember()
     }
 
-    /// A member's value into its slot of `node`. A key appears once (the reader refuses a repeated
-    /// one), so a message field always gets a new node: nothing merges, as in a decode.
+    /// A member's value into its slot of `node`, where ``ArenaWords`` stores a value of its container.
+    /// A key appears once (the reader refuses a repeated one), so a message field always gets a new
+    /// node: nothing merges, as in a decode.
     private mutating func readField(_ reader: inout JSONReader, _ field: ArenaField, number: Int, node: Int) throws(IMWireError) {
-        // [unsafe: arena-words] `node` was allocated with this layout's `slotCount` words and
-        // `field.slot` (+ 1 for a oneof) is below it. [unsafe: arena-layout] `field.sub` is a layout
-        // of the table.
+        // [unsafe: arena-layout] `field.sub` is a layout of the table; `slot` is a word of `node`,
+        // allocated with its layout's `slotCount` words (``ArenaWords`` stores there).
         let slot = node &+ Int(field.slot)
         switch field.kind {
         case .message:
             let sub = Int(field.sub)
             let slotCount = layouts[sub].slotCount
-            switch field.container {
-            case .repeated:
+            if field.container == .repeated {
                 guard try reader.openArray() else { return }
                 repeat {
-                    // The element's node is the entry's value.
-                    let child = try arena.appendEntry(links: slot, valueWords: slotCount, at: reader.scanner.position)
+                    let child = try arena.messageNode(field, number: number, slot: slot, slotCount: slotCount, at: reader.position)
                     try readMessage(&reader, sub, child)
                 } while try reader.nextElement()
-            case .oneof:
-                let child = try arena.allocate(slotCount, at: reader.scanner.position)
-                words[slot] = UInt64(truncatingIfNeeded: number)
-                words[slot &+ 1] = UInt64(truncatingIfNeeded: child)
-                try readMessage(&reader, sub, child)
-            case .single, .bits:
-                let child = try arena.allocate(slotCount, at: reader.scanner.position)
-                words[slot] = UInt64(truncatingIfNeeded: child)
+            } else {
+                let child = try arena.messageNode(field, number: number, slot: slot, slotCount: slotCount, at: reader.position)
                 try readMessage(&reader, sub, child)
             }
         case .stringToBytesMap:
             try reader.readMapEntries { (reader, key, keyOffset) throws(IMWireError) in
                 let keyWord = stringWord(key, at: keyOffset &+ 1, &reader)
                 let valueWord = try bytesWord(&reader)
-                let entry = try arena.appendEntry(links: slot, valueWords: 2, at: reader.scanner.position)
-                words[entry] = keyWord
-                words[entry &+ 1] = valueWord
+                try arena.storeMapEntry(key: keyWord, value: valueWord, slot: slot, at: reader.position)
             }
         default:
             if field.container == .repeated {
                 guard try reader.openArray() else { return }
                 repeat {
                     guard let value = try scalar(&reader, field) else { continue }
-                    let entry = try arena.appendEntry(links: slot, valueWords: 1, at: reader.scanner.position)
-                    words[entry] = value
+                    try arena.store(value, field, number: number, slot: slot, at: reader.position)
                 } while try reader.nextElement()
                 return
             }
             // `nil`: an enum name the schema does not know, read as absent (ignoreUnknownFields).
             guard let value = try scalar(&reader, field) else { return }
-            if field.container == .oneof {
-                words[slot] = UInt64(truncatingIfNeeded: number)
-                words[slot &+ 1] = value
-            } else {
-                field.store(value, in: words, at: slot)
-            }
+            try arena.store(value, field, number: number, slot: slot, at: reader.position)
         }
     }
 
@@ -145,7 +129,7 @@ import IMWireJSON
     private mutating func readMessage(_ reader: inout JSONReader, _ layoutIndex: Int, _ node: Int) throws(IMWireError) {
         try reader.enterMessage()
         try readObject(&reader, layoutIndex, node)
-        reader.depth -= 1
+        reader.leaveMessage()
     }
 
     // MARK: - Values
@@ -160,16 +144,12 @@ import IMWireJSON
         case .bool: return try reader.readBool() ? 1 : 0
         case .fixed64: return try reader.readDouble().bitPattern
         case .string:
-            let quote = reader.scanner.position
+            let quote = reader.position
             let scanned = try reader.scanStringValue()
             return stringWord(scanned, at: quote &+ 1, &reader)
         case .bytes: return try bytesWord(&reader)
         case .enumeration:
-            // The field being read is the reader's (``JSONReader/readMemberKey(_:state:)`` notes it).
-            guard case .enumeration(let schema) = reader.fieldNames?.pointee.schema.fields[reader.fieldIndex].kind else {
-                preconditionFailure("an enum field without its enum's schema")
-            }
-            return try reader.readEnum(schema).map { UInt64(bitPattern: Int64($0)) }
+            return try reader.readEnumOfCurrentField().map { UInt64(bitPattern: Int64($0)) }
         case .message, .stringToBytesMap, .unknown:
             preconditionFailure("not a scalar field")
         }
@@ -189,14 +169,13 @@ import IMWireJSON
             return ArenaString.word(offset: offset, count: count, isASCII: scanned.isASCII)
         }
         let text = copy(upTo: offset)
-        reader.scanner.withBytes(scanned) { value in (text + offset).update(from: value.baseAddress!, count: count) }
-        reader.scanner.discardUnescaped()
+        reader.consumeString(scanned) { value in (text + offset).update(from: value.baseAddress!, count: count) }
         return ArenaString.word(offset: offset, count: count, isASCII: false)
     }
 
     /// A bytes value: its base64 text decoded over the text in the copy.
     ///
-    /// The copy is taken inside the decode, which ``JSONReader/readBase64(_:)`` calls only after the
+    /// The copy is taken inside the decode, which ``JSONReader/consumeBase64(_:)`` calls only after the
     /// string has been scanned to its closing quote: `offset` is then the first byte of text inside
     /// the input, and the copy (the input's bytes before it) and the decoded value (at most the
     /// text's length, which ends before the closing quote) both fit the buffer's `input.count`
@@ -205,12 +184,11 @@ import IMWireJSON
         // [unsafe: json-view-text] See above: the decoded bytes, at most as many as the text's,
         // are written over the text inside the copy.
         var offset = 0
-        let count = try reader.readBase64 { encoded, textOffset in
+        let count = try reader.consumeBase64 { encoded, textOffset in
             assert(textOffset &+ encoded.count <= input.count, "base64 text past the input")
             offset = textOffset
             return Base64.decode(encoded, into: copy(upTo: textOffset) + textOffset)
         }
-        reader.scanner.discardUnescaped()
         return count == 0 ? 0 : ArenaString.word(offset: offset, count: count, isASCII: false)
     }
 

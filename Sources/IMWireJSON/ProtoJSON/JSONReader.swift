@@ -16,19 +16,21 @@ import IMWireJSONText
 /// numbers, fractions in integer fields, nesting past the depth limit or past what the thread's
 /// stack holds.
 @usableFromInline package struct JSONReader {
-    @usableFromInline package var scanner: JSONScanner
-    @usableFromInline package var depth = 1
+    // The reader's state is its own: another destination (the JSON view) reads through the methods
+    // of "Reading into another destination" below.
+    @usableFromInline var scanner: JSONScanner
+    @usableFromInline var depth = 1
     let maxDepth: Int
     private let ignoreUnknownFields: Bool
     /// The field whose value is being read (its type's names and its index), for error messages: a
     /// pointer, so that noting it per member costs no reference counting (the schema is read only
     /// when an error is made).
-    @usableFromInline package var fieldNames: UnsafeMutablePointer<JSONFieldNames>?
-    @usableFromInline package var fieldIndex = 0
+    @usableFromInline var fieldNames: UnsafeMutablePointer<JSONFieldNames>?
+    @usableFromInline var fieldIndex = 0
     var fieldName: String { fieldNames?.pointee.schema.fields[fieldIndex].name ?? "" }
     private var stackGuard = StackGuard()
     /// The JSON names of every type of the schema file, indexed by ``ProtoMessage/_typeIndex``.
-    @usableFromInline package let names: UnsafeMutablePointer<JSONFieldNames>
+    @usableFromInline let names: UnsafeMutablePointer<JSONFieldNames>
     /// Where skipped keys go when the caller asked for a report (``decode(_:from:options:report:)``);
     /// `nil` otherwise. Touched only on the skip path.
     private let skips: UnsafeMutablePointer<[JSONSkip]>?
@@ -294,6 +296,64 @@ import IMWireJSONText
     @usableFromInline package mutating func enterMessage() throws(IMWireError) {
         guard scanner.peek() == UInt8(ascii: "{") else { throw wrongType("an object") }
         try enter()
+    }
+
+    // MARK: - Reading into another destination
+
+    // What a walk that writes somewhere other than a model value (the JSON view's words) calls, so
+    // that it reads every key, nesting level and value with the reader's own code and never its
+    // state: an object is `openObject`, then `readMemberKey` and the member's value until
+    // `nextMember` is `false`; a message value `enterMessage`, its object, `leaveMessage`.
+
+    /// The offset in the input of the next byte to read.
+    @inlinable @inline(__always)
+    package var position: Int { scanner.position }
+
+    /// The JSON names of the type at `typeIndex` of the reader's schema file.
+    @inlinable @inline(__always)
+    package func names(ofType typeIndex: Int) -> UnsafeMutablePointer<JSONFieldNames> {
+        // [unsafe: json-names] `typeIndex` is a type of the reader's schema file, whose table has an
+        // entry per type.
+        names + typeIndex
+    }
+
+    /// Opens the object at `position` (its `{` checked by ``enterMessage()`` or ``startDocument()``);
+    /// `false` when it is empty (and closed).
+    @inlinable @inline(__always)
+    package mutating func openObject() throws(IMWireError) -> Bool { try scanner.openContainer() }
+
+    /// After a member's value: `true` when another member follows.
+    @inlinable @inline(__always)
+    package mutating func nextMember() throws(IMWireError) -> Bool { try scanner.nextMember(closing: UInt8(ascii: "}")) }
+
+    /// Leaves a message value entered with ``enterMessage()``.
+    @inlinable @inline(__always)
+    package mutating func leaveMessage() { depth -= 1 }
+
+    /// The value of the enum field whose key ``readMemberKey(_:state:)`` read last.
+    package mutating func readEnumOfCurrentField() throws(IMWireError) -> Int32? {
+        guard case .enumeration(let schema) = fieldNames?.pointee.schema.fields[fieldIndex].kind else {
+            preconditionFailure("an enum field without its enum's schema")
+        }
+        return try readEnum(schema)
+    }
+
+    /// Calls `body` with the value of a string scanned by ``scanStringValue()`` (or a map key), then
+    /// lets the buffer of unescaped text go, so no earlier string is read after it.
+    @inlinable @inline(__always)
+    package mutating func consumeString<R>(_ scanned: JSONScanner.ScannedString, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let result = scanner.withBytes(scanned, body)
+        scanner.discardUnescaped()
+        return result
+    }
+
+    /// ``readBase64(_:)`` for a destination that keeps the decoded bytes itself: the buffer of
+    /// unescaped text is let go afterwards.
+    @inlinable @inline(__always)
+    package mutating func consumeBase64<Decoded>(_ decode: (_ encoded: UnsafeBufferPointer<UInt8>, _ textOffset: Int) -> Decoded?) throws(IMWireError) -> Decoded {
+        let decoded = try readBase64(decode)
+        scanner.discardUnescaped()
+        return decoded
     }
 
     // MARK: - Arrays and maps

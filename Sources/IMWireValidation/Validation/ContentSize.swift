@@ -98,22 +98,15 @@ extension ContentSize {
         @inline(__always)
         func count(_ word: UInt64) -> UInt64 { UInt64(ArenaString.count(word)) }
 
-        /// The first entry of the list whose links are `links`, and each next one.
+        /// The value words of each entry of the list whose links are `links`.
         @inline(__always)
-        func first(_ links: UInt64) -> Int { Int(truncatingIfNeeded: links & 0xFFFF_FFFF) }
-        /// [unsafe: view-words] `entry` is an entry of a list the decoder built.
-        @inline(__always)
-        func next(_ entry: Int) -> Int { Int(truncatingIfNeeded: words[entry]) }
+        func list(_ links: UInt64) -> ArenaList { ArenaList(links, in: words) }
 
         mutating func addElems(ofMessage message: Int) {
             // [unsafe: view-words] `message` is a `Message` node; the elems' slot is read from its layout.
             // [unsafe: arena-layout] `messageLayout` and `elemLayout` are the types' own indices.
             let slot = Int(layouts[messageLayout].fields[Message.FieldNumber.elems].slot)
-            var entry = first(words[message &+ slot])
-            while entry != 0 {
-                add(node: entry &+ ArenaWords.valueOffset, layout: elemLayout)
-                entry = next(entry)
-            }
+            for value in list(words[message &+ slot]) { add(node: value, layout: elemLayout) }
         }
 
         /// A sub-message: a merger's message goes to the worklist, so that no nesting of mergers
@@ -132,27 +125,15 @@ extension ContentSize {
                 let slot = node &+ Int(field.slot)
                 switch (field.kind, field.container) {
                 case (.string, .repeated), (.bytes, .repeated):
-                    var entry = first(words[slot])
-                    while entry != 0 {
-                        total &+= count(words[entry &+ ArenaWords.valueOffset])
-                        entry = next(entry)
-                    }
+                    for value in list(words[slot]) { total &+= count(words[value]) }
                 case (.string, .oneof), (.bytes, .oneof):
                     if words[slot] == UInt64(number) { total &+= count(words[slot &+ 1]) }
                 case (.string, _), (.bytes, _):
                     total &+= count(words[slot])
                 case (.stringToBytesMap, _):
-                    var entry = first(words[slot])
-                    while entry != 0 {
-                        total &+= count(words[entry &+ ArenaWords.valueOffset]) &+ count(words[entry &+ ArenaWords.valueOffset &+ 1])
-                        entry = next(entry)
-                    }
+                    for value in list(words[slot]) { total &+= count(words[value]) &+ count(words[value &+ 1]) }
                 case (.message, .repeated):
-                    var entry = first(words[slot])
-                    while entry != 0 {
-                        child(entry &+ ArenaWords.valueOffset, Int(field.sub))
-                        entry = next(entry)
-                    }
+                    for value in list(words[slot]) { child(value, Int(field.sub)) }
                 case (.message, .oneof):
                     if words[slot] == UInt64(number) { child(Int(truncatingIfNeeded: words[slot &+ 1]), Int(field.sub)) }
                 case (.message, _):

@@ -43,7 +43,7 @@ package struct ArenaWords {
     /// The most words one view may use: indices below 2^32, as a list's links keep them.
     @usableFromInline package static let maxWords = 1 << 32
 
-    package private(set) var words: UnsafeMutablePointer<UInt64>
+    @usableFromInline package private(set) var words: UnsafeMutablePointer<UInt64>
     /// The buffer's size in words.
     private var capacity: Int
     /// `min(capacity, limit)`: the words ``allocate(_:at:)`` hands out before it asks
@@ -115,9 +115,110 @@ package struct ArenaWords {
         return entry &+ Self.valueOffset
     }
 
+    // MARK: - Storing a field's value, for every decoder of a view
+
+    // The word format is written here and read by ``ArenaList``, for the binary decoder
+    // (``ArenaDecoder``) and the JSON one alike: where a field's value goes depends only on its
+    // container, whatever the input's format.
+
+    /// Stores `value`, the word of a scalar, string or bytes field (number `number`, slot word
+    /// `slot` of its node), as its container keeps it: in the slot (a whole word, or its bits), as a
+    /// oneof's member number and value, or as a new entry of a repeated field's list.
+    @inlinable @inline(__always)
+    package mutating func store(_ value: UInt64, _ field: ArenaField, number: Int, slot: Int, at offset: Int) throws(IMWireError) {
+        // [unsafe: arena-words] `slot` (+ 1 for a oneof) is a word of a node allocated with its layout's
+        // `slotCount`; an entry's value word is new.
+        switch field.container {
+        case .single, .bits:
+            field.store(value, in: words, at: slot)
+        case .oneof:
+            words[slot] = UInt64(truncatingIfNeeded: number)
+            words[slot &+ 1] = value
+        case .repeated:
+            let entry = try appendEntry(links: slot, valueWords: 1, at: offset)
+            words[entry] = value
+        }
+    }
+
+    /// The node a message field's value (number `number`, slot word `slot` of its node) is read
+    /// into: the node of a present singular field or of the same oneof member, which the value
+    /// merges into; else a new node of `slotCount` words (always for a repeated field: the new
+    /// entry's value words).
+    @inlinable @inline(__always)
+    package mutating func messageNode(_ field: ArenaField, number: Int, slot: Int, slotCount: Int, at offset: Int) throws(IMWireError) -> Int {
+        // [unsafe: arena-words] As ``store(_:_:number:slot:at:)``; a child index read from a slot was
+        // written by an earlier allocation of `slotCount` words.
+        switch field.container {
+        case .single, .bits:
+            let present = Int(truncatingIfNeeded: words[slot])
+            if present != 0 { return present }
+            let child = try allocate(slotCount, at: offset)
+            words[slot] = UInt64(truncatingIfNeeded: child)
+            return child
+        case .oneof:
+            if words[slot] == UInt64(truncatingIfNeeded: number) { return Int(truncatingIfNeeded: words[slot &+ 1]) }
+            let child = try allocate(slotCount, at: offset)
+            words[slot] = UInt64(truncatingIfNeeded: number)
+            words[slot &+ 1] = UInt64(truncatingIfNeeded: child)
+            return child
+        case .repeated:
+            return try appendEntry(links: slot, valueWords: slotCount, at: offset)
+        }
+    }
+
+    /// Appends a `map<string, bytes>` entry (its key's and its value's words) to the map at `slot`.
+    @inlinable @inline(__always)
+    package mutating func storeMapEntry(key: UInt64, value: UInt64, slot: Int, at offset: Int) throws(IMWireError) {
+        // [unsafe: arena-words] The entry's two value words are new.
+        let entry = try appendEntry(links: slot, valueWords: 2, at: offset)
+        words[entry] = key
+        words[entry &+ 1] = value
+    }
+
     /// Returns the buffer to the thread (or frees it, when it grew past what the thread keeps).
     @usableFromInline package func discard() {
         // [unsafe: thread-scratch] Given back once, by the view's `defer`, after the last read.
         Scratch.words.giveBack(words, capacity: capacity)
+    }
+}
+
+/// The entries of a repeated field's or a map's list, read from its links word (the first entry |
+/// the last << 32; 0: empty): the one reader of the list format ``ArenaWords/appendEntry(links:valueWords:at:)``
+/// writes, for ``ViewList`` and every walk over a view's words. Each element is the index of an
+/// entry's first value word.
+@usableFromInline
+package struct ArenaList: Sequence, IteratorProtocol {
+    @usableFromInline let words: UnsafePointer<UInt64>
+    @usableFromInline var entry: Int
+
+    @inlinable @inline(__always)
+    package init(_ links: UInt64, in words: UnsafePointer<UInt64>) {
+        self.words = words
+        entry = Self.first(links)
+    }
+
+    /// The first entry of the list whose links word is `links` (0: empty).
+    @inlinable @inline(__always)
+    package static func first(_ links: UInt64) -> Int { Int(truncatingIfNeeded: links & 0xFFFF_FFFF) }
+
+    /// The last entry (0: empty).
+    @inlinable @inline(__always)
+    package static func last(_ links: UInt64) -> Int { Int(truncatingIfNeeded: links >> 32) }
+
+    /// The entry after `entry` (0: none).
+    @inlinable @inline(__always)
+    package static func next(after entry: Int, in words: UnsafePointer<UInt64>) -> Int {
+        // [unsafe: view-words] `entry` is an entry of a list the decoder built: its first word links
+        // the next entry or holds 0.
+        Int(truncatingIfNeeded: words[entry])
+    }
+
+    /// The index of the next entry's first value word.
+    @inlinable @inline(__always)
+    package mutating func next() -> Int? {
+        guard entry != 0 else { return nil }
+        let value = entry &+ ArenaWords.valueOffset
+        entry = Self.next(after: entry, in: words)
+        return value
     }
 }

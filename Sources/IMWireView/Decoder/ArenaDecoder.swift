@@ -98,46 +98,16 @@ import IMWireBinary
             case .unknown:
                 preconditionFailure("a field with a wire type has a kind")
             }
-            switch field.container {
-            case .single, .bits:
-                field.store(value, in: words, at: slot)
-            case .oneof:
-                words[slot] = UInt64(truncatingIfNeeded: number)
-                words[slot &+ 1] = value
-            case .repeated:
-                let entry = try appendEntry(links: slot, valueWords: 1)
-                words[entry] = value
-            }
+            try arena.store(value, field, number: number, slot: slot, at: position)
         }
     }
 
     /// A length-delimited sub-message: merged into the node of a present singular field or of the
-    /// same oneof member, a new node otherwise.
+    /// same oneof member, a new node otherwise (``ArenaWords/messageNode(_:number:slot:slotCount:at:)``).
     private mutating func decodeMessageField(_ field: ArenaField, number: Int, slot: Int) throws(IMWireError) {
-        // [unsafe: arena-words] `slot` (and `slot + 1` of a oneof) is a word of the node; a child index read
-        // from it was written by an earlier allocation of `layouts[sub].slotCount` words. [unsafe: arena-
-        // layout] `sub` is a layout of the table.
+        // [unsafe: arena-layout] `sub` is a layout of the table.
         let sub = Int(field.sub)
-        var child: Int
-        switch field.container {
-        case .single, .bits:
-            child = Int(truncatingIfNeeded: words[slot])
-            if child == 0 {
-                child = try arena.allocate(layouts[sub].slotCount, at: position)
-                words[slot] = UInt64(truncatingIfNeeded: child)
-            }
-        case .oneof:
-            if words[slot] == UInt64(truncatingIfNeeded: number) {
-                child = Int(truncatingIfNeeded: words[slot &+ 1])
-            } else {
-                child = try arena.allocate(layouts[sub].slotCount, at: position)
-                words[slot] = UInt64(truncatingIfNeeded: number)
-                words[slot &+ 1] = UInt64(truncatingIfNeeded: child)
-            }
-        case .repeated:
-            // The element's node is the entry's value.
-            child = try appendEntry(links: slot, valueWords: layouts[sub].slotCount)
-        }
+        let child = try arena.messageNode(field, number: number, slot: slot, slotCount: layouts[sub].slotCount, at: position)
         let outerEnd = try enterSubmessage()
         try decodeNode(sub, child)
         depth &-= 1
@@ -146,8 +116,6 @@ import IMWireBinary
 
     /// A `map<string, bytes>` entry: a message {key = 1; value = 2}; anything else in it is dropped.
     private mutating func decodeMapEntry(slot: Int) throws(IMWireError) {
-        // [unsafe: arena-words] the entry's two value words are new
-        // (``ArenaWords/appendEntry(links:valueWords:at:)``).
         let outerEnd = try enterSubmessage()
         var key: UInt64 = 0
         var value: UInt64 = 0
@@ -163,9 +131,7 @@ import IMWireBinary
         }
         depth &-= 1
         end = outerEnd
-        let entry = try appendEntry(links: slot, valueWords: 2)
-        words[entry] = key
-        words[entry &+ 1] = value
+        try arena.storeMapEntry(key: key, value: value, slot: slot, at: position)
     }
 
     // MARK: - Values

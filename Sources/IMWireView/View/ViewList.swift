@@ -2,7 +2,7 @@ import IMWireCore
 import IMWireBinary
 
 /// A repeated field read in place: a collection of views (``Elem/View``, ``StringView``…), in wire
-/// order. Walking it is O(1) a step; `count` walks it (O(n)), `isEmpty` does not. Valid only inside
+/// order (its list read by ``ArenaList``). Walking it is O(1) a step; `count` walks it (O(n)), `isEmpty` does not. Valid only inside
 /// the view's closure.
 public struct ViewList<Element: _ViewListElement>: Collection {
     @usableFromInline let node: _ViewNode
@@ -29,7 +29,7 @@ public struct ViewList<Element: _ViewListElement>: Collection {
     }
 
     @inlinable public var startIndex: Index {
-        let first = Int(truncatingIfNeeded: links & 0xFFFF_FFFF)
+        let first = ArenaList.first(links)
         return first == 0 ? endIndex : Index(entry: first, ordinal: 0)
     }
     @inlinable public var endIndex: Index { Index(entry: 0, ordinal: .max) }
@@ -37,10 +37,9 @@ public struct ViewList<Element: _ViewListElement>: Collection {
 
     @inlinable @inline(__always)
     public func index(after position: Index) -> Index {
-        // [unsafe: view-words] `position.entry` is an entry of this list (not the end: checked), whose first
-        // word links the next entry or holds 0.
+        // `position.entry` is an entry of this list (not the end: checked).
         precondition(position.entry != 0, "ViewList: advancing past the end")
-        let next = Int(truncatingIfNeeded: node.words[position.entry])
+        let next = ArenaList.next(after: position.entry, in: node.words)
         return next == 0 ? endIndex : Index(entry: next, ordinal: position.ordinal &+ 1)
     }
 
@@ -54,7 +53,7 @@ public struct ViewList<Element: _ViewListElement>: Collection {
     /// The last element, found from the list's tail in O(1).
     @inlinable
     public var last: Element? {
-        let tail = Int(truncatingIfNeeded: links >> 32)
+        let tail = ArenaList.last(links)
         return tail == 0 ? nil : Element._element(of: node, at: tail &+ ArenaWords.valueOffset)
     }
 }
