@@ -188,6 +188,36 @@ import Testing
         }
     }
 
+    /// The developers' documents name files that exist: every `` `….swift` `` path in them is a file
+    /// of the repository (from its root, or from `Sources/`), and every bare `` `Name.swift` `` is a file
+    /// somewhere in it, so that moving a file, as splitting the library into modules moved every one,
+    /// cannot leave a document pointing at nothing.
+    @Test func theDevelopersDocumentsNameFilesThatExist() throws {
+        let files = FileManager.default
+        var names = Set<String>()
+        for top in ["Sources", "Tests", "Benchmarks", "Examples", "Scripts"] {
+            let enumerator = files.enumerator(atPath: Self.repository.appendingPathComponent(top).path)
+            while let path = enumerator?.nextObject() as? String {
+                if !path.contains(".build") { names.insert((path as NSString).lastPathComponent) }
+            }
+        }
+        for document in ["Docs/architecture.md", "Docs/development.md"] {
+            let text = try Self.read(document)
+            let paths = text.matches(of: /`([A-Za-z0-9_+.\/-]+\.swift)`/).map { String($0.1) }
+            #expect(paths.count > 5, "\(document) names \(paths.count) Swift files")
+            for path in Set(paths) {
+                if path.contains("/") {
+                    let found = [path, "Sources/" + path].contains {
+                        files.fileExists(atPath: Self.repository.appendingPathComponent($0).path)
+                    }
+                    #expect(found, "\(document) names \(path), which is not a file of the repository")
+                } else {
+                    #expect(names.contains(path), "\(document) names \(path), which no folder of the repository holds")
+                }
+            }
+        }
+    }
+
     // MARK: - Package hygiene
 
     @Test func theChangelogsLatestEntryIsTheCurrentVersion() throws {
