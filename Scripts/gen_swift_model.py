@@ -1413,7 +1413,8 @@ def gen_validated(ctx, messages):
                     continue
                 oneof = next(o for o in by_name[name].oneofs if o[0] == oneof_name)
                 result = result.format(Message=spell("Message"), string=string)
-                lines = [f"    var {prop}: {result}? {{\n", f"        switch {escape(camel(oneof_name))} {{\n"]
+                # Inlined into the rule that reads it, as a switch written there would be.
+                lines = [f"    @inline(__always)\n    var {prop}: {result}? {{\n", f"        switch {escape(camel(oneof_name))} {{\n"]
                 for m in oneof[2]:
                     projection = projections[m.name]
                     if not projection:

@@ -29,6 +29,7 @@ extension MergerElem: ValidatedMerger {
 extension Elem: ValidatedElem {
     typealias M = Message
 
+    @inline(__always)
     var validatedContent: ValidatedContent<Message>? {
         switch content {
         case .text(let v)?: .text(v.text)
@@ -58,6 +59,7 @@ extension Message: ValidatedMessage {
     typealias ElemType = Elem
     typealias Elems = [Elem]
 
+    @inline(__always)
     var validatedTarget: ValidatedTarget<String>? {
         switch target {
         case .receiver(let v)?: .receiver(v)
@@ -67,6 +69,7 @@ extension Message: ValidatedMessage {
         }
     }
 
+    @inline(__always)
     var validatedSignal: ValidatedSignal<String>? {
         switch signal {
         case .recallNotice(let v)?: .recallNotice(msgID: v.msgID, recalledBy: v.recalledBy)
@@ -98,6 +101,7 @@ extension MergerElem.View: ValidatedMerger {
 extension Elem.View: ValidatedElem {
     typealias M = Message.View
 
+    @inline(__always)
     var validatedContent: ValidatedContent<Message.View>? {
         switch content {
         case .text(let v)?: .text(v.text)
@@ -127,6 +131,7 @@ extension Message.View: ValidatedMessage {
     typealias ElemType = Elem.View
     typealias Elems = ViewList<Elem.View>
 
+    @inline(__always)
     var validatedTarget: ValidatedTarget<StringView>? {
         switch target {
         case .receiver(let v)?: .receiver(v)
@@ -136,6 +141,7 @@ extension Message.View: ValidatedMessage {
         }
     }
 
+    @inline(__always)
     var validatedSignal: ValidatedSignal<StringView>? {
         switch signal {
         case .recallNotice(let v)?: .recallNotice(msgID: v.msgID, recalledBy: v.recalledBy)

@@ -98,15 +98,22 @@ extension ContentSize {
         @inline(__always)
         func count(_ word: UInt64) -> UInt64 { UInt64(ArenaString.count(word)) }
 
-        /// The value words of each entry of the list whose links are `links`.
+        /// The first entry of the list whose links are `links`, and each next one (``ArenaList``'s
+        /// reading, as loops: an iterator's optional costs instructions here).
         @inline(__always)
-        func list(_ links: UInt64) -> ArenaList { ArenaList(links, in: words) }
+        func first(_ links: UInt64) -> Int { ArenaList.first(links) }
+        @inline(__always)
+        func next(_ entry: Int) -> Int { ArenaList.next(after: entry, in: words) }
 
         mutating func addElems(ofMessage message: Int) {
             // [unsafe: view-words] `message` is a `Message` node; the elems' slot is read from its layout.
             // [unsafe: arena-layout] `messageLayout` and `elemLayout` are the types' own indices.
             let slot = Int(layouts[messageLayout].fields[Message.FieldNumber.elems].slot)
-            for value in list(words[message &+ slot]) { add(node: value, layout: elemLayout) }
+            var entry = first(words[message &+ slot])
+            while entry != 0 {
+                add(node: entry &+ ArenaWords.valueOffset, layout: elemLayout)
+                entry = next(entry)
+            }
         }
 
         /// A sub-message: a merger's message goes to the worklist, so that no nesting of mergers
@@ -125,15 +132,28 @@ extension ContentSize {
                 let slot = node &+ Int(field.slot)
                 switch (field.kind, field.container) {
                 case (.string, .repeated), (.bytes, .repeated):
-                    for value in list(words[slot]) { total &+= count(words[value]) }
+                    var entry = first(words[slot])
+                    while entry != 0 {
+                        total &+= count(words[entry &+ ArenaWords.valueOffset])
+                        entry = next(entry)
+                    }
                 case (.string, .oneof), (.bytes, .oneof):
                     if words[slot] == UInt64(number) { total &+= count(words[slot &+ 1]) }
                 case (.string, _), (.bytes, _):
                     total &+= count(words[slot])
                 case (.stringToBytesMap, _):
-                    for value in list(words[slot]) { total &+= count(words[value]) &+ count(words[value &+ 1]) }
+                    var entry = first(words[slot])
+                    while entry != 0 {
+                        let value = entry &+ ArenaWords.valueOffset
+                        total &+= count(words[value]) &+ count(words[value &+ 1])
+                        entry = next(entry)
+                    }
                 case (.message, .repeated):
-                    for value in list(words[slot]) { child(value, Int(field.sub)) }
+                    var entry = first(words[slot])
+                    while entry != 0 {
+                        child(entry &+ ArenaWords.valueOffset, Int(field.sub))
+                        entry = next(entry)
+                    }
                 case (.message, .oneof):
                     if words[slot] == UInt64(number) { child(Int(truncatingIfNeeded: words[slot &+ 1]), Int(field.sub)) }
                 case (.message, _):

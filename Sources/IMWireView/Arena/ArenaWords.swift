@@ -148,22 +148,21 @@ package struct ArenaWords {
     package mutating func messageNode(_ field: ArenaField, number: Int, slot: Int, slotCount: Int, at offset: Int) throws(IMWireError) -> Int {
         // [unsafe: arena-words] As ``store(_:_:number:slot:at:)``; a child index read from a slot was
         // written by an earlier allocation of `slotCount` words.
-        switch field.container {
-        case .single, .bits:
-            let present = Int(truncatingIfNeeded: words[slot])
-            if present != 0 { return present }
-            let child = try allocate(slotCount, at: offset)
-            words[slot] = UInt64(truncatingIfNeeded: child)
-            return child
-        case .oneof:
+        if field.container == .repeated {
+            return try appendEntry(links: slot, valueWords: slotCount, at: offset)
+        }
+        if field.container == .oneof {
             if words[slot] == UInt64(truncatingIfNeeded: number) { return Int(truncatingIfNeeded: words[slot &+ 1]) }
             let child = try allocate(slotCount, at: offset)
             words[slot] = UInt64(truncatingIfNeeded: number)
             words[slot &+ 1] = UInt64(truncatingIfNeeded: child)
             return child
-        case .repeated:
-            return try appendEntry(links: slot, valueWords: slotCount, at: offset)
         }
+        let present = Int(truncatingIfNeeded: words[slot])
+        if present != 0 { return present }
+        let child = try allocate(slotCount, at: offset)
+        words[slot] = UInt64(truncatingIfNeeded: child)
+        return child
     }
 
     /// Appends a `map<string, bytes>` entry (its key's and its value's words) to the map at `slot`.
