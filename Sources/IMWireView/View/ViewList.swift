@@ -2,7 +2,7 @@ import IMWireCore
 import IMWireBinary
 
 /// A repeated field read in place: a collection of views (``Elem/View``, ``StringView``…), in wire
-/// order (its list read by ``ArenaList``). Walking it is O(1) a step; `count` walks it (O(n)), `isEmpty` does not. Valid only inside
+/// order. Walking it is O(1) a step; `count` walks it (O(n)), `isEmpty` does not. Valid only inside
 /// the view's closure.
 public struct ViewList<Element: _ViewListElement>: Collection {
     @usableFromInline let node: _ViewNode
