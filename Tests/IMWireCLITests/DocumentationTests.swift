@@ -218,6 +218,161 @@ import Testing
         }
     }
 
+    /// Users have neither our tracker nor our history: "issue 33", or a design named by its commit
+    /// hash, says nothing to them, so the documents they read name things by what they are.
+    /// Docs/benchmarks.md is left out: its tables come from a benchmark run, which labels a harness by
+    /// its commit.
+    @Test func theDocumentsSpeakToReadersNotToOurHistory() throws {
+        let documents = try Self.documentsForReaders()
+        #expect(documents.count > 100, "the scan found \(documents.count) files")
+        let scan = Self.historyReferences(in: documents)
+        if !scan.checkedHashes {
+            // A tarball has no history a hash could name; the issue numbers were still looked for.
+            let note: Comment = "git cannot be asked about \(Self.repository.path): commit hashes were not looked for"
+            #if compiler(>=6.3)
+            Issue.record(note, severity: .warning)
+            #else
+            print(note)
+            #endif
+        }
+        for problem in scan.problems { Issue.record("\(problem)") }
+    }
+
+    /// The check can fail: a planted article that cites an issue and the repository's own HEAD gives
+    /// exactly those two problems (the hash one only where git can be asked), and words that merely
+    /// look like references give none.
+    @Test func theHistoryCheckFailsOnAPlantedReference() throws {
+        let head = Self.git(["rev-parse", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Seven characters, as a document abbreviates a hash; more when those seven are all digits or
+        // all letters (about one commit in 26), which the check takes for a number or a word.
+        let planted = head.flatMap { head in
+            (7...head.count).lazy.map { String(head.prefix($0)) }.first { Self.hexWords(in: $0[...]).count == 1 }
+        }
+        let file = "Sources/IMWire/IMWire.docc/Planted.md"
+        let article = """
+            # Planted
+
+            The view reads every field in place, as issue 12 asked.
+
+            Measured at \(planted ?? "HEAD") on two shared cores.
+
+            No reference: 0x7FFF, deadbeef, 20261127, an issue without a number, issues/12 in a path.
+            """
+        let scan = Self.historyReferences(in: [(file, article)])
+        #expect(scan.checkedHashes == (head != nil), "git answered rev-parse but not cat-file, or the reverse")
+        try #require(scan.problems.count == (scan.checkedHashes ? 2 : 1), "\(scan.problems)")
+        #expect(scan.problems[0] == "\(file):3: names issue 12: The view reads every field in place, as issue 12 asked.")
+        if scan.checkedHashes {
+            let hash = try #require(planted)
+            #expect(scan.problems[1] == "\(file):5: names commit \(hash): Measured at \(hash) on two shared cores.")
+        }
+    }
+
+    /// The documents a user reads, each as its path in the repository and its text: README.md,
+    /// Examples/README.md, Docs/*.md but benchmarks.md, every article of every DocC catalogue, and the
+    /// `///` lines of every Swift source (the other lines blanked, so that line numbers still hold).
+    static func documentsForReaders() throws -> [(file: String, text: String)] {
+        let files = FileManager.default
+        var documents: [(file: String, text: String)] = try ["README.md", "Examples/README.md"].map { ($0, try read($0)) }
+        for name in try files.contentsOfDirectory(atPath: repository.appendingPathComponent("Docs").path).sorted()
+        where name.hasSuffix(".md") && name != "benchmarks.md" {
+            documents.append(("Docs/" + name, try read("Docs/" + name)))
+        }
+        let sources = repository.appendingPathComponent("Sources")
+        let paths = try #require(files.enumerator(atPath: sources.path)).compactMap { $0 as? String }.sorted()
+        for path in paths {
+            let components = path.split(separator: "/")
+            if path.hasSuffix(".md"), components.count > 2, components[1].hasSuffix(".docc") {
+                documents.append(("Sources/" + path, try read(path, in: sources)))
+            } else if path.hasSuffix(".swift") {
+                let lines = try read(path, in: sources).split(separator: "\n", omittingEmptySubsequences: false)
+                let comments = lines.map { $0.trimmingCharacters(in: .whitespaces).hasPrefix("///") ? String($0) : "" }
+                documents.append(("Sources/" + path, comments.joined(separator: "\n")))
+            }
+        }
+        return documents
+    }
+
+    /// What in `documents` points at our tracker or our history, as "file:line: names what: the line",
+    /// in document order: an issue number (`issue 33`, `issues 21–32`, `issue #7`), or a word that
+    /// `hexWords` keeps and git resolves to a commit of the repository. `checkedHashes` is false when
+    /// git cannot be asked; the issue numbers are looked for all the same.
+    static func historyReferences(in documents: [(file: String, text: String)])
+        -> (problems: [String], checkedHashes: Bool)
+    {
+        let issueNumber = /\bissues? #?\d+/.ignoresCase().wordBoundaryKind(.simple)
+        var flagged: [(place: String, line: Substring, issues: [Substring], words: [Substring])] = []
+        for document in documents {
+            for (index, line) in document.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let issues = line.matches(of: issueNumber).map(\.output)
+                let words = hexWords(in: line)
+                if !issues.isEmpty || !words.isEmpty { flagged.append(("\(document.file):\(index + 1)", line, issues, words)) }
+            }
+        }
+        // Every distinct candidate in one git process: asking per word would start hundreds.
+        let resolved = commits(among: Set(flagged.flatMap { $0.words.map(String.init) }).sorted())
+        var problems: [String] = []
+        for entry in flagged {
+            let named = entry.issues.map { "names \($0)" }
+                + entry.words.filter { resolved?.contains(String($0)) == true }.map { "names commit \($0)" }
+            let text = entry.line.trimmingCharacters(in: .whitespaces)
+            problems += named.map { "\(entry.place): \($0): \(text)" }
+        }
+        return (problems, resolved != nil)
+    }
+
+    /// The words of `line` that could be abbreviated commit hashes: 7–40 lowercase hex characters with
+    /// a letter and a digit among them, so that neither a number (`20261127`) nor a word (`deadbeef`)
+    /// is asked about.
+    static func hexWords(in line: Substring) -> [Substring] {
+        line.split { !($0.isASCII && ($0.isLetter || $0.isNumber)) && $0 != "_" }.filter { word in
+            (7...40).contains(word.count) && word.allSatisfy { ("0"..."9").contains($0) || ("a"..."f").contains($0) }
+                && word.contains { $0.isLetter } && word.contains { $0.isNumber }
+        }
+    }
+
+    /// Which of `words` name a commit of the repository, from one `git cat-file --batch-check`, which
+    /// answers each line of its input with the object's type (or `missing`) in the same order; nil when
+    /// git cannot be asked.
+    static func commits(among words: [String]) -> Set<String>? {
+        guard let output = git(["cat-file", "--batch-check=%(objecttype)"], input: words.map { $0 + "\n" }.joined()) else {
+            return nil
+        }
+        let types = output.split(separator: "\n")
+        guard types.count == words.count else { return nil }
+        return Set(zip(words, types).filter { $0.1 == "commit" }.map(\.0))
+    }
+
+    /// `git -C repository ARGUMENTS` with `input` on its standard input: its standard output, or nil
+    /// when git is missing, fails, or the repository has no .git of its own (a tarball unpacked inside
+    /// another repository must not be checked against that one's history).
+    static func git(_ arguments: [String], input: String = "") -> String? {
+        let files = FileManager.default
+        guard files.fileExists(atPath: repository.appendingPathComponent(".git").path) else { return nil }
+        // The input comes from a file, not a pipe: a pipe written before the output is read can fill
+        // both ways and hang.
+        let inputURL = files.temporaryDirectory.appendingPathComponent("imwire-git-\(UUID().uuidString)")
+        defer { try? files.removeItem(at: inputURL) }
+        do {
+            try Data(input.utf8).write(to: inputURL)
+            let standardInput = try FileHandle(forReadingFrom: inputURL)
+            defer { try? standardInput.close() }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git", "-C", repository.path] + arguments
+            process.standardInput = standardInput
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+        } catch {
+            return nil
+        }
+    }
+
     // MARK: - Package hygiene
 
     @Test func theChangelogsLatestEntryIsTheCurrentVersion() throws {
