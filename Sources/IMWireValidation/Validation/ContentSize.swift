@@ -98,8 +98,7 @@ extension ContentSize {
         @inline(__always)
         func count(_ word: UInt64) -> UInt64 { UInt64(ArenaString.count(word)) }
 
-        /// The first entry of the list whose links are `links`, and each next one (``ArenaList``'s
-        /// reading, as loops: an iterator's optional costs instructions here).
+        /// The first entry of the list whose links are `links`, and each next one (``ArenaList``).
         @inline(__always)
         func first(_ links: UInt64) -> Int { ArenaList.first(links) }
         @inline(__always)

@@ -181,21 +181,12 @@ package struct ArenaWords {
     }
 }
 
-/// The entries of a repeated field's or a map's list, read from its links word (the first entry |
-/// the last << 32; 0: empty): the one reader of the list format ``ArenaWords/appendEntry(links:valueWords:at:)``
-/// writes, for ``ViewList`` and every walk over a view's words. Each element is the index of an
-/// entry's first value word.
+/// How a repeated field's or a map's list is read, from its links word (the first entry | the last
+/// << 32; 0: empty): the one reader of the list format ``ArenaWords/appendEntry(links:valueWords:at:)``
+/// writes, for ``ViewList`` and every walk over a view's words. An entry's value words start
+/// ``ArenaWords/valueOffset`` after it.
 @usableFromInline
-package struct ArenaList: Sequence, IteratorProtocol {
-    @usableFromInline let words: UnsafePointer<UInt64>
-    @usableFromInline var entry: Int
-
-    @inlinable @inline(__always)
-    package init(_ links: UInt64, in words: UnsafePointer<UInt64>) {
-        self.words = words
-        entry = Self.first(links)
-    }
-
+package enum ArenaList {
     /// The first entry of the list whose links word is `links` (0: empty).
     @inlinable @inline(__always)
     package static func first(_ links: UInt64) -> Int { Int(truncatingIfNeeded: links & 0xFFFF_FFFF) }
@@ -210,14 +201,5 @@ package struct ArenaList: Sequence, IteratorProtocol {
         // [unsafe: view-words] `entry` is an entry of a list the decoder built: its first word links
         // the next entry or holds 0.
         Int(truncatingIfNeeded: words[entry])
-    }
-
-    /// The index of the next entry's first value word.
-    @inlinable @inline(__always)
-    package mutating func next() -> Int? {
-        guard entry != 0 else { return nil }
-        let value = entry &+ ArenaWords.valueOffset
-        entry = Self.next(after: entry, in: words)
-        return value
     }
 }
