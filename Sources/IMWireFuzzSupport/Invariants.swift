@@ -1,4 +1,5 @@
 import IMWire
+import IMWireTIMREST
 
 /// Invariants the fuzz targets check on whatever decodes, shared with the test suite, which
 /// replays every kept fuzz finding (`Fixtures/fuzz-regressions/`) through the same checks.
@@ -136,7 +137,9 @@ public enum FuzzChecks {
 
     /// Tencent REST JSON: whatever decodes must satisfy the binary and JSON invariants; if it can
     /// be written back as REST, that output must decode to the same message and be a fixed point.
+    /// And the one-pass reader answers only with the message the tape decoder reads.
     public static func timREST(_ bytes: [UInt8]) throws(Invariants.Violation) {
+        try timRESTReaderAgreesWithTape(bytes)
         try decoding(bytes) { () throws in
             let message = try Message(timRESTUTF8Bytes: bytes)
             try Invariants.binaryFixedPoint(message)
@@ -158,6 +161,22 @@ public enum FuzzChecks {
             guard let second = try? again.timRESTUTF8Bytes(), second == rest else {
                 throw Invariants.Violation(description: "tim-rest encoding is not a fixed point")
             }
+        }
+    }
+
+    /// Where the one-pass tim-rest reader answers, the tape decoder reads the same message; and
+    /// where the tape decoder refuses the input, the reader does not answer.
+    static func timRESTReaderAgreesWithTape(_ bytes: [UInt8]) throws(Invariants.Violation) {
+        let (reader, tape) = bytes.withUnsafeBufferPointer { buffer in
+            (TIMRESTReader.read(buffer, options: .init()),
+             try? TIMRESTDecoder.decodeFromTape(buffer, options: .init(), skips: nil))
+        }
+        guard let reader else { return }
+        guard let tape else {
+            throw Invariants.Violation(description: "the one-pass tim-rest reader accepts what the tape decoder refuses")
+        }
+        guard reader == tape else {
+            throw Invariants.Violation(description: "the one-pass tim-rest reader and the tape decoder read different messages")
         }
     }
 

@@ -469,17 +469,7 @@ import IMWireJSONText
     /// they are copied once and not checked again.
     @inline(__always)
     func string(_ scanned: JSONScanner.ScannedString) -> String {
-        // [unsafe: json-scanner] a scanned string's range is inside the input or the unescaped bytes.
-        if scanned.end == scanned.start { return "" }
-        if !scanned.isUnescaped {
-            return UTF8Validation.string(
-                validated: UnsafeBufferPointer(start: scanner.base + scanned.start, count: scanned.end &- scanned.start),
-                isASCII: scanned.isASCII, smallStrings: smallStrings)
-        }
-        return scanner.unescaped.withUnsafeBufferPointer { all in
-            UTF8Validation.string(
-                validated: UnsafeBufferPointer(rebasing: all[scanned.start..<scanned.end]), isASCII: false, smallStrings: smallStrings)
-        }
+        scanner.validatedString(scanned, smallStrings: smallStrings)
     }
 
     @inline(never)

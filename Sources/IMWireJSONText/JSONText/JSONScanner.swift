@@ -386,6 +386,25 @@ import Darwin
         withBytes(scanned) { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// A scanned string's value as a `String`: its bytes were checked as UTF-8 by the scan, so they
+    /// are copied once and not checked again. `smallStrings`: ``SmallString/isAvailable``, which a
+    /// reader reads once, not per string.
+    @inline(__always)
+    @inlinable
+    package func validatedString(_ scanned: ScannedString, smallStrings: Bool) -> String {
+        // [unsafe: json-scanner] a scanned string's range is inside the input or the unescaped bytes.
+        if scanned.end == scanned.start { return "" }
+        if !scanned.isUnescaped {
+            return UTF8Validation.string(
+                validated: UnsafeBufferPointer(start: base + scanned.start, count: scanned.end &- scanned.start),
+                isASCII: scanned.isASCII, smallStrings: smallStrings)
+        }
+        return unescaped.withUnsafeBufferPointer { all in
+            UTF8Validation.string(
+                validated: UnsafeBufferPointer(rebasing: all[scanned.start..<scanned.end]), isASCII: false, smallStrings: smallStrings)
+        }
+    }
+
     /// Forgets the unescaped bytes of the strings scanned so far, keeping their room: for a reader
     /// that has copied out every such string it will read.
     @inlinable

@@ -1,7 +1,9 @@
 import IMWireCore
 import IMWireJSONText
 
-/// Reads Tencent Cloud IM REST JSON ("tim-rest") into a ``Message``.
+/// Reads Tencent Cloud IM REST JSON ("tim-rest") into a ``Message``: first through the one-pass
+/// ``TIMRESTReader``; through the tape below for whatever that reader leaves (errors, reports, a few
+/// shapes), so that every error and report is this decoder's.
 ///
 /// The input is tokenized once into a flat ``JSONTape`` by the lexer both JSON dialects share (UTF-8,
 /// escapes, numbers, duplicate keys, depth and size limits as for proto3 JSON), then mapped key by
@@ -20,7 +22,7 @@ import IMWireJSONText
 /// The report costs nothing until it is asked for: objects are read through their key tables as
 /// always, and only a reporting (or strict) decode walks each object's keys a second time for the
 /// ones no table holds.
-struct TIMRESTDecoder {
+package struct TIMRESTDecoder {
     let tape: JSONTape
     let maxDepth: Int
     var path = TIMRESTPath()
@@ -49,6 +51,22 @@ struct TIMRESTDecoder {
     }
 
     static func decode(
+        _ buffer: UnsafeBufferPointer<UInt8>, options: TIMRESTDecodingOptions, skips: UnsafeMutablePointer<[SkippedKey]>?
+    ) throws(IMWireError) -> Message {
+        guard buffer.count <= options.maxInputSize else {
+            throw .inputTooLarge(size: buffer.count, limit: options.maxInputSize)
+        }
+        // The one-pass reader first, unless skipped keys are looked for; whatever it leaves, the
+        // tape decoder reads from the start, with its errors and reports.
+        if skips == nil, !options.rejectsUnknownKeys, let message = TIMRESTReader.read(buffer, options: options) {
+            return message
+        }
+        return try decodeFromTape(buffer, options: options, skips: skips)
+    }
+
+    /// Decodes through the tape: the reference the one-pass reader is held to (``TIMRESTReader``),
+    /// and the decoder of every input that reader leaves.
+    package static func decodeFromTape(
         _ buffer: UnsafeBufferPointer<UInt8>, options: TIMRESTDecodingOptions, skips: UnsafeMutablePointer<[SkippedKey]>?
     ) throws(IMWireError) -> Message {
         guard buffer.count <= options.maxInputSize else {

@@ -74,8 +74,12 @@ struct TIMRESTContentTable<Content>: Sendable {
     let keys: TIMRESTKeyTable
 
     /// `object` names it in messages: `a TIMTextElem's MsgContent`.
+    /// The slots of the required keys, as bits.
+    let required: UInt32
+
     init(_ fields: [TIMRESTField<Content>], object: String) {
         self.fields = fields
         self.keys = TIMRESTKeyTable(fields.map(\.key), object: object)
+        self.required = fields.enumerated().reduce(0) { $0 | ($1.element.required ? 1 << UInt32($1.offset) : 0) }
     }
 }
