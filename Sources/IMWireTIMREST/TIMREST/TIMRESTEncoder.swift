@@ -15,14 +15,16 @@ import IMWireJSONText
 /// at ``TIMRESTEncodingOptions/allowsLossyConversion``, is left out when the caller allows it.
 struct TIMRESTEncoder {
     private let options: TIMRESTEncodingOptions
-    private var out: JSONTextWriter<[UInt8]>
+    /// Written into a growing buffer of its own (the proto3 JSON writer's), copied out once at the end.
+    private var out: JSONTextWriter<OutputBytes>
     private var path = TIMRESTPath()
     private var stackGuard = StackGuard()
 
     static func encode(_ message: Message, options: TIMRESTEncodingOptions) throws(IMWireError) -> [UInt8] {
         var encoder = TIMRESTEncoder(options: options)
+        defer { encoder.out.output.deallocate() }
         try encoder.message(message, depth: 1, inMsgList: false)
-        return encoder.out.output
+        return encoder.out.output.bytes()
     }
 
     /// The message's content only — `{"MsgBody":[…],"CloudCustomData":"…"}` (the second key only
@@ -31,19 +33,18 @@ struct TIMRESTEncoder {
     /// content REST cannot carry, and with `not_representable` for a signal, which has no body.
     @usableFromInline package static func encodeContent(_ message: Message, options: TIMRESTEncodingOptions) throws(IMWireError) -> [UInt8] {
         var encoder = TIMRESTEncoder(options: options)
+        defer { encoder.out.output.deallocate() }
         try encoder.checkDepth(1)
         try encoder.checkNoSignal(message)
         encoder.out.beginObject()
         try encoder.content(message, depth: 1)
         encoder.out.endObject()
-        return encoder.out.output
+        return encoder.out.output.bytes()
     }
 
     private init(options: TIMRESTEncodingOptions) {
         self.options = options
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(256)
-        out = JSONTextWriter(into: bytes, pretty: options.prettyPrinted)
+        out = JSONTextWriter(into: OutputBytes(capacity: 256), pretty: options.prettyPrinted)
     }
 
     // MARK: - Errors
