@@ -465,7 +465,8 @@ def main():
 
     # Walk digests: every implementation's must be the same per corpus.
     digest_rows = []
-    digest_corpora = sorted({c for _, c in digests}, key=lambda c: CORPORA.index(c) if c in CORPORA else 99)
+    order = CORPORA + TIMREST_CORPORA
+    digest_corpora = sorted({c for _, c in digests}, key=lambda c: (order.index(c) if c in order else len(order), c))
     digest_impls = sorted({i for i, _ in digests}, key=lambda i: (i.replace(" json", ""), i))
     for corpus in digest_corpora:
         reference = digests.get(("IMWire", corpus), digests.get((TIMREST_REFERENCE, corpus)))
