@@ -13,6 +13,7 @@ let package = Package(
     products: [
         .executable(name: "imwire-bench", targets: ["IMWireBench"]),
         .executable(name: "imwire-allocs", targets: ["IMWireAllocs"]),
+        .executable(name: "imwire-foundation-bench", targets: ["IMWireFoundationBench"]),
     ],
     dependencies: [
         // The package under test, by path (its identity is the checkout's folder name, hence `name:`).
@@ -43,6 +44,8 @@ let package = Package(
         // The same harness with a counting allocator linked in: allocations per message (`allocs`).
         .target(name: "CMallocCount"),
         .executableTarget(name: "IMWireAllocs", dependencies: ["BenchSupport", "CMallocCount"]),
+        // The tim-rest peer a Swift server would write: Foundation's JSONDecoder into Codable structs.
+        .executableTarget(name: "IMWireFoundationBench", dependencies: ["BenchSupport"]),
         // ordo-one/benchmark suite: throughput and mallocCountTotal, malloc thresholds in Thresholds/.
         .executableTarget(
             name: "IMWireBenchmarks",

@@ -1,5 +1,8 @@
 // Corpus files written by Corpora/generate.py: NAME.msgs (canonical binary) and NAME.json.msgs
 // (canonical JSON), each a sequence of records of a 4-byte little-endian length and that many bytes.
+// A tim-rest corpus (timrest-NAME, timrest-NAME-shuffled: made by `imwire-bench timrest-corpus` and
+// Harness/timrest_corpus.py in Scripts/bench's work directory) has a third file, NAME.timrest.msgs:
+// the messages' tim-rest JSON, in the same order.
 
 #if canImport(Glibc)
 import Glibc
@@ -13,12 +16,18 @@ import Darwin
 public let corpusNames = ["chat", "random", "merger300", "text12k", "fixtures"]
 /// The chat corpus split by kind (for the per-kind malloc thresholds, and for profiling one kind).
 public let chatPartNames = ["chat-text", "chat-image", "chat-custom", "chat-tips"]
+/// The corpora a tim-rest corpus is made from: timrest-NAME (canonical tim-rest) and
+/// timrest-NAME-shuffled (every object's keys in another order).
+public let timRESTBaseNames = ["chat", "random", "fixtures"]
+public let timRESTCorpusNames = timRESTBaseNames.flatMap { ["timrest-\($0)", "timrest-\($0)-shuffled"] }
 
 /// One corpus: every message in canonical binary and in canonical JSON, in the same order.
 public struct Corpus: @unchecked Sendable {  // the raw records are never written after init
     public let name: String
     public let binary: [[UInt8]]
     public let json: [[UInt8]]
+    /// The tim-rest JSON of each message (a tim-rest corpus only; empty otherwise).
+    public let timREST: [[UInt8]]
 
     /// The same records in one buffer that lives as long as the process, as raw byte ranges: a
     /// decode can read a record in place without the array retain a loop over `binary` pays per
@@ -26,10 +35,12 @@ public struct Corpus: @unchecked Sendable {  // the raw records are never writte
     /// pointers too).
     public let binaryRaw: [UnsafeRawBufferPointer]
     public let jsonRaw: [UnsafeRawBufferPointer]
+    public let timRESTRaw: [UnsafeRawBufferPointer]
 
     public var count: Int { binary.count }
     public var binaryBytes: Int { binary.reduce(0) { $0 + $1.count } }
     public var jsonBytes: Int { json.reduce(0) { $0 + $1.count } }
+    public var timRESTBytes: Int { timREST.reduce(0) { $0 + $1.count } }
 
     /// Reads NAME.msgs and NAME.json.msgs from `directory` (default: ``defaultCorpusDirectory()``).
     public init(name: String, directory: String = defaultCorpusDirectory()) throws(CorpusError) {
@@ -39,8 +50,13 @@ public struct Corpus: @unchecked Sendable {  // the raw records are never writte
         guard binary.count == json.count else {
             throw CorpusError("\(name): \(binary.count) binary records but \(json.count) JSON records")
         }
+        timREST = name.hasPrefix("timrest-") ? try Self.readRecords("\(directory)/\(name).timrest.msgs") : []
+        guard timREST.isEmpty || timREST.count == binary.count else {
+            throw CorpusError("\(name): \(binary.count) binary records but \(timREST.count) tim-rest records")
+        }
         binaryRaw = Self.pinned(binary)
         jsonRaw = Self.pinned(json)
+        timRESTRaw = Self.pinned(timREST)
     }
 
     /// Copies of `records` in one allocation that is never freed.

@@ -45,9 +45,13 @@ public enum Operation: String, CaseIterable, Sendable {
     case binaryRoute = "binary-route"
     /// The same envelope read through the message view, which checks the whole message (IMWire only).
     case binaryViewRoute = "binary-view-route"
-    /// Decode each message's tim-rest JSON (made from the corpus untimed, lossy: `timREST(_:)`) and
-    /// read every field once (IMWire only).
+    /// Decode each message's tim-rest JSON and read every field once: on a tim-rest corpus its
+    /// NAME.timrest.msgs (IMWire with the walk; the tim-rest peers, Foundation's JSONDecoder and
+    /// simdjson, with walks of their own); on another corpus (IMWire only) the tim-rest made from it
+    /// untimed, lossy (`timREST(_:)`).
     case timRESTDecodeRead = "tim-rest-decode-read"
+    /// Encode values built in code as tim-rest (a tim-rest corpus only; IMWire only).
+    case timRESTEncodeBuilt = "tim-rest-encode-built"
     /// Count the binary size of each decoded message through the generated `traverse`: the first pass
     /// of an encoder driven by `traverse` front to back (IMWire only), timed beside `binary-encode`.
     case binarySizeTraverse = "binary-size-traverse"
@@ -67,7 +71,7 @@ public enum Operation: String, CaseIterable, Sendable {
              .binaryDecode, .binaryEncode, .jsonDecode, .jsonEncode:
             false
         case .binaryViewRead, .jsonViewRead, .binaryValidateView, .binaryDecodeValidate, .binaryRoute, .binaryViewRoute,
-             .timRESTDecodeRead, .binarySizeTraverse, .stringBuild, .stringBuildFallback:
+             .timRESTDecodeRead, .timRESTEncodeBuilt, .binarySizeTraverse, .stringBuild, .stringBuildFallback:
             true
         }
     }
@@ -263,8 +267,9 @@ public func runHarness(
         Implementations: \(implementations.map(\.name).joined(separator: ", "))
         Operations: \(Operation.allCases.map(\.rawValue).joined(separator: ", "))
         Corpora: \(corpusNames.joined(separator: ", ")) (default: all five), or a part of chat:
-                 \(chatPartNames.joined(separator: ", ")); read from --corpora DIR, else $IMWIRE_CORPORA,
-                 else Benchmarks/Corpora/out (python3 Benchmarks/Corpora/generate.py)
+                 \(chatPartNames.joined(separator: ", ")), or a tim-rest corpus (Scripts/bench makes them):
+                 \(timRESTCorpusNames.joined(separator: ", ")); read from --corpora DIR, else
+                 $IMWIRE_CORPORA, else Benchmarks/Corpora/out (python3 Benchmarks/Corpora/generate.py)
         """
     var args = arguments[...]
     guard let command = args.popFirst() else { fail("no command\n\(usage)") }
@@ -290,7 +295,7 @@ public func runHarness(
         switch flag {
         case "--corpus":
             let name = value(flag)
-            guard (corpusNames + chatPartNames).contains(name) else { fail("unknown corpus \(name)") }
+            guard (corpusNames + chatPartNames + timRESTCorpusNames).contains(name) else { fail("unknown corpus \(name)") }
             corpora.append(name)
         case "--impl":
             let name = value(flag)
@@ -344,7 +349,7 @@ public func runHarness(
     case "digest":
         forEach(perOperation: false, "digest") { impl, corpus, _ in
             try impl.digests(corpus).map { format, sum in
-                let label = format == "binary" ? impl.name : "\(impl.name) \(format)"
+                let label = format == "binary" || format.isEmpty ? impl.name : "\(impl.name) \(format)"
                 return "digest\t\(label)\t\(corpus.name)\t\(corpus.count)\t\(sum)"
             }
         }

@@ -37,6 +37,23 @@ public func verify(_ corpus: Corpus) -> [VerifyResult] {
                 firstMismatch: first, informational: informational))
     }
 
+    if !corpus.timREST.isEmpty {
+        // A tim-rest corpus: its tim-rest records must decode to its messages (shuffled keys too), and
+        // the encoder must write the canonical records back (the shuffled corpus's records are not).
+        check("IMWire tim-rest decode, binary encode = corpus binary") { i in
+            (corpus.binary[i], try IMWire.Message(timRESTUTF8Bytes: corpus.timREST[i]).serializedBytes())
+        }
+        check("IMWire proto3 JSON decode, binary encode = corpus binary") { i in
+            (corpus.binary[i], try IMWire.Message(jsonUTF8Bytes: corpus.json[i]).serializedBytes())
+        }
+        if !corpus.name.hasSuffix("-shuffled") {
+            check("IMWire binary decode, tim-rest encode = corpus tim-rest") { i in
+                (corpus.timREST[i], try IMWire.Message(serializedBytes: corpus.binary[i]).timRESTUTF8Bytes())
+            }
+        }
+        return results
+    }
+
     // Messages with unknown fields have no JSON counterpart of their binary (JSON drops them).
     let hasUnknown: [Bool] = corpus.binary.map {
         (try? IMWire.Message(serializedBytes: $0))?.containsUnknownFields ?? false

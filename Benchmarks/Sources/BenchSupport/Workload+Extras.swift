@@ -100,12 +100,34 @@ extension IMWireExtras {
     static func workload(
         _ operation: Operation, _ corpus: Corpus
     ) throws -> (pass: () throws -> Void, size: (messages: Int, bytes: Int)?)? {
-        guard operation == .timRESTDecodeRead else { return try pass(operation, corpus).map { ($0, nil) } }
-        let inputs = try timREST(corpus)
-        let pass = {
-            for input in inputs { blackHole(IMWireWalk.message(try Message(timRESTUTF8Bytes: input))) }
+        switch operation {
+        case .timRESTDecodeRead where !corpus.timREST.isEmpty:
+            // A tim-rest corpus: its records, read in place.
+            let inputs = corpus.timRESTRaw
+            let pass = {
+                for input in inputs { blackHole(IMWireWalk.message(try Message(timRESTUTF8Bytes: input))) }
+            }
+            return (pass, (inputs.count, corpus.timRESTBytes))
+        case .timRESTDecodeRead:
+            let inputs = try timREST(corpus)
+            let pass = {
+                for input in inputs { blackHole(IMWireWalk.message(try Message(timRESTUTF8Bytes: input))) }
+            }
+            return (pass, (inputs.count, inputs.reduce(0) { $0 + $1.count }))
+        case .timRESTEncodeBuilt:
+            // Values built in code, as the proto3 JSON encode of built values; MB/s counts the corpus's
+            // tim-rest (the canonical form the encoder writes).
+            guard !corpus.timREST.isEmpty else { return nil }
+            let models = try corpus.binary.map { IMWireBuild.message(try Message(serializedBytes: $0)) }
+            let pass = {
+                try models.withUnsafeBufferPointer { models in
+                    for index in models.indices { blackHole(try models[index].timRESTUTF8Bytes()) }
+                }
+            }
+            return (pass, (models.count, corpus.timRESTBytes))
+        default:
+            return try pass(operation, corpus).map { ($0, nil) }
         }
-        return (pass, (inputs.count, inputs.reduce(0) { $0 + $1.count }))
     }
 
     /// The walk's digest through the message view ("view": the same sum as "binary" when the view

@@ -79,7 +79,7 @@ public enum IMWireWorkloads {
                 }
             }
         case .binaryViewRead, .jsonViewRead, .binaryValidateView, .binaryDecodeValidate, .binarySizeTraverse, .binaryRoute, .binaryViewRoute, .timRESTDecodeRead,
-             .stringBuild, .stringBuildFallback:
+             .timRESTEncodeBuilt, .stringBuild, .stringBuildFallback:
             guard let extra = try IMWireExtras.workload(operation, corpus) else { return nil }
             return Workload(implementation: name, operation: operation, corpus: corpus, size: extra.size, pass: extra.pass)
         }

@@ -74,7 +74,7 @@ public enum SwiftProtobufWorkloads {
                     for index in models.indices { blackHole(try models[index].jsonUTF8Bytes() as [UInt8]) }
                 }
             }
-        case .binaryViewRead, .jsonViewRead, .binaryValidateView, .binaryDecodeValidate, .binarySizeTraverse, .binaryRoute, .binaryViewRoute, .timRESTDecodeRead, .stringBuild, .stringBuildFallback:
+        case .binaryViewRead, .jsonViewRead, .binaryValidateView, .binaryDecodeValidate, .binarySizeTraverse, .binaryRoute, .binaryViewRoute, .timRESTDecodeRead, .timRESTEncodeBuilt, .stringBuild, .stringBuildFallback:
             return nil
         }
         return Workload(implementation: "swift-protobuf", operation: operation, corpus: corpus, pass: pass)
