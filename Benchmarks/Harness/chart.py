@@ -42,9 +42,12 @@ HEADLINE = (
     ("view + read, in place", "binary-view-read", ("upb", "C++ arena", "C++", "protobuf-c", "swift-protobuf")),
     ("encode of values built in code", "binary-encode-built", ("protobuf-c", "C++", "upb", "swift-protobuf")),
     ("proto3 JSON decode + read", "json-decode-read", ("C++", "swift-protobuf")),
-    ("tim-rest decode + read", "timrest-decode-read", ("IMWire proto3 JSON", "Foundation Codable", "simdjson DOM")),
+    ("tim-rest decode + read", "tim-rest-decode-read", ("IMWire proto3 JSON", "Foundation Codable", "simdjson DOM")),
 )
 CORPORA = ("chat", "random", "merger300", "text12k", "fixtures")
+# A peer that is not an implementation's name in the results: IMWire's own proto3 JSON of the same
+# messages, against which tim-rest is held.
+PEER_IMPLS = {("IMWire proto3 JSON", "tim-rest-decode-read"): ("IMWire", "json-decode-read")}
 PEER_COLORS = {
     "protobuf-c": "#1f77b4", "C++ arena": "#d62728", "C++": "#ff7f0e", "upb": "#2ca02c", "swift-protobuf": "#9467bd",
     "IMWire proto3 JSON": "#17becf", "Foundation Codable": "#8c564b", "simdjson DOM": "#e377c2",
@@ -64,8 +67,9 @@ def load(path):
 
 
 def corpus_of(res, op, corpus):
-    """The corpus name an operation's lines carry: tim-rest runs on its own corpora (timrest-chat)."""
-    for name in (corpus, f"timrest-{corpus}"):
+    """The corpus name an operation's lines carry: tim-rest on its own corpora (timrest-chat: the
+    messages tim-rest carries, beside IMWire's proto3 JSON of the same messages)."""
+    for name in ((f"timrest-{corpus}",) if op.startswith("tim-rest") else (corpus,)):
         if res.has("IMWire", name, op):
             return name
     return None
@@ -82,7 +86,8 @@ def ratios(res):
                 name = corpus_of(res, op, corpus)
                 if name is None:
                     continue
-                stats = res.ratio(("IMWire", name, op), (peer, name, report.peer_op(peer, op)))
+                impl, peer_op = PEER_IMPLS.get((peer, op), (peer, report.peer_op(peer, op)))
+                stats = res.ratio(("IMWire", name, op), (impl, name, peer_op))
                 if stats is not None:
                     by_corpus[corpus] = stats
             if by_corpus:
@@ -102,18 +107,18 @@ def x(value):
 
 
 def summary_table(data, sizes):
-    lines = ["| operation | IMWire's speed ÷ the strongest peer's, across the corpora | strongest peer |", "|---|---|---|"]
+    lines = ["| operation | IMWire ÷ the strongest peer, across the corpora | strongest peer |", "|---|---|---|"]
     for label, _, _ in HEADLINE:
         if label not in data:
             continue
         peer, _ = strongest(data[label])
         medians = [s[0] for s in data[label][peer].values()]
         span = x(min(medians)) if len(medians) == 1 else f"{x(min(medians))} – {x(max(medians))}"
-        lines.append(f"| {label} | {span} | {peer} |")
+        lines.append(f"| {label} | {span} as fast | {peer} |")
     for client, mode, imwire, peer_bytes, peer in sizes:
         if mode == "-O":
-            lines.append(f"| code size, {client} client | {imwire / 1024:,.0f} KB, {imwire / peer_bytes:.2f}× | "
-                         f"{peer} ({peer_bytes / 1024:,.0f} KB) |")
+            lines.append(f"| code a {client} client links | {imwire / 1024:,.0f} KB: {imwire / peer_bytes:.2f}× the size | "
+                         f"{peer}, the same program ({peer_bytes / 1024:,.0f} KB) |")
     return "\n".join(lines) + "\n"
 
 
@@ -122,8 +127,8 @@ def svg(data):
     labels = [label for label, _, _ in HEADLINE if label in data]
     width, left, right, top, row = 860, 250, 30, 56, 54
     peers = [p for p in PEER_COLORS if any(p in data[label] for label in labels)]
-    legend_rows = 2
-    height = top + row * len(labels) + 40 + 22 * legend_rows
+    legend_rows = 3
+    height = top + row * len(labels) + 30 + 20 * legend_rows
     lo, hi = math.log2(1 / 16), math.log2(64)
 
     def px(value):
@@ -158,17 +163,20 @@ def svg(data):
             dy = (slot - (len(present) - 1) / 2) * 7
             for corpus, stats in data[label][peer].items():
                 out.append(marker(CORPUS_SHAPES[corpus], px(stats[0]), y + dy, PEER_COLORS[peer]))
+    # The legend: the peers, then the corpora's shapes, wrapped to the width.
+    corpora = [c for c in CORPUS_SHAPES if any(c in data[label][p] for label in labels for p in data[label])]
+    entries = [("circle", PEER_COLORS[p], p) for p in peers] + [(CORPUS_SHAPES[c], "#8c959f", c) for c in corpora]
+    legend, cursor, line = [], 20, 0
+    for shape, color, text in entries:
+        advance = 20 + 7.5 * len(text)
+        if cursor + advance > width - right:
+            cursor, line = 20, line + 1
+        legend.append((shape, color, text, cursor, line))
+        cursor += advance + 12
     legend_y = top + row * len(labels) + 30
-    cursor = left
-    for peer in peers:
-        out.append(marker("circle", cursor, legend_y - 4, PEER_COLORS[peer]))
-        out.append(f'<text x="{cursor + 9}" y="{legend_y}">{peer}</text>')
-        cursor += 20 + 7.5 * len(peer) + 12
-    cursor = left
-    for corpus, shape in CORPUS_SHAPES.items():
-        out.append(marker(shape, cursor, legend_y + 18, "#8c959f"))
-        out.append(f'<text x="{cursor + 9}" y="{legend_y + 22}">{corpus}</text>')
-        cursor += 20 + 7.5 * len(corpus) + 12
+    for shape, color, text, lx, line in legend:
+        out.append(marker(shape, lx, legend_y + 20 * line - 4, color))
+        out.append(f'<text x="{lx + 9}" y="{legend_y + 20 * line}">{text}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
