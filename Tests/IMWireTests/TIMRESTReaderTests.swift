@@ -53,8 +53,11 @@ struct TIMRESTReaderTests {
                 // reader re-reads, it is the tape decoder's.
                 let deep = name == "shuffled" && Self.relayDepth(message) >= TIMRESTReader.maxDeferrals
                 #expect(reader != nil || deep, "the reader left \(name) text to the tape decoder: \(String(decoding: text, as: UTF8.self))")
-                #expect(reader == tape, "\(name): the reader and the tape decoder disagree")
-                #expect(reader == expected, "\(name): not the message written")
+                #expect(tape == expected, "\(name): the tape decoder does not read the message written")
+                if reader != nil || !deep {
+                    #expect(reader == tape, "\(name): the reader and the tape decoder disagree")
+                    #expect(reader == expected, "\(name): not the message written")
+                }
             }
         }
     }

@@ -189,7 +189,7 @@ extension TIMRESTReader {
             } else {
                 guard deferrals < Self.maxDeferrals else { throw Self.notHere }
                 deferred = scanner.position
-                try skipValue()
+                guard stepOverObject() else { throw Self.notHere }
             }
         }
         guard let type else { throw Self.notHere }

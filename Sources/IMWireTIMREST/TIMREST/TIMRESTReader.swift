@@ -15,10 +15,11 @@ import IMWireJSONText
 /// report, or ``TIMRESTDecodingOptions/rejectsUnknownKeys``) goes to the tape decoder directly.
 ///
 /// Keys may come in any order. The one value whose reading depends on a key after it is an element's
-/// `MsgContent` before its `MsgType`: it is checked and stepped over, and read once `MsgType` is known.
-/// A deferred content inside a deferred content is read again for each level that deferred it, so at
-/// most ``maxDeferrals`` levels do (deeper, the tape decoder reads the document): every byte is read a
-/// bounded number of times, and time stays linear in the input.
+/// `MsgContent` before its `MsgType`: it is stepped over by its brackets and strings alone, and read
+/// (and checked) once `MsgType` is known. A deferred content inside a deferred content is stepped over
+/// once more for each level that deferred it, so at most ``maxDeferrals`` levels do (deeper, the tape
+/// decoder reads the document): every byte is read a bounded number of times, and time stays linear
+/// in the input.
 package struct TIMRESTReader {
     var scanner: JSONScanner
     /// The deepest JSON nesting allowed: the tape decoder's (``TIMRESTDecoder/jsonDepth(forMessageDepth:)``).
@@ -34,7 +35,7 @@ package struct TIMRESTReader {
     let smallStrings = SmallString.isAvailable
 
     /// How many deferred contents may be read one inside another before the tape decoder takes over.
-    package static let maxDeferrals = 8
+    package static let maxDeferrals = 3
 
     /// What the reader throws for a shape it leaves to the tape decoder: never seen by a caller.
     static let notHere = IMWireError.invalidValue("left to the tape decoder", offset: 0)
@@ -209,6 +210,40 @@ package struct TIMRESTReader {
             return Self.unknownPlainKey
         }
         return slot
+    }
+
+    /// Steps over the object at the position without checking it: the brackets and strings that
+    /// delimit it, nothing else. For a content read again once its type is known (every check is made
+    /// then), so a deferred content costs one check, not two. `false` (the position unchanged) for
+    /// anything but a closed object, which the caller leaves to the tape decoder.
+    mutating func stepOverObject() -> Bool {
+        // [unsafe: json-scanner] each byte is read after `at < count`.
+        let base = scanner.base
+        let count = scanner.count
+        var at = scanner.position
+        guard at < count, base[at] == UInt8(ascii: "{") else { return false }
+        var depth = 0
+        while at < count {
+            switch base[at] {
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth &+= 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth &-= 1
+                if depth == 0 {
+                    scanner.position = at &+ 1
+                    return true
+                }
+            case UInt8(ascii: "\""):
+                at &+= 1
+                while at < count, base[at] != UInt8(ascii: "\"") {
+                    at &+= base[at] == UInt8(ascii: "\\") ? 2 : 1
+                }
+            default:
+                break
+            }
+            at &+= 1
+        }
+        return false
     }
 
     /// Checks and steps over the value at the position.
