@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""malloc_targets: applies issues 7's and 33's allocation targets to the static malloc thresholds.
+"""malloc_targets: applies the allocation targets of the decoder and of the decoded values to the static malloc thresholds.
 
     python3 Benchmarks/Harness/malloc_targets.py --manifest Benchmarks/Corpora/out/manifest.json \\
                                                  --thresholds Benchmarks/Thresholds
@@ -7,16 +7,16 @@
 Scripts/bench --update-mallocs runs it right after ordo-one/benchmark's `thresholds update` has written the
 measured p90 mallocCountTotal of every IMWire benchmark into Thresholds/IMWireBenchmarks.NAME.p90.json.
 
-Target (issue 7): decoding a chat message allocates at most its number of non-inline strings + 2, where
+Target (the decoder's): decoding a chat message allocates at most its number of non-inline strings + 2, where
 a string is non-inline when its UTF-8 is longer than 15 bytes (Swift's small-string limit) and a non-empty
 bytes value counts like one (a [UInt8] always has a heap buffer). Summed over a corpus that is the
 manifest's decode_malloc_bound, printed beside the measured count of IMWire.binary-decode.chat and
-.chat-{text,image,custom,tips}. Under the eager model (issue 33) a decode builds every value, so a group
+.chat-{text,image,custom,tips}. Now that decoded values store their fields, a decode builds every value, so a group
 tip's nested member lists and profiles cost an allocation each: chat-tips is over its bound (as it was at
 02d391d, the eager model before the arena). Its threshold stays the measured count, a ratchet that still
 catches any regression, and the row says OVER TARGET; the other kinds are within their bounds.
 
-Target (issue 33): decoding and reading a message (binary-decode-read: the decode and the walk that reads
+Target (the decoded values'): decoding and reading a message (binary-decode-read: the decode and the walk that reads
 every field) allocates at most what IMWire's eager model of commit 02d391d did, pinned: 12,540 per pass
 over chat, 23,089 over random, 454 over merger300. Those thresholds become min(measured, pinned).
 
@@ -28,7 +28,7 @@ import json
 from pathlib import Path
 
 TARGETED = ("chat", "chat-text", "chat-image", "chat-custom", "chat-tips")
-# Issue 33: mallocs per pass of binary-decode-read at 02d391d (the eager model), pinned.
+# The decoded values' target: mallocs per pass of binary-decode-read at 02d391d (the eager model), pinned.
 DECODE_READ_PINNED = {"chat": 12540, "random": 23089, "merger300": 454}
 
 

@@ -98,24 +98,23 @@ TARGETS = (
     ("binary-encode-built", "protobuf-c", "binary-encode", CORPORA, 1.0),
     ("json-decode-read", "swift-protobuf", "json-decode", CORPORA, 5.0),
     ("json-decode-read", EAGER, "json-decode-read", CORPORA, 1.3),
-    # Issue 34: the message view and a read of every field against upb's decode and C++ arena decode.
+    # The message view and a read of every field against upb's decode and C++ arena decode.
     ("binary-view-read", "upb", "binary-decode", CORPORA, 1.0),
     ("binary-view-read", "C++ arena", "binary-decode", CORPORA, 1.5),
 )
-# Issue 34: allocations per viewed message at most (one: the thread's buffer growing for a large input;
+# Allocations per viewed message at most (one: the thread's buffer growing for a large input;
 # none for a corpus whose messages are under that buffer's first size, 32 KiB of words).
-# Issue 34: validating bytes through the view at least this many times as fast as decoding and validating.
+# Validating bytes through the view at least this many times as fast as decoding and validating.
 VALIDATE_TARGET = 2.0
-# Issue 34's bar for validate through the view is "today's validate of a decoded message", today being
-# the code the issue was written against: commit 660b0b4 (Benchmarks/Harness/eager.sh builds its
-# harness). Validate of a message decoded by this library is shown beside it, without a target.
+# The bar for validate through the view is the validate of a message decoded by the design before,
+# the arena model (Benchmarks/Harness/eager.sh builds its harness). Validate of a message decoded by this library is shown beside it, without a target.
 ISSUE34_BASE = ARENA
 VIEW_ALLOCATION_TARGETS = {"chat": 0, "random": 0, "fixtures": 0, "merger300": 1, "text12k": 1}
 # A second read of a decoded value: its time ÷ the time of the same read of values built in code, at most.
 READ_AGAIN_TARGET = 1.2
-# Allocations per decoded-and-read message at most: 02d391d's, pinned (issue 33).
+# Allocations per decoded-and-read message at most: the eager model's, pinned.
 ALLOCATION_TARGETS = {"chat": 12540 / 3000, "random": 23089 / 2000, "merger300": 454}
-# Bytes held per decoded chat message and per first elem kept alone, at most: 02d391d's (issue 33).
+# Bytes held per decoded chat message and per first elem kept alone, at most: the eager model's.
 MEMORY_TARGETS = {"message": 587, "elem": 259}
 # tim-rest (Docs/benchmarks.md, "tim-rest against its peers"): the tim-rest corpora Scripts/bench makes
 # from chat, random and fixtures (the messages tim-rest carries as they are), each also with its keys
@@ -371,8 +370,8 @@ def main():
                            if res.has("IMWire", corpus, "binary-view-route") else "–",
                            fmt_spread(res.ratio(("IMWire", corpus, "binary-route"), ("IMWire", corpus, "binary-view-route")))])
 
-    # Validate through the view against both decode + validate: 660b0b4's (issue 34's bar) and this
-    # library's (no target: its validate reads stored values since issue 33, and on text12k both paths
+    # Validate through the view against both decode + validate: the arena model's (the view's bar) and this
+    # library's (no target: its validate reads stored values, and on text12k both paths
     # are mostly the one UTF-8 check).
     validate_headers = ["corpus", "view ns/msg", "decode + validate ns/msg", "arena model decode + validate ns/msg",
                         "view ÷ decode + validate (speed)", "view ÷ arena model's (speed)"]
@@ -400,7 +399,7 @@ def main():
                             fmt_mbs(res.ns_per_message("IMWire", corpus, "binary-size-traverse")),
                             fmt_spread(res.ratio(("IMWire", corpus, "binary-encode"), ("IMWire", corpus, "binary-size-traverse")))])
 
-    # Issue 34, item 3: would a view pay for JSON? A view saves what building the owned values costs,
+    # Would a view pay for JSON? A view saves what building the owned values costs,
     # which binary shows as decode + read less view + read; JSON's scanning (tokens, escapes, keys,
     # numbers) stays whatever the result is made of.
     json_view_headers = ["corpus", "binary decode + read ns/msg", "binary view + read ns/msg",
@@ -551,7 +550,7 @@ def main():
         if v is not None:
             target_rows.append(["routing view allocations per message = 0", corpus, f"{v:.2f}", verdict(v == 0)])
     for corpus in CORPORA:
-        # Issue 34: validate --profile tencent on bytes through the view against 660b0b4's decode + validate.
+        # Validate --profile tencent on bytes through the view against 660b0b4's decode + validate.
         st = res.ratio(("IMWire", corpus, "binary-validate-view"), (ISSUE34_BASE, corpus, "binary-decode-validate"))
         if st is not None:
             target_rows.append([f"validate (tencent) of bytes through the view ÷ the arena model's decode + validate "

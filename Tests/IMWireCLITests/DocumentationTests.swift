@@ -220,8 +220,8 @@ import Testing
 
     /// Users have neither our tracker nor our history: "issue 33", or a design named by its commit
     /// hash, says nothing to them, so the documents they read name things by what they are.
-    /// Docs/benchmarks.md is left out: its tables come from a benchmark run, which labels a harness by
-    /// its commit.
+    /// Docs/benchmarks.md names commits in one section only, the one that says how to reproduce a
+    /// past run; the bench's scripts and harnesses are read for issue numbers in what they print.
     @Test func theDocumentsSpeakToReadersNotToOurHistory() throws {
         let documents = try Self.documentsForReaders()
         #expect(documents.count > 100, "the scan found \(documents.count) files")
@@ -268,15 +268,40 @@ import Testing
         }
     }
 
+    /// Docs/benchmarks.md may name a commit in its reproduction section and nowhere else.
+    @Test func aCommitOutsideTheReproductionSectionIsFlagged() throws {
+        let head = try #require(Self.git(["rev-parse", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines))
+        let hash = try #require((7...head.count).lazy.map { String(head.prefix($0)) }.first { Self.hexWords(in: $0[...]).count == 1 })
+        let text = """
+            # Benchmarks
+
+            Measured at \(hash).
+
+            \(Self.reproductionSection)
+
+            Built from \(hash).
+
+            ## Files
+            """
+        let scan = Self.historyReferences(in: [("Docs/benchmarks.md", Self.withoutHashes(inSection: Self.reproductionSection, of: text))])
+        try #require(scan.checkedHashes)
+        #expect(scan.problems == ["Docs/benchmarks.md:3: names commit \(hash): Measured at \(hash)."])
+    }
+
     /// The documents a user reads, each as its path in the repository and its text: README.md,
     /// Examples/README.md, Docs/*.md but benchmarks.md, every article of every DocC catalogue, and the
     /// `///` lines of every Swift source (the other lines blanked, so that line numbers still hold).
     static func documentsForReaders() throws -> [(file: String, text: String)] {
         let files = FileManager.default
-        var documents: [(file: String, text: String)] = try ["README.md", "Examples/README.md"].map { ($0, try read($0)) }
+        var documents: [(file: String, text: String)] = try ["README.md", "Examples/README.md", "CHANGELOG.md"].map { ($0, try read($0)) }
         for name in try files.contentsOfDirectory(atPath: repository.appendingPathComponent("Docs").path).sorted()
-        where name.hasSuffix(".md") && name != "benchmarks.md" {
-            documents.append(("Docs/" + name, try read("Docs/" + name)))
+        where name.hasSuffix(".md") {
+            let text = try read("Docs/" + name)
+            documents.append(("Docs/" + name, name == "benchmarks.md" ? withoutHashes(inSection: reproductionSection, of: text) : text))
+        }
+        // The bench's labels: what its harnesses and report print, and how Scripts/bench describes itself.
+        for path in ["Benchmarks/Harness/report.py", "Benchmarks/Harness/chart.py", "Benchmarks/Harness/malloc_targets.py", "Scripts/bench"] {
+            documents.append((path, try read(path).replacing(/[0-9a-f]{7,40}/, with: { _ in "" })))
         }
         let sources = repository.appendingPathComponent("Sources")
         let paths = try #require(files.enumerator(atPath: sources.path)).compactMap { $0 as? String }.sorted()
@@ -291,6 +316,22 @@ import Testing
             }
         }
         return documents
+    }
+
+    /// The one section of Docs/benchmarks.md that names commits: how to build and run a past design.
+    static let reproductionSection = "## Reproducing a past run"
+
+    /// `text` with the words that look like commit hashes blanked between the `section` heading and
+    /// the next `## ` heading (issue numbers are kept, and still looked for).
+    static func withoutHashes(inSection section: String, of text: String) -> String {
+        var inside = false
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            if line.hasPrefix("## ") { inside = line == section }
+            guard inside else { return String(line) }
+            var kept = String(line)
+            for word in hexWords(in: line) { kept = kept.replacingOccurrences(of: String(word), with: "") }
+            return kept
+        }.joined(separator: "\n")
     }
 
     /// What in `documents` points at our tracker or our history, as "file:line: names what: the line",
