@@ -22,6 +22,26 @@ import Testing
                 "the performance section has \(performance.split(separator: "\n").count) lines")
     }
 
+    /// A changelog entry says what changed for a user in one to three lines; the details are in the
+    /// documents it links.
+    @Test func theChangelogsEntriesAreOneToThreeLines() throws {
+        var entries: [[Substring]] = []
+        for line in try DocumentationTests.read("CHANGELOG.md").split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("- ") {
+                entries.append([line])
+            } else if line.hasPrefix("  "), !entries.isEmpty {
+                entries[entries.count - 1].append(line)
+            } else if !entries.isEmpty, entries[entries.count - 1].last?.isEmpty == false {
+                entries.append([])  // the entry ended
+            }
+        }
+        entries = entries.filter { !$0.isEmpty }
+        #expect(entries.count > 50)
+        for entry in entries where entry.count > 3 {
+            Issue.record("a CHANGELOG entry of \(entry.count) lines: \(entry[0])")
+        }
+    }
+
     /// A `## Title` section of `markdown`, up to the next `## ` heading.
     static func section(_ title: String, of markdown: String) -> String? {
         guard let start = markdown.range(of: "\n## \(title)\n") else { return nil }

@@ -286,21 +286,26 @@ package struct TIMRESTReader {
         return strings
     }
 
-    /// An integer: a JSON number or a string holding one, integral.
-    mutating func integer() throws(IMWireError) -> (magnitude: UInt64, negative: Bool) {
-        switch scanner.peek() {
-        case UInt8(ascii: "\"")?:
-            let scanned = try scanner.scanString()
-            let value = scanner.withBytes(scanned) { bytes in
-                try? JSONScanner.withNumber(in: bytes) { (inner, token) throws(IMWireError) in try inner.integerValue(token) }
-            }
-            guard let value else { throw Self.notHere }
-            return value
-        default:
+    /// A number, as `read` takes it from its token: a JSON number or a string holding one (Tencent
+    /// sends both).
+    @inline(__always)
+    mutating func number<Value>(
+        _ read: (JSONScanner, JSONScanner.NumberToken) throws(IMWireError) -> Value
+    ) throws(IMWireError) -> Value {
+        guard scanner.peek() == UInt8(ascii: "\"") else {
             // Anything but a number is refused by the scan.
             let token = try scanner.scanNumber()
-            return try scanner.integerValue(token)
+            return try read(scanner, token)
         }
+        let scanned = try scanner.scanString()
+        let value = scanner.withBytes(scanned) { bytes in try? JSONScanner.withNumber(in: bytes, read) }
+        guard let value else { throw Self.notHere }
+        return value
+    }
+
+    /// An integer: integral, whatever its notation (`1.0`, `1e3`).
+    mutating func integer() throws(IMWireError) -> (magnitude: UInt64, negative: Bool) {
+        try number { (scanner, token) throws(IMWireError) in try scanner.integerValue(token) }
     }
 
     mutating func unsigned(max: UInt64 = .max) throws(IMWireError) -> UInt64 {
@@ -328,19 +333,9 @@ package struct TIMRESTReader {
         }
     }
 
+    /// A finite double.
     mutating func double() throws(IMWireError) -> Double {
-        switch scanner.peek() {
-        case UInt8(ascii: "\"")?:
-            let scanned = try scanner.scanString()
-            let value = scanner.withBytes(scanned) { bytes in
-                try? JSONScanner.withNumber(in: bytes) { (inner, token) throws(IMWireError) in try inner.doubleValue(token) }
-            }
-            guard let value else { throw Self.notHere }
-            return value
-        default:
-            let token = try scanner.scanNumber()
-            return try scanner.doubleValue(token)
-        }
+        try number { (scanner, token) throws(IMWireError) in try scanner.doubleValue(token) }
     }
 
     /// `MsgPriority`: a name, a string holding a number, or a number.
