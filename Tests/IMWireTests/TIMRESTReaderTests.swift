@@ -38,7 +38,7 @@ struct TIMRESTReaderTests {
         let input = IMWireGen.model(MessageGenerationOptions.full.withoutUnknownFields()) { generator -> (Message, UInt64) in
             (TIMRESTRepresentable.project(generator.message()), generator.rng.next())
         }
-        await propertyCheck(count: PropertyIterations.count(default: 500), input: input) { message, seed in
+        await propertyCheck(count: PropertyIterations.count(default: 250), input: input) { message, seed in
             guard let canonical = try? message.timRESTUTF8Bytes() else {
                 Issue.record("a representable message does not encode")
                 return
@@ -70,7 +70,7 @@ struct TIMRESTReaderTests {
             let byte: UInt8 = generator.rng.pick([0x22, 0x5C, 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x3A, 0x30, 0x2D, 0x6E, 0x31, 0xFF, 0x00])
             return (rest, position, byte, generator.rng.next())
         }
-        await propertyCheck(count: PropertyIterations.count(default: 1000), input: input) { rest, position, byte, seed in
+        await propertyCheck(count: PropertyIterations.count(default: 400), input: input) { rest, position, byte, seed in
             guard !rest.isEmpty else { return }
             var replaced = rest
             replaced[position] = byte
